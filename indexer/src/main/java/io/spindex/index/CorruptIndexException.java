@@ -1,0 +1,30 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * An index file that is not a valid Spindex index: wrong magic, unknown version, a section out of
+ * bounds, a checksum mismatch, unsorted keys. The message names the file, the section, the byte
+ * offset, what was expected and what was found.
+ */
+public final class CorruptIndexException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  CorruptIndexException(String message) {
+    super(message);
+  }
+
+  static CorruptIndexException at(
+      Path file, String section, long offset, String expected, String found) {
+    return new CorruptIndexException(
+        String.format(
+            "%s: %s at offset %d: expected %s, found %s",
+            file, section, offset, expected, found));
+  }
+}

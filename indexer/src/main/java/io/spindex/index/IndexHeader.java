@@ -1,0 +1,126 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The validated header and section directory of an index file. Immutable and cheap to read (one
+ * small read at the start of the file), so jobs can tell which data they run on without loading it.
+ */
+public final class IndexHeader {
+  private final Path file;
+  private final IndexKind kind;
+  private final int version;
+  private final long rowCount;
+  private final long createdMillis;
+  private final long fileLength;
+  private final byte[] sourceDigest;
+  private final List<SectionEntry> sections;
+  private final int headerCrc32c;
+
+  IndexHeader(
+      Path file,
+      IndexKind kind,
+      int version,
+      long rowCount,
+      long createdMillis,
+      long fileLength,
+      byte[] sourceDigest,
+      List<SectionEntry> sections,
+      int headerCrc32c) {
+    this.file = file;
+    this.kind = kind;
+    this.version = version;
+    this.rowCount = rowCount;
+    this.createdMillis = createdMillis;
+    this.fileLength = fileLength;
+    this.sourceDigest = sourceDigest.clone();
+    this.sections = Collections.unmodifiableList(sections);
+    this.headerCrc32c = headerCrc32c;
+  }
+
+  /** The file this header was read from. */
+  public Path file() {
+    return file;
+  }
+
+  public IndexKind kind() {
+    return kind;
+  }
+
+  public int version() {
+    return version;
+  }
+
+  /** Addresses in a set, ranges in a range index. */
+  public long rowCount() {
+    return rowCount;
+  }
+
+  /** When the index was written, in milliseconds since the epoch (UTC). */
+  public long createdMillis() {
+    return createdMillis;
+  }
+
+  /** Total file length in bytes, as recorded by the writer. */
+  public long fileLength() {
+    return fileLength;
+  }
+
+  /** SHA-256 of the source text bytes the index was built from, in input order. */
+  public byte[] sourceDigest() {
+    return sourceDigest.clone();
+  }
+
+  /** The source digest as 64 lower-case hex digits. */
+  public String sourceDigestHex() {
+    StringBuilder sb = new StringBuilder(64);
+    for (byte b : sourceDigest) {
+      sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+    }
+    return sb.toString();
+  }
+
+  /** The directory, in file order. */
+  public List<SectionEntry> sections() {
+    return sections;
+  }
+
+  /**
+   * CRC32C of the header and directory. The directory holds every section's CRC32C, so this value
+   * identifies the whole content of the index: two files with the same value hold the same index.
+   */
+  public int headerCrc32c() {
+    return headerCrc32c;
+  }
+
+  /** The entry for a section, or {@code null} when the file has none. */
+  public SectionEntry find(Section section) {
+    for (SectionEntry e : sections) {
+      if (e.section() == section) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /** The entry for a section this kind must have. */
+  SectionEntry require(Section section) throws CorruptIndexException {
+    SectionEntry e = find(section);
+    if (e == null) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          Layout.HEADER_BYTES,
+          "a '" + section.displayName() + "' section for kind " + kind,
+          "none");
+    }
+    return e;
+  }
+}

@@ -1,0 +1,160 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes an index file atomically: sections go to a temporary file beside the target, the header
+ * (with every checksum) last, the file is forced to disk and then renamed over the target. A crash
+ * at any point leaves the target as it was; a leftover temporary file has a name that starts with
+ * a dot and ends in {@code .tmp}, and nothing reads it.
+ *
+ * <p>Not thread-safe; the arrays handed in are read at {@link #writeTo} and must not change before.
+ */
+public final class IndexWriter {
+  private static final int BUFFER_BYTES = 1 << 20;
+
+  private final IndexKind kind;
+  private final long rowCount;
+  private final byte[] sourceDigest;
+  private final List<Pending> pending = new ArrayList<>();
+  private long createdMillis = System.currentTimeMillis();
+
+  private static final class Pending {
+    final Section section;
+    final int[] ints;
+    final byte[] bytes;
+    final int count;
+
+    Pending(Section section, int[] ints, byte[] bytes, int count) {
+      this.section = section;
+      this.ints = ints;
+      this.bytes = bytes;
+      this.count = count;
+    }
+
+    long length() {
+      return (long) count * section.width();
+    }
+  }
+
+  /**
+   * @param sourceDigest SHA-256 of the source bytes (32 bytes)
+   */
+  public IndexWriter(IndexKind kind, long rowCount, byte[] sourceDigest) {
+    if (sourceDigest.length != Layout.DIGEST_BYTES) {
+      throw new IllegalArgumentException("source digest must be 32 bytes (SHA-256)");
+    }
+    this.kind = kind;
+    this.rowCount = rowCount;
+    this.sourceDigest = sourceDigest.clone();
+  }
+
+  /** Overrides the creation time (e.g. from SOURCE_DATE_EPOCH, for reproducible files). */
+  public IndexWriter createdMillis(long millis) {
+    this.createdMillis = millis;
+    return this;
+  }
+
+  /** Adds an int32 section: the first {@code count} values, written little-endian. */
+  public IndexWriter ints(Section section, int[] values, int count) {
+    require(section, 4, count <= values.length);
+    pending.add(new Pending(section, values, null, count));
+    return this;
+  }
+
+  /** Adds a byte section: the first {@code count} bytes. */
+  public IndexWriter bytes(Section section, byte[] values, int count) {
+    require(section, 1, count <= values.length);
+    pending.add(new Pending(section, null, values, count));
+    return this;
+  }
+
+  private void require(Section section, int width, boolean countFits) {
+    if (section.width() != width || !countFits) {
+      throw new IllegalArgumentException("bad section data for " + section.displayName());
+    }
+    for (Pending p : pending) {
+      if (p.section == section) {
+        throw new IllegalArgumentException("section added twice: " + section.displayName());
+      }
+    }
+  }
+
+  /** Writes the file and renames it into place; returns the header as a reader will see it. */
+  public IndexHeader writeTo(Path target) throws IOException {
+    Path abs = target.toAbsolutePath();
+    Path dir = abs.getParent();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+    boolean done = false;
+    try {
+      ByteBuffer header;
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        List<SectionEntry> entries = new ArrayList<>(pending.size());
+        long offset = Layout.firstSectionOffset(pending.size());
+        ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (Pending p : pending) {
+          int crc = writeSection(ch, buf, p, offset);
+          entries.add(new SectionEntry(p.section, offset, p.length(), crc));
+          offset = Layout.align(offset + p.length());
+        }
+        // Padding is written, not left as a hole, so the file length is exactly what we record.
+        long end = ch.size();
+        if (end < offset) {
+          ch.write(ByteBuffer.allocate((int) (offset - end)), end);
+        }
+        long fileLength = offset;
+        header =
+            Layout.encode(kind, rowCount, createdMillis, fileLength, sourceDigest, entries);
+        while (header.hasRemaining()) {
+          ch.write(header, header.position());
+        }
+        ch.force(true);
+      }
+      Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      done = true;
+      return Layout.decode(abs, header.rewind(), Files.size(abs));
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  private static int writeSection(FileChannel ch, ByteBuffer buf, Pending p, long offset)
+      throws IOException {
+    CRC32C crc = new CRC32C();
+    long pos = offset;
+    int perChunk = buf.capacity() / p.section.width();
+    for (int i = 0; i < p.count; i += perChunk) {
+      int n = Math.min(perChunk, p.count - i);
+      buf.clear();
+      if (p.ints != null) {
+        buf.asIntBuffer().put(p.ints, i, n);
+        buf.limit(n * 4);
+      } else {
+        buf.put(p.bytes, i, n).flip();
+      }
+      crc.update(buf.duplicate());
+      while (buf.hasRemaining()) {
+        pos += ch.write(buf, pos);
+      }
+    }
+    return (int) crc.getValue();
+  }
+}

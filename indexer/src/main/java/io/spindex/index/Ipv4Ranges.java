@@ -1,0 +1,141 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Read-only, non-overlapping IPv4 ranges, each with a label from a dictionary in which every
+ * distinct label is stored once. Thread-safe; lookups allocate nothing (labels are decoded once
+ * each and cached).
+ */
+public final class Ipv4Ranges extends SpindexIndex {
+  /** Returned by {@link #row} and {@link #labelId} when no range holds the address. */
+  public static final int NONE = -1;
+
+  private final IntColumn starts;
+  private final IntColumn ends;
+  private final IntColumn labelIds;
+  private final IntColumn prefix;
+  private final IntColumn labelOffsets;
+  private final ByteBuffer labelBytes;
+  private final String[] decoded;
+
+  Ipv4Ranges(
+      IndexHeader header,
+      String loader,
+      IntColumn starts,
+      IntColumn ends,
+      IntColumn labelIds,
+      IntColumn prefix,
+      IntColumn labelOffsets,
+      ByteBuffer labelBytes) {
+    super(header, loader);
+    this.starts = starts;
+    this.ends = ends;
+    this.labelIds = labelIds;
+    this.prefix = prefix;
+    this.labelOffsets = labelOffsets;
+    this.labelBytes = labelBytes.asReadOnlyBuffer();
+    this.decoded = new String[labelOffsets.size() - 1];
+  }
+
+  @Override
+  public Ipv4Ranges asRanges() {
+    return this;
+  }
+
+  @Override
+  public int size() {
+    return starts.size();
+  }
+
+  /** Distinct labels in the dictionary. */
+  public int labelCount() {
+    return decoded.length;
+  }
+
+  /** First address of range {@code row}. */
+  public int start(int row) {
+    return Layout.flip(starts.get(row));
+  }
+
+  /** Last address (inclusive) of range {@code row}. */
+  public int end(int row) {
+    return Layout.flip(ends.get(row));
+  }
+
+  /** Label id of range {@code row}. */
+  public int labelIdOfRow(int row) {
+    return labelIds.get(row);
+  }
+
+  /** The row of the range that holds {@code address}, or {@link #NONE}. */
+  public int row(int address) {
+    int key = Layout.flip(address);
+    int lo;
+    int hi;
+    if (prefix != null) {
+      int p = address >>> 16;
+      lo = prefix.get(p);
+      hi = prefix.get(p + 1);
+    } else {
+      lo = 0;
+      hi = starts.size();
+    }
+    // The last range starting at or before the address: in this /16 block, or the one before it.
+    int r = upperBound(starts, lo, hi, key) - 1;
+    return r >= 0 && ends.get(r) >= key ? r : NONE;
+  }
+
+  /** The label id of the range that holds {@code address}, or {@link #NONE}. */
+  public int labelId(int address) {
+    int r = row(address);
+    return r == NONE ? NONE : labelIds.get(r);
+  }
+
+  /** The label of the range that holds {@code address}, or {@code null}. */
+  public String label(int address) {
+    int id = labelId(address);
+    return id == NONE ? null : labelText(id);
+  }
+
+  /**
+   * Batch lookup: {@code out[i] = labelId(addresses[i])} for {@code i < count}.
+   *
+   * @return how many addresses fell in a range
+   */
+  public int labelIds(int[] addresses, int count, int[] out) {
+    int hits = 0;
+    for (int i = 0; i < count; i++) {
+      int id = labelId(addresses[i]);
+      out[i] = id;
+      hits += id == NONE ? 0 : 1;
+    }
+    return hits;
+  }
+
+  /** The label with this id, decoded from UTF-8 once and then cached. */
+  public String labelText(int labelId) {
+    String s = decoded[labelId];
+    if (s == null) {
+      // Racy but benign: every thread decodes the same immutable String.
+      s = new String(labelBytes(labelId), StandardCharsets.UTF_8);
+      decoded[labelId] = s;
+    }
+    return s;
+  }
+
+  /** A copy of the label's bytes exactly as they stood in the source. */
+  public byte[] labelBytes(int labelId) {
+    int from = labelOffsets.get(labelId);
+    int to = labelOffsets.get(labelId + 1);
+    byte[] out = new byte[to - from];
+    labelBytes.duplicate().position(from).get(out);
+    return out;
+  }
+}

@@ -1,0 +1,69 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+/**
+ * A read-only set of IPv4 addresses. Thread-safe; lookups allocate nothing. With a /16 prefix
+ * table, a lookup is one table read and a binary search within one /16 block; without one, a
+ * binary search over all keys.
+ */
+public final class Ipv4Set extends SpindexIndex {
+  private final IntColumn keys;
+  private final IntColumn prefix;
+
+  Ipv4Set(IndexHeader header, String loader, IntColumn keys, IntColumn prefix) {
+    super(header, loader);
+    this.keys = keys;
+    this.prefix = prefix;
+  }
+
+  @Override
+  public Ipv4Set asSet() {
+    return this;
+  }
+
+  @Override
+  public int size() {
+    return keys.size();
+  }
+
+  /** The address at {@code row}, in ascending unsigned order. */
+  public int address(int row) {
+    return Layout.flip(keys.get(row));
+  }
+
+  /** Whether the set holds {@code address} (network-order bits, see {@link SpindexIndex}). */
+  public boolean contains(int address) {
+    int key = Layout.flip(address);
+    int lo;
+    int hi;
+    if (prefix != null) {
+      int p = address >>> 16;
+      lo = prefix.get(p);
+      hi = prefix.get(p + 1);
+    } else {
+      lo = 0;
+      hi = keys.size();
+    }
+    int i = lowerBound(keys, lo, hi, key);
+    return i < hi && keys.get(i) == key;
+  }
+
+  /**
+   * Batch membership: {@code out[i] = contains(addresses[i])} for {@code i < count}.
+   *
+   * @return how many of them are in the set
+   */
+  public int containsAll(int[] addresses, int count, boolean[] out) {
+    int hits = 0;
+    for (int i = 0; i < count; i++) {
+      boolean hit = contains(addresses[i]);
+      out[i] = hit;
+      hits += hit ? 1 : 0;
+    }
+    return hits;
+  }
+}

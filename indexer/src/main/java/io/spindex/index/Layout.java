@@ -1,0 +1,341 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The one owner of the byte layout of an index file (docs/FORMAT.md). The writer, the verifier and
+ * every loader go through this class for offsets, alignment, section ids and header validation.
+ *
+ * <pre>
+ * offset  size  field
+ *      0     8  magic 89 53 50 58 0D 0A 1A 0A ("\x89SPX\r\n\x1a\n")
+ *      8     2  format version (1)
+ *     10     2  index kind
+ *     12     4  flags (0 in version 1)
+ *     16     8  row count
+ *     24     8  created, ms since the epoch
+ *     32     8  file length in bytes
+ *     40     4  section count
+ *     44     4  reserved (0)
+ *     48    32  SHA-256 of the source bytes
+ *     80    44  reserved (0)
+ *    124     4  CRC32C of bytes 0..123 followed by the whole directory
+ *    128  32*n  directory: id u32, width u16, reserved u16, offset u64, length u64, crc32c u32, 0 u32
+ * </pre>
+ *
+ * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between.
+ */
+final class Layout {
+  static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
+  static final int VERSION = 1;
+  static final int HEADER_BYTES = 128;
+  static final int DIR_ENTRY_BYTES = 32;
+  static final int ALIGNMENT = 64;
+  static final int MAX_SECTIONS = 64;
+  static final int DIGEST_BYTES = 32;
+  /** Entries of the optional /16 prefix table: one per 16-bit prefix plus an end marker. */
+  static final int PREFIX16_ENTRIES = 65537;
+
+  static final int OFF_VERSION = 8;
+  static final int OFF_KIND = 10;
+  static final int OFF_FLAGS = 12;
+  static final int OFF_ROWS = 16;
+  static final int OFF_CREATED = 24;
+  static final int OFF_FILE_LENGTH = 32;
+  static final int OFF_SECTION_COUNT = 40;
+  static final int OFF_DIGEST = 48;
+  static final int OFF_HEADER_CRC = 124;
+
+  private Layout() {}
+
+  /**
+   * Keys are stored as {@code address ^ 0x80000000} so that signed {@code int} order is unsigned
+   * address order (0.0.0.0 becomes Integer.MIN_VALUE). Applying it twice gives the address back.
+   */
+  static int flip(int value) {
+    return value ^ 0x80000000;
+  }
+
+  static long align(long offset) {
+    return (offset + ALIGNMENT - 1) & -ALIGNMENT;
+  }
+
+  /** Offset of the first section for a directory of {@code sectionCount} entries. */
+  static long firstSectionOffset(int sectionCount) {
+    return align(HEADER_BYTES + (long) DIR_ENTRY_BYTES * sectionCount);
+  }
+
+  /** Header plus directory, ready to be written at offset 0. */
+  static ByteBuffer encode(
+      IndexKind kind,
+      long rowCount,
+      long createdMillis,
+      long fileLength,
+      byte[] sourceDigest,
+      List<SectionEntry> sections) {
+    ByteBuffer b =
+        ByteBuffer.allocate(HEADER_BYTES + DIR_ENTRY_BYTES * sections.size())
+            .order(ByteOrder.LITTLE_ENDIAN);
+    b.put(MAGIC);
+    b.putShort(OFF_VERSION, (short) VERSION);
+    b.putShort(OFF_KIND, (short) kind.code());
+    b.putInt(OFF_FLAGS, 0);
+    b.putLong(OFF_ROWS, rowCount);
+    b.putLong(OFF_CREATED, createdMillis);
+    b.putLong(OFF_FILE_LENGTH, fileLength);
+    b.putInt(OFF_SECTION_COUNT, sections.size());
+    b.position(OFF_DIGEST);
+    b.put(sourceDigest, 0, DIGEST_BYTES);
+    b.position(HEADER_BYTES);
+    for (SectionEntry e : sections) {
+      b.putInt(e.section().id());
+      b.putShort((short) e.section().width());
+      b.putShort((short) 0);
+      b.putLong(e.offset());
+      b.putLong(e.length());
+      b.putInt(e.crc32c());
+      b.putInt(0);
+    }
+    b.putInt(OFF_HEADER_CRC, headerCrc(b));
+    b.clear();
+    return b;
+  }
+
+  private static int headerCrc(ByteBuffer headerAndDirectory) {
+    CRC32C crc = new CRC32C();
+    ByteBuffer d = headerAndDirectory.duplicate();
+    d.clear().limit(OFF_HEADER_CRC);
+    crc.update(d);
+    d.clear().position(HEADER_BYTES);
+    crc.update(d);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Validates the fixed header (the first {@value #HEADER_BYTES} bytes) far enough to trust its
+   * section count, and returns the number of directory bytes that follow it.
+   */
+  static int directoryBytes(Path file, ByteBuffer fixed, long fileSize)
+      throws CorruptIndexException {
+    if (fileSize < HEADER_BYTES) {
+      throw CorruptIndexException.at(
+          file, "header", 0, "at least " + HEADER_BYTES + " bytes", fileSize + " bytes");
+    }
+    ByteBuffer b = fixed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    byte[] magic = new byte[MAGIC.length];
+    b.duplicate().position(0).get(magic);
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw CorruptIndexException.at(
+          file, "header", 0, "magic " + hex(MAGIC) + " (a Spindex index)", hex(magic));
+    }
+    int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
+    if (version != VERSION) {
+      throw CorruptIndexException.at(
+          file,
+          "header",
+          OFF_VERSION,
+          "format version " + VERSION + (version > VERSION ? " (written by a newer Spindex)" : ""),
+          String.valueOf(version));
+    }
+    long count = Integer.toUnsignedLong(b.getInt(OFF_SECTION_COUNT));
+    if (count > MAX_SECTIONS) {
+      throw CorruptIndexException.at(
+          file, "header", OFF_SECTION_COUNT, "at most " + MAX_SECTIONS + " sections", "" + count);
+    }
+    long need = HEADER_BYTES + DIR_ENTRY_BYTES * count;
+    if (need > fileSize) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          HEADER_BYTES,
+          need + " bytes of header and directory",
+          fileSize + " bytes in the file");
+    }
+    return (int) (DIR_ENTRY_BYTES * count);
+  }
+
+  /**
+   * Validates header and directory against each other and against the file size: checksum, kind,
+   * flags, alignment, bounds, overlaps, required sections and their element counts. Section
+   * checksums are checked by whoever reads the section bytes.
+   */
+  static IndexHeader decode(Path file, ByteBuffer headerAndDirectory, long fileSize)
+      throws CorruptIndexException {
+    ByteBuffer b = headerAndDirectory.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    int dirBytes = directoryBytes(file, b, fileSize);
+    if (b.capacity() < HEADER_BYTES + dirBytes) {
+      throw new IllegalArgumentException("header buffer too small");
+    }
+    b.limit(HEADER_BYTES + dirBytes);
+    int storedCrc = b.getInt(OFF_HEADER_CRC);
+    int actualCrc = headerCrc(b);
+    if (storedCrc != actualCrc) {
+      throw CorruptIndexException.at(
+          file,
+          "header",
+          OFF_HEADER_CRC,
+          "header checksum " + crcHex(storedCrc),
+          crcHex(actualCrc) + " (header or directory damaged)");
+    }
+    int kindCode = Short.toUnsignedInt(b.getShort(OFF_KIND));
+    IndexKind kind = IndexKind.forCode(kindCode);
+    if (kind == null) {
+      throw CorruptIndexException.at(
+          file, "header", OFF_KIND, "a known index kind (1 or 2)", String.valueOf(kindCode));
+    }
+    int flags = b.getInt(OFF_FLAGS);
+    if (flags != 0) {
+      throw CorruptIndexException.at(file, "header", OFF_FLAGS, "flags 0", "0x" + crcHex(flags));
+    }
+    long rows = b.getLong(OFF_ROWS);
+    long fileLength = b.getLong(OFF_FILE_LENGTH);
+    if (fileLength != fileSize) {
+      throw CorruptIndexException.at(
+          file,
+          "header",
+          OFF_FILE_LENGTH,
+          "a file of " + fileLength + " bytes (as written)",
+          fileSize + " bytes (truncated or extended)");
+    }
+    if (rows < 0 || rows > Integer.MAX_VALUE - 8) {
+      throw CorruptIndexException.at(
+          file, "header", OFF_ROWS, "a row count in [0, 2^31-9]", String.valueOf(rows));
+    }
+    byte[] digest = new byte[DIGEST_BYTES];
+    b.duplicate().position(OFF_DIGEST).get(digest);
+    int count = dirBytes / DIR_ENTRY_BYTES;
+    List<SectionEntry> entries = new ArrayList<>(count);
+    EnumSet<Section> seen = EnumSet.noneOf(Section.class);
+    long first = firstSectionOffset(count);
+    for (int i = 0; i < count; i++) {
+      int at = HEADER_BYTES + i * DIR_ENTRY_BYTES;
+      int id = b.getInt(at);
+      Section s = Section.forId(id);
+      if (s == null || !seen.add(s)) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            at,
+            "a known, not yet listed section id (1..7)",
+            String.valueOf(Integer.toUnsignedLong(id)));
+      }
+      int width = Short.toUnsignedInt(b.getShort(at + 4));
+      long offset = b.getLong(at + 8);
+      long length = b.getLong(at + 16);
+      String name = "section '" + s.displayName() + "'";
+      if (width != s.width()) {
+        throw CorruptIndexException.at(
+            file, "directory", at + 4, name + " width " + s.width(), "" + width);
+      }
+      if (offset < first || offset % ALIGNMENT != 0) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            at + 8,
+            name + " offset aligned to " + ALIGNMENT + " and >= " + first,
+            String.valueOf(offset));
+      }
+      if (length < 0 || length % width != 0 || length > fileSize - offset) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            at + 16,
+            name + " length, a multiple of " + width + " ending within " + fileSize + " bytes",
+            length + " bytes at offset " + offset);
+      }
+      entries.add(new SectionEntry(s, offset, length, b.getInt(at + 24)));
+    }
+    List<SectionEntry> byOffset = new ArrayList<>(entries);
+    byOffset.sort(Comparator.comparingLong(SectionEntry::offset));
+    for (int i = 1; i < byOffset.size(); i++) {
+      SectionEntry prev = byOffset.get(i - 1);
+      SectionEntry next = byOffset.get(i);
+      if (prev.offset() + prev.length() > next.offset()) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            HEADER_BYTES,
+            "section '" + next.section().displayName() + "' to start after '"
+                + prev.section().displayName() + "' ends at " + (prev.offset() + prev.length()),
+            "offset " + next.offset());
+      }
+    }
+    IndexHeader h =
+        new IndexHeader(
+            file,
+            kind,
+            VERSION,
+            rows,
+            b.getLong(OFF_CREATED),
+            fileLength,
+            digest,
+            entries,
+            storedCrc);
+    checkCounts(h);
+    return h;
+  }
+
+  private static void checkCounts(IndexHeader h) throws CorruptIndexException {
+    if (h.kind() == IndexKind.IPV4_SET) {
+      expectElements(h, h.require(Section.KEYS), h.rowCount());
+    } else {
+      expectElements(h, h.require(Section.RANGE_STARTS), h.rowCount());
+      expectElements(h, h.require(Section.RANGE_ENDS), h.rowCount());
+      expectElements(h, h.require(Section.RANGE_LABELS), h.rowCount());
+      h.require(Section.LABEL_BYTES);
+      SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
+      if (offsets.elements() < 1) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'label_offsets'",
+            offsets.offset(),
+            "at least 1 element",
+            "" + offsets.elements());
+      }
+    }
+    SectionEntry prefix = h.find(Section.PREFIX16);
+    if (prefix != null) {
+      expectElements(h, prefix, PREFIX16_ENTRIES);
+    }
+  }
+
+  private static void expectElements(IndexHeader h, SectionEntry e, long expected)
+      throws CorruptIndexException {
+    if (e.elements() != expected) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section '" + e.section().displayName() + "'",
+          e.offset(),
+          expected + " elements (" + expected * e.section().width() + " bytes)",
+          e.elements() + " elements (" + e.length() + " bytes)");
+    }
+  }
+
+  static String crcHex(int crc) {
+    return String.format("%08x", crc);
+  }
+
+  static String hex(byte[] bytes) {
+    StringBuilder sb = new StringBuilder();
+    for (byte x : bytes) {
+      if (sb.length() > 0) {
+        sb.append(' ');
+      }
+      sb.append(String.format("%02X", x & 0xFF));
+    }
+    return sb.toString();
+  }
+}

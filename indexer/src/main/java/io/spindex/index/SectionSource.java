@@ -1,0 +1,77 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/** How one loader strategy reads a section; the index objects are assembled the same way. */
+interface SectionSource {
+  IntColumn ints(SectionEntry section) throws IOException;
+
+  ByteBuffer bytes(SectionEntry section) throws IOException;
+
+  /** Builds the index object for {@code header}, reading its sections through {@code source}. */
+  static SpindexIndex assemble(IndexHeader h, String loader, SectionSource source)
+      throws IOException {
+    SectionEntry prefixEntry = h.find(Section.PREFIX16);
+    IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
+    if (h.kind() == IndexKind.IPV4_SET) {
+      IntColumn keys = source.ints(h.require(Section.KEYS));
+      checkPrefixEnds(h, prefixEntry, prefix, keys.size());
+      return new Ipv4Set(h, loader, keys, prefix);
+    }
+    IntColumn starts = source.ints(h.require(Section.RANGE_STARTS));
+    IntColumn ends = source.ints(h.require(Section.RANGE_ENDS));
+    IntColumn labels = source.ints(h.require(Section.RANGE_LABELS));
+    SectionEntry offsetsEntry = h.require(Section.LABEL_OFFSETS);
+    IntColumn offsets = source.ints(offsetsEntry);
+    SectionEntry bytesEntry = h.require(Section.LABEL_BYTES);
+    ByteBuffer bytes = source.bytes(bytesEntry);
+    checkPrefixEnds(h, prefixEntry, prefix, starts.size());
+    int last = offsets.get(offsets.size() - 1);
+    if (offsets.get(0) != 0 || last != bytesEntry.length()) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'label_offsets'",
+          offsetsEntry.offset(),
+          "offsets from 0 to " + bytesEntry.length() + " (the label bytes)",
+          "from " + offsets.get(0) + " to " + last);
+    }
+    return new Ipv4Ranges(h, loader, starts, ends, labels, prefix, offsets, bytes);
+  }
+
+  /**
+   * The prefix table is read on every lookup; its first and last entries bound every search, so
+   * they are checked at open. The full monotonicity check is the verifier's.
+   */
+  private static void checkPrefixEnds(IndexHeader h, SectionEntry e, IntColumn prefix, int rows)
+      throws CorruptIndexException {
+    if (prefix != null
+        && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'prefix16'",
+          e.offset(),
+          "entries from 0 to " + rows,
+          "from " + prefix.get(0) + " to " + prefix.get(Layout.PREFIX16_ENTRIES - 1));
+    }
+  }
+
+  /** Compares a computed CRC32C with the directory's. */
+  static void checkCrc(IndexHeader h, SectionEntry e, CRC32C crc) throws CorruptIndexException {
+    int actual = (int) crc.getValue();
+    if (actual != e.crc32c()) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section '" + e.section().displayName() + "'",
+          e.offset(),
+          "CRC32C " + Layout.crcHex(e.crc32c()),
+          Layout.crcHex(actual) + " (" + e.length() + " bytes damaged)");
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+/**
+ * A loaded, read-only index: {@link Ipv4Set} or {@link Ipv4Ranges}. Every loader returns the same
+ * types with the same answers; only where the data lives differs (heap arrays or a mapping).
+ *
+ * <p>Addresses are passed as the 32 bits of the IPv4 address in network order, as an {@code int}
+ * ({@code 1.2.3.4} is {@code 0x01020304}; addresses from 128.0.0.0 up are negative ints). All
+ * lookups are thread-safe and allocate nothing.
+ */
+public abstract class SpindexIndex {
+  private final IndexHeader header;
+  private final String loader;
+
+  SpindexIndex(IndexHeader header, String loader) {
+    this.header = header;
+    this.loader = loader;
+  }
+
+  /** Header of the file this index was loaded from (kind, counts, source digest, sections). */
+  public IndexHeader header() {
+    return header;
+  }
+
+  public IndexKind kind() {
+    return header.kind();
+  }
+
+  /** The name of the loader strategy that produced this object ({@code io}, {@code nio}, ...). */
+  public String loader() {
+    return loader;
+  }
+
+  /** Rows: addresses of a set, ranges of a range index. */
+  public abstract int size();
+
+  /** This index as a set; fails with a message naming the file when it is not one. */
+  public Ipv4Set asSet() {
+    throw new IllegalStateException(header.file() + " is a " + kind() + " index, not an IPv4 set");
+  }
+
+  /** This index as ranges; fails with a message naming the file when it is not one. */
+  public Ipv4Ranges asRanges() {
+    throw new IllegalStateException(
+        header.file() + " is a " + kind() + " index, not an IPv4 range index");
+  }
+
+  /** First row in {@code [lo, hi)} whose key is {@code >= key} (keys are flipped, signed order). */
+  static int lowerBound(IntColumn keys, int lo, int hi, int key) {
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (keys.get(mid) < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** First row in {@code [lo, hi)} whose key is {@code > key}. */
+  static int upperBound(IntColumn keys, int lo, int hi, int key) {
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (keys.get(mid) <= key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}
