@@ -95,6 +95,48 @@ public final class IndexWriter {
     }
   }
 
+  /**
+   * The index these sections make, without writing a file: what the {@code text} loader returns.
+   * The header is the one {@link #writeTo} would write (same checksums), naming {@code source}.
+   */
+  public SpindexIndex toIndex(Path source, String loaderName) throws IOException {
+    List<SectionEntry> entries = new ArrayList<>(pending.size());
+    long offset = Layout.firstSectionOffset(pending.size());
+    ByteBuffer buf = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (Pending p : pending) {
+      entries.add(new SectionEntry(p.section, offset, p.length(), encode(buf, p, null, 0)));
+      offset = Layout.align(offset + p.length());
+    }
+    ByteBuffer header =
+        Layout.encode(kind, rowCount, createdMillis, offset, sourceDigest, entries);
+    IndexHeader h = Layout.decode(source, header, offset);
+    return SectionSource.assemble(
+        h,
+        loaderName,
+        new SectionSource() {
+          @Override
+          public IntColumn ints(SectionEntry e) {
+            Pending p = pendingFor(e.section());
+            return IntColumn.of(p.ints, p.count);
+          }
+
+          @Override
+          public ByteBuffer bytes(SectionEntry e) {
+            Pending p = pendingFor(e.section());
+            return ByteBuffer.wrap(p.bytes, 0, p.count).slice();
+          }
+        });
+  }
+
+  private Pending pendingFor(Section s) {
+    for (Pending p : pending) {
+      if (p.section == s) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no section " + s);
+  }
+
   /** Writes the file and renames it into place; returns the header as a reader will see it. */
   public IndexHeader writeTo(Path target) throws IOException {
     Path abs = target.toAbsolutePath();
@@ -138,6 +180,12 @@ public final class IndexWriter {
 
   private static int writeSection(FileChannel ch, ByteBuffer buf, Pending p, long offset)
       throws IOException {
+    return encode(buf, p, ch, offset);
+  }
+
+  /** Encodes a section chunk by chunk through {@code buf}, writing it when {@code ch} is given. */
+  private static int encode(ByteBuffer buf, Pending p, FileChannel ch, long offset)
+      throws IOException {
     CRC32C crc = new CRC32C();
     long pos = offset;
     int perChunk = buf.capacity() / p.section.width();
@@ -151,7 +199,7 @@ public final class IndexWriter {
         buf.put(p.bytes, i, n).flip();
       }
       crc.update(buf.duplicate());
-      while (buf.hasRemaining()) {
+      while (ch != null && buf.hasRemaining()) {
         pos += ch.write(buf, pos);
       }
     }

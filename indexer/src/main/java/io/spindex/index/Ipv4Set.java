@@ -25,6 +25,11 @@ public final class Ipv4Set extends SpindexIndex {
     return this;
   }
 
+  /** The /16 prefix table, or {@code null} when the file has none. */
+  IntColumn prefixTable() {
+    return prefix;
+  }
+
   @Override
   public int size() {
     return keys.size();

@@ -153,6 +153,11 @@ public final class RangeLine {
     return -1;
   }
 
+  /** The field delimiter. */
+  public byte delimiter() {
+    return delimiter;
+  }
+
   /** First address of the last parsed range, unsigned. */
   public long start() {
     return start;
