@@ -91,7 +91,8 @@ public final class BuildReport {
     }
     if (header != null) {
       sb.append(String.format(Locale.ROOT, "%-22s %,15d%n", "index bytes", header.fileLength()));
-      sb.append(String.format(Locale.ROOT, "%-22s %s%n", "source sha256", header.sourceDigestHex()));
+      sb.append(
+          String.format(Locale.ROOT, "%-22s %s%n", "source sha256", header.sourceDigestHex()));
     }
     sb.append(String.format(Locale.ROOT, "%-22s %15.3f%n", "elapsed s", elapsedNanos / 1e9));
     return sb.toString();

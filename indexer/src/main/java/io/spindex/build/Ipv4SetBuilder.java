@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Pieces of the input are parsed in parallel into plain {@code int} arrays while each thread
  * counts addresses per /16 prefix; those counts place every address in its /16 bucket in one pass,
- * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The
- * same counts become the index's prefix table.
+ * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The same
+ * counts become the index's prefix table.
  */
 public final class Ipv4SetBuilder {
   private int threads = Runtime.getRuntime().availableProcessors();

@@ -8,8 +8,8 @@ package io.spindex.build;
 import java.util.Locale;
 
 /**
- * What to do when source ranges overlap. Whatever wins, the index stores flattened,
- * non-overlapping ranges; every address keeps the label that the policy picks for it.
+ * What to do when source ranges overlap. Whatever wins, the index stores flattened, non-overlapping
+ * ranges; every address keeps the label that the policy picks for it.
  */
 public enum OverlapPolicy {
   /** Fail the build, naming both lines (the default: overlaps are usually a data error). */

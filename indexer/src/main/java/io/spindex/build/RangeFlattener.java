@@ -25,6 +25,7 @@ final class RangeFlattener {
     int[] ends;
     int[] labels;
     int size;
+
     /** Source ranges that begin inside an earlier (in address order) range. */
     int overlapping;
 

@@ -11,7 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,8 @@ import java.util.zip.CRC32C;
 /**
  * Writes an index file atomically: sections go to a temporary file beside the target, the header
  * (with every checksum) last, the file is forced to disk and then renamed over the target. A crash
- * at any point leaves the target as it was; a leftover temporary file has a name that starts with
- * a dot and ends in {@code .tmp}, and nothing reads it.
+ * at any point leaves the target as it was; a leftover temporary file has a name that starts with a
+ * dot and ends in {@code .tmp}, and nothing reads it.
  *
  * <p>Not thread-safe; the arrays handed in are read at {@link #writeTo} and must not change before.
  */
@@ -107,8 +106,7 @@ public final class IndexWriter {
       entries.add(new SectionEntry(p.section, offset, p.length(), encode(buf, p, null, 0)));
       offset = Layout.align(offset + p.length());
     }
-    ByteBuffer header =
-        Layout.encode(kind, rowCount, createdMillis, offset, sourceDigest, entries);
+    ByteBuffer header = Layout.encode(kind, rowCount, createdMillis, offset, sourceDigest, entries);
     IndexHeader h = Layout.decode(source, header, offset);
     return SectionSource.assemble(
         h,
@@ -140,9 +138,7 @@ public final class IndexWriter {
   /** Writes the file and renames it into place; returns the header as a reader will see it. */
   public IndexHeader writeTo(Path target) throws IOException {
     Path abs = target.toAbsolutePath();
-    Path dir = abs.getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+    Path tmp = AtomicFiles.createTemp(abs);
     boolean done = false;
     try {
       ByteBuffer header;
@@ -161,14 +157,13 @@ public final class IndexWriter {
           ch.write(ByteBuffer.allocate((int) (offset - end)), end);
         }
         long fileLength = offset;
-        header =
-            Layout.encode(kind, rowCount, createdMillis, fileLength, sourceDigest, entries);
+        header = Layout.encode(kind, rowCount, createdMillis, fileLength, sourceDigest, entries);
         while (header.hasRemaining()) {
           ch.write(header, header.position());
         }
         ch.force(true);
       }
-      Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      AtomicFiles.commit(tmp, abs);
       done = true;
       return Layout.decode(abs, header.rewind(), Files.size(abs));
     } finally {

@@ -46,6 +46,7 @@ final class Layout {
   static final int ALIGNMENT = 64;
   static final int MAX_SECTIONS = 64;
   static final int DIGEST_BYTES = 32;
+
   /** Entries of the optional /16 prefix table: one per 16-bit prefix plus an end marker. */
   static final int PREFIX16_ENTRIES = 65537;
 
@@ -268,8 +269,12 @@ final class Layout {
             file,
             "directory",
             HEADER_BYTES,
-            "section '" + next.section().displayName() + "' to start after '"
-                + prev.section().displayName() + "' ends at " + (prev.offset() + prev.length()),
+            "section '"
+                + next.section().displayName()
+                + "' to start after '"
+                + prev.section().displayName()
+                + "' ends at "
+                + (prev.offset() + prev.length()),
             "offset " + next.offset());
       }
     }

@@ -252,7 +252,9 @@ public enum Loader implements IndexLoader {
     }
   }
 
-  /** The java.io strategy: the original article's {@code DataInputStream} loop, section by section. */
+  /**
+   * The java.io strategy: the original article's {@code DataInputStream} loop, section by section.
+   */
   private static final class IoLoader {
     static SpindexIndex load(Path file) throws IOException {
       long size = Files.size(file);
@@ -281,8 +283,8 @@ public enum Loader implements IndexLoader {
   }
 
   /**
-   * Sections must come in file order from a stream; {@link SectionSource#assemble} asks for them
-   * in a fixed order, so the whole index is read in one forward pass and handed out from there.
+   * Sections must come in file order from a stream; {@link SectionSource#assemble} asks for them in
+   * a fixed order, so the whole index is read in one forward pass and handed out from there.
    */
   private static final class StreamSource implements SectionSource {
     private final IndexHeader header;
@@ -355,5 +357,4 @@ public enum Loader implements IndexLoader {
     }
     return crc;
   }
-
 }

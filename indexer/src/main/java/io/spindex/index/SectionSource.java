@@ -51,8 +51,7 @@ interface SectionSource {
    */
   private static void checkPrefixEnds(IndexHeader h, SectionEntry e, IntColumn prefix, int rows)
       throws CorruptIndexException {
-    if (prefix != null
-        && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
+    if (prefix != null && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
       throw CorruptIndexException.at(
           h.file(),
           "section 'prefix16'",
