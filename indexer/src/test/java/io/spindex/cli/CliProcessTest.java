@@ -108,11 +108,17 @@ class CliProcessTest {
             "10.0.0.1\nnope\n\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8), "lookup", "ips.spx");
     assertEquals(1, r.exit);
     assertEquals("10.0.0.1\ttrue\n10.0.0.2\tfalse\n", r.out);
-    assertEquals("stdin:2: not-ipv4: 'nope'\nstdin:3: empty line: ''\n", r.err);
+    assertEquals(
+        "stdin:2: not-ipv4: 'nope'\nstdin:3: empty line: ''\n"
+            + "spindex: 2 of 4 lines could not be looked up (2 answered)\n",
+        r.err);
     Run args = spindex(null, "lookup", "ips.spx", "10.0.0.1", "1.2.3");
     assertEquals(1, args.exit);
     assertEquals("10.0.0.1\ttrue\n", args.out);
-    assertEquals("argument:2: not-ipv4: '1.2.3'\n", args.err);
+    assertEquals(
+        "argument:2: not-ipv4: '1.2.3'\n"
+            + "spindex: 1 of 2 lines could not be looked up (1 answered)\n",
+        args.err);
   }
 
   /** A large stdin, answered in order, equal to a HashSet reference. */
