@@ -92,7 +92,16 @@ final class LookupCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return a.errors == 0 ? 0 : SpindexCli.EXIT_FAILURE;
+    if (a.errors > 0) {
+      spec.commandLine()
+          .getErr()
+          .printf(
+              "spindex: %d of %d lines could not be looked up (%d answered)%n",
+              a.errors, a.errors + a.answered, a.answered);
+      spec.commandLine().getErr().flush();
+      return SpindexCli.EXIT_FAILURE;
+    }
+    return 0;
   }
 
   /** Answers one line at a time; label bytes are cached per label id. */
@@ -102,6 +111,7 @@ final class LookupCommand implements Callable<Integer> {
     private final byte[][] labels;
     private final PrintWriter err;
     long errors;
+    long answered;
 
     Answerer(SpindexIndex index, PrintWriter err) {
       this.index = index;
@@ -143,6 +153,7 @@ final class LookupCommand implements Callable<Integer> {
         }
       }
       out.write('\n');
+      answered++;
     }
 
     void error(String source, long idx, String reason, byte[] b, int from, int to) {

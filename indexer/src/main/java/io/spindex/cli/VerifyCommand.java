@@ -10,6 +10,7 @@ import io.spindex.index.IndexVerifier;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,7 +36,13 @@ final class VerifyCommand implements Callable<Integer> {
       IndexHeader h = IndexVerifier.verify(f);
       spec.commandLine()
           .getOut()
-          .printf("%s: ok (%s, %,d rows, %,d bytes)%n", f, h.kind(), h.rowCount(), h.fileLength());
+          .printf(
+              Locale.ROOT,
+              "%s: ok (%s, %,d rows, %,d bytes)%n",
+              f,
+              h.kind(),
+              h.rowCount(),
+              h.fileLength());
     }
     spec.commandLine().getOut().flush();
     return 0;

@@ -125,16 +125,25 @@ final class Layout {
     return (int) crc.getValue();
   }
 
+  /** Every loader checks this before reading: a shorter file cannot hold a header. */
+  static void requireHeader(Path file, long fileSize) throws CorruptIndexException {
+    if (fileSize < HEADER_BYTES) {
+      throw CorruptIndexException.at(
+          file,
+          "header",
+          0,
+          "at least " + HEADER_BYTES + " bytes",
+          fileSize + " bytes (truncated, or not an index)");
+    }
+  }
+
   /**
    * Validates the fixed header (the first {@value #HEADER_BYTES} bytes) far enough to trust its
    * section count, and returns the number of directory bytes that follow it.
    */
   static int directoryBytes(Path file, ByteBuffer fixed, long fileSize)
       throws CorruptIndexException {
-    if (fileSize < HEADER_BYTES) {
-      throw CorruptIndexException.at(
-          file, "header", 0, "at least " + HEADER_BYTES + " bytes", fileSize + " bytes");
-    }
+    requireHeader(file, fileSize);
     ByteBuffer b = fixed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     byte[] magic = new byte[MAGIC.length];
     b.duplicate().position(0).get(magic);

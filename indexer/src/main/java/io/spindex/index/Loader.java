@@ -108,6 +108,7 @@ public enum Loader implements IndexLoader {
 
   static IndexHeader readHeader(FileChannel ch, Path file) throws IOException {
     long size = ch.size();
+    Layout.requireHeader(file, size);
     ByteBuffer fixed = ByteBuffer.allocate(Layout.HEADER_BYTES);
     readFully(ch, fixed, 0, file);
     int dirBytes = Layout.directoryBytes(file, fixed.flip(), size);
@@ -258,6 +259,7 @@ public enum Loader implements IndexLoader {
   private static final class IoLoader {
     static SpindexIndex load(Path file) throws IOException {
       long size = Files.size(file);
+      Layout.requireHeader(file, size);
       try (InputStream raw = new FileInputStream(file.toFile());
           DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
         byte[] fixed = new byte[Layout.HEADER_BYTES];

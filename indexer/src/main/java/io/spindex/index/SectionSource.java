@@ -70,7 +70,7 @@ interface SectionSource {
           "section '" + e.section().displayName() + "'",
           e.offset(),
           "CRC32C " + Layout.crcHex(e.crc32c()),
-          Layout.crcHex(actual) + " (" + e.length() + " bytes damaged)");
+          Layout.crcHex(actual) + " (its " + e.length() + " bytes are damaged)");
     }
   }
 }
