@@ -28,14 +28,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Opening a range database until it can answer lookups: Spindex's loaders and text loader next to
  * ip2region's in-memory content mode and MaxMind's reader in both file modes, all on the same
- * ranges ({@link RangeData}).
+ * ranges ({@link RangeData}). The heap is pre-touched, as in {@link SetLoadBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class RangeLoadBenchmark {
   /** Generated ranges (before gaps are cut out: about 90% of them remain). */
   @Param("700000")
