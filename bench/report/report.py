@@ -13,14 +13,11 @@ import math
 import os
 import re
 
-import matplotlib
-import matplotlib.patches
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import charts
+from specs import ARTICLE_WRITE, EP, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP
+from specs import BASELINE, SPINDEX
 
 PKG = "io.spindex.bench."
-SPINDEX, BASELINE, COMPETITOR = "#1f77b4", "#7f7f7f", "#ff7f0e"
 
 
 class Result:
@@ -127,58 +124,6 @@ def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(out)
-
-
-SET_LOAD = [
-    ("textNaive", "text, naive (article: `readLine` + `split` + `Long.parseLong`)", BASELINE),
-    ("textSpindex", "text, Spindex parser (parse + sort + dedupe)", SPINDEX),
-    ("io", "io (`DataInputStream` over `BufferedInputStream`)", SPINDEX),
-    ("nio", "nio (`FileChannel` + direct buffer → int[])", SPINDEX),
-    ("mmap", "mmap (map, bulk copy → int[])", SPINDEX),
-    ("mapped", "mapped (zero-copy, CRC32C checked)", SPINDEX),
-    ("mappedUnchecked", "mapped, unchecked (header only)", SPINDEX),
-    ("memcpy", "memcpy reference (`System.arraycopy` into a fresh int[])", BASELINE),
-    ("roaringMapped", "RoaringBitmap, mapped `ImmutableRoaringBitmap`", COMPETITOR),
-    ("roaringHeap", "RoaringBitmap, deserialized to the heap", COMPETITOR),
-]
-RANGE_LOAD = [
-    ("textSpindex", "Spindex text loader (parse range text)", SPINDEX),
-    ("nio", "Spindex nio", SPINDEX),
-    ("mapped", "Spindex mapped (CRC32C checked)", SPINDEX),
-    ("mappedUnchecked", "Spindex mapped, unchecked", SPINDEX),
-    ("ip2regionContent", "ip2region 2.7.0, content mode (`loadContentFromFile` + `newWithBuffer`)", COMPETITOR),
-    ("maxmindMemory", "MaxMind DB reader 3.2.0, `MEMORY`", COMPETITOR),
-    ("maxmindMapped", "MaxMind DB reader 3.2.0, `MEMORY_MAPPED`", COMPETITOR),
-]
-SET_LOOKUP = [
-    ("heapPrefix", "Spindex heap (nio), /16 prefix table", SPINDEX),
-    ("heapNoPrefix", "Spindex heap (nio), no prefix table", SPINDEX),
-    ("mappedPrefix", "Spindex mapped, /16 prefix table", SPINDEX),
-    ("mappedNoPrefix", "Spindex mapped, no prefix table", SPINDEX),
-    ("binarySearch", "`Arrays.binarySearch` on the same int[] (baseline)", BASELINE),
-    ("roaringMapped", "RoaringBitmap mapped `contains`", COMPETITOR),
-    ("roaringHeap", "RoaringBitmap heap `contains`", COMPETITOR),
-]
-RANGE_LOOKUP = [
-    ("heapPrefix", "Spindex `labelId`, heap, /16 prefix table", SPINDEX),
-    ("heapNoPrefix", "Spindex `labelId`, heap, no prefix table", SPINDEX),
-    ("mappedPrefix", "Spindex `labelId`, mapped, /16 prefix table", SPINDEX),
-    ("mappedNoPrefix", "Spindex `labelId`, mapped, no prefix table", SPINDEX),
-    ("binarySearch", "binary search over int[] starts/ends (baseline)", BASELINE),
-    ("labelText", "Spindex `label` (String), heap, prefix table", SPINDEX),
-    ("ip2region", "ip2region `search` (String), content mode", COMPETITOR),
-    ("maxmindMemory", "MaxMind `get` (Map), `MEMORY`", COMPETITOR),
-    ("maxmindMemoryCached", "MaxMind `get` (Map), `MEMORY` + `CHMCache`", COMPETITOR),
-    ("maxmindMapped", "MaxMind `get` (Map), `MEMORY_MAPPED`", COMPETITOR),
-]
-EP = [
-    ("byteLoopBufferedStreams", "byte loop, `BufferedInputStream` → `BufferedOutputStream` (test 1)", 7034),
-    ("channelCopy", "`FileChannel` + 1 MB direct buffer (test 2)", 280),
-    ("lineBufferedReader", "line-wise `BufferedReader` → `BufferedWriter` (test 3)", 1602),
-    ("lineNioPerByte", "line-wise nio, a `get()` per byte, a write per line (test 4)", 2484),
-    ("lineBytes", "line-wise on bytes, Spindex `LineReader` (no Strings)", None),
-]
-ARTICLE_WRITE = {1: 14368, 2: 7474, 10: 1692, 100: 180, 1000: 28, 8000: 13, 80000: 12}
 
 
 def set_load(run):
@@ -291,13 +236,23 @@ def goals(run):
     g = run.get
     rows = []
 
-    def add(goal, value, ok, measured):
-        verdict = "n/a" if value is None else ("**met**" if ok else "**missed**")
+    def add(goal, value, err, test, measured):
+        """A verdict on the mean, marked 'within noise' when the error bar crosses the threshold."""
+        if value is None:
+            rows.append([goal, measured, "n/a"])
+            return
+        verdict = "**met**" if test(value) else "**missed**"
+        if math.isfinite(err) and test(value - err) != test(value + err):
+            verdict += " (within noise)"
         rows.append([goal, measured, verdict])
 
     def ratio_row(goal, a, b, test, fmt="{}×"):
         r, e = ratio(a, b)
-        add(goal, r, r is not None and test(r), "n/a" if r is None else fmt.format(pm(r, e)))
+        add(goal, r, e, test, "n/a" if r is None else fmt.format(pm(r, e)))
+
+    def value_row(goal, r, scale, unit, test):
+        add(goal, r.score * scale if r else None, r.err * scale if r else float("nan"), test,
+            pm(r.score, r.err, scale) + unit if r else "n/a")
 
     sl, rl, b = "SetLoadBenchmark", "RangeLoadBenchmark", "BuildBenchmark"
     ratio_row("set load: nio within 1.3× of memcpy", g(sl, "nio"), g(sl, "memcpy"), lambda r: r <= 1.3)
@@ -305,19 +260,17 @@ def goals(run):
     ratio_row("set load: nio ≥ 100× faster than naive text", g(sl, "textNaive"), g(sl, "nio"),
               lambda r: r >= 100)
     for m, label in [("mapped", "mapped (CRC checked)"), ("mappedUnchecked", "mapped, unchecked")]:
-        r = g(sl, m)
-        add(f"set load: {label} ready < 5 ms", r, r and r.score < 5,
-            pm(r.score, r.err) + " ms" if r else "n/a")
+        value_row(f"set load: {label} ready < 5 ms", g(sl, m), 1, " ms", lambda v: v < 5)
     s = g(b, "spindex")
-    add("build ≤ 1.5 s wall", s, s and s.score <= 1500, pm(s.score, s.err, 1e-3) + " s" if s else "n/a")
+    value_row("build ≤ 1.5 s wall", s, 1e-3, " s", lambda v: v <= 1.5)
     ratio_row("build ≥ 8× faster than naive", g(b, "naive"), s, lambda r: r >= 8)
-    for cls, m, label, floor in [("RangeLookupBenchmark", "heapPrefix", "range lookups (heap)", 25e6),
-                                 ("RangeLookupBenchmark", "mappedPrefix", "range lookups (mapped)", 25e6),
-                                 ("SetLookupBenchmark", "heapPrefix", "membership (heap)", 8e6),
-                                 ("SetLookupBenchmark", "mappedPrefix", "membership (mapped)", 8e6)]:
-        r = g(cls, m)
-        add(f"{label} ≥ {floor / 1e6:.0f} M/s", r, r and r.score >= floor,
-            pm(r.score, r.err, 1e-6) + " M/s" if r else "n/a")
+    for cls, m, label, floor in [("RangeLookupBenchmark", "heapPrefix", "range lookups (heap)", 25),
+                                 ("RangeLookupBenchmark", "mappedPrefix", "range lookups (mapped)", 25),
+                                 ("SetLookupBenchmark", "heapPrefix", "membership (heap)", 8),
+                                 ("SetLookupBenchmark", "mappedPrefix", "membership (mapped)", 8),
+                                 ("InterleavedLookupBenchmark", "interleaved",
+                                  "membership (heap), interleaved what-if", 8)]:
+        value_row(f"{label} ≥ {floor} M/s", g(cls, m), 1e-6, " M/s", lambda v, f=floor: v >= f)
     rlk, slk = "RangeLookupBenchmark", "SetLookupBenchmark"
     for m, label in [("ip2region", "ip2region"), ("maxmindMemory", "MaxMind MEMORY"),
                      ("maxmindMapped", "MaxMind MEMORY_MAPPED")]:
@@ -346,7 +299,13 @@ def run_info(run):
     m = run.machine
     jdk = " ".join(x for x in (run.jvm or ()) if x) or "n/a"
     any_r = run.entries[0] if run.entries else None
-    minutes = f"{int(m['seconds']) / 60:.0f} min" if "seconds" in m else "n/a"
+    groups = []
+    for path in sorted(glob.glob(os.path.join(run.dir, "*.seconds"))):
+        with open(path, encoding="utf-8") as f:
+            groups.append((os.path.basename(path)[:-8], int(f.read().strip())))
+    total = sum(sec for _, sec in groups)
+    minutes = (f"{total / 60:.0f} min of benchmarks (" +
+               ", ".join(f"{g} {sec / 60:.1f} min" for g, sec in groups) + ")") if groups else "n/a"
     sizes = (f"{int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs; "
              f"{int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges; "
              f"{run.param('BufferSizeBenchmark', 'mb')} MiB buffer-size file; "
@@ -357,7 +316,7 @@ def run_info(run):
             ["JDK", jdk], ["sizes", sizes],
             ["JMH", f"1 fork, {any_r.iterations if any_r else '?'} measurement iterations; "
                     "error = 99.9% confidence half-width"],
-            ["duration of the whole run", minutes]]
+            ["duration", minutes]]
     return table(["", ""], rows)
 
 
@@ -367,99 +326,6 @@ def commands(run):
         with open(path, encoding="utf-8") as f:
             lines.append(f.read().strip())
     return "```\n" + "\n".join(lines) + "\n```" if lines else "(no commands recorded)"
-
-
-def bars(ax, run, cls, spec, scale, xlabel, log):
-    labels, values, errs, colors = [], [], [], []
-    for m, label, color in spec:
-        r = run.get(cls, m)
-        if r:
-            labels.append(re.sub(r"[`]", "", label))
-            values.append(r.score * scale)
-            errs.append(0 if not math.isfinite(r.err) else r.err * scale)
-            colors.append(color)
-    y = range(len(values))
-    ax.barh(list(y), values, xerr=errs, color=colors, capsize=3)
-    ax.set_yticks(list(y))
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel(xlabel)
-    if log:
-        ax.set_xscale("log")
-    ax.grid(axis="x", alpha=0.3)
-    used = [(c, n) for c, n in ((SPINDEX, "Spindex"), (BASELINE, "baseline / reference"),
-                                (COMPETITOR, "other library")) if c in colors]
-    ax.legend(handles=[matplotlib.patches.Patch(color=c, label=n) for c, n in used], fontsize=8,
-              loc="lower right")
-
-
-def charts(run, out_dir):
-    os.makedirs(out_dir, exist_ok=True)
-    made = []
-
-    def save(fig, name):
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, name), dpi=100, metadata={"Software": None})
-        plt.close(fig)
-        made.append(name)
-
-    fig, axes = plt.subplots(2, 1, figsize=(10, 8))
-    bars(axes[0], run, "SetLoadBenchmark", SET_LOAD, 1, "ms per load (log scale), lower is better", True)
-    axes[0].set_title(f"Load {int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs")
-    bars(axes[1], run, "RangeLoadBenchmark", RANGE_LOAD, 1, "ms until ready (log scale)", True)
-    axes[1].set_title(f"Open {int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges")
-    save(fig, "load.png")
-
-    fig, axes = plt.subplots(2, 1, figsize=(10, 8))
-    bars(axes[0], run, "SetLookupBenchmark", SET_LOOKUP, 1e-6, "M lookups/s, higher is better", False)
-    axes[0].set_title("Membership, one thread")
-    bars(axes[1], run, "RangeLookupBenchmark", RANGE_LOOKUP, 1e-6, "M lookups/s (log scale)", True)
-    axes[1].set_title("Range lookups, one thread")
-    save(fig, "lookups.png")
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3))
-    names, secs, errs, heap = [], [], [], []
-    for m in ("spindex", "naive"):
-        r = run.get("BuildBenchmark", m)
-        if r:
-            names.append(m)
-            secs.append(r.score / 1e3)
-            errs.append(0 if not math.isfinite(r.err) else r.err / 1e3)
-            heap.append(r.secondary.get("peak.heap", 0))
-    colors = [SPINDEX, BASELINE][: len(names)]
-    axes[0].bar(names, secs, yerr=errs, color=colors, capsize=4)
-    axes[0].set_ylabel("s per build")
-    axes[1].bar(names, heap, color=colors)
-    axes[1].set_ylabel("peak heap MB")
-    fig.suptitle("Build the set index from its text")
-    save(fig, "build.png")
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for method, style in (("write", "o-"), ("read", "s-")):
-        pts = sorted((int(r.params["bufferBytes"]), r.score, r.err)
-                     for r in run.of_class("BufferSizeBenchmark") if r.method == method)
-        if pts:
-            ax.errorbar([p[0] for p in pts], [p[1] for p in pts],
-                        yerr=[0 if not math.isfinite(p[2]) else p[2] for p in pts], fmt=style,
-                        label=f"{method} ({run.param('BufferSizeBenchmark', 'mb')} MiB, this run)",
-                        capsize=3)
-    ks = sorted(ARTICLE_WRITE)
-    ax.plot(ks, [ARTICLE_WRITE[k] for k in ks], "k--", alpha=0.5,
-            label="article write (10 MB, its machine)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("bytes per write/read call")
-    ax.set_ylabel("ms per file")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    save(fig, "buffers.png")
-
-    fig, ax = plt.subplots(figsize=(10, 3.5))
-    bars(ax, run, "EpFileBenchmark", [(m, lab, SPINDEX if m == "lineBytes" else BASELINE)
-                                      for m, lab, _ in EP], 1, "ms per copy (log scale)", True)
-    ax.set_title(f"Copy a {run.param('EpFileBenchmark', 'mb')} MB EP feed")
-    save(fig, "ep.png")
-    return made
 
 
 def replace_block(text, name, body):
@@ -487,7 +353,7 @@ def main():
         text = replace_block(text, name, fn(run))
     with open(a.markdown, "w", encoding="utf-8") as f:
         f.write(text)
-    print("report: charts", ", ".join(charts(run, a.images)))
+    print("report: charts", ", ".join(charts.make(run, a.images)))
 
 
 if __name__ == "__main__":
