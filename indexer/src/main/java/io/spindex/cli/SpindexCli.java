@@ -31,6 +31,8 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       GenCommand.class,
       BenchLoadCommand.class,
+      FetchCommand.class,
+      StageCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SpindexCli implements Runnable {
