@@ -20,6 +20,7 @@ public final class FetchResult {
   private final int retries;
   private final int restarts;
   private final long resumedBytes;
+  private final long firstResponseNanos;
   private final long elapsedNanos;
   private final String sha256;
 
@@ -33,6 +34,7 @@ public final class FetchResult {
       int retries,
       int restarts,
       long resumedBytes,
+      long firstResponseNanos,
       long elapsedNanos,
       String sha256) {
     this.finalUri = finalUri;
@@ -44,6 +46,7 @@ public final class FetchResult {
     this.retries = retries;
     this.restarts = restarts;
     this.resumedBytes = resumedBytes;
+    this.firstResponseNanos = firstResponseNanos;
     this.elapsedNanos = elapsedNanos;
     this.sha256 = sha256;
   }
@@ -93,6 +96,14 @@ public final class FetchResult {
     return resumedBytes;
   }
 
+  /**
+   * Time from the call to the first response's headers, in nanoseconds: set-up (the JDK client's
+   * start in a fresh JVM), connection, redirects, server think time. Like curl's starttransfer.
+   */
+  public long firstResponseNanos() {
+    return firstResponseNanos;
+  }
+
   /** Wall time of this call, in nanoseconds. */
   public long elapsedNanos() {
     return elapsedNanos;
@@ -105,17 +116,24 @@ public final class FetchResult {
     return sha256;
   }
 
-  /** Bytes downloaded by this call per second (resumed bytes excluded). */
+  /** Bytes downloaded by this call per second of the whole call (resumed bytes excluded). */
   public double bytesPerSecond() {
     return (bytes - resumedBytes) / Math.max(1e-9, elapsedNanos / 1e9);
+  }
+
+  /** Bytes downloaded per second after the first response: the transfer rate. */
+  public double transferBytesPerSecond() {
+    return (bytes - resumedBytes) / Math.max(1e-9, (elapsedNanos - firstResponseNanos) / 1e9);
   }
 
   /** A human-readable summary table, like the build summaries. */
   public String format() {
     StringBuilder sb = new StringBuilder();
     row(sb, "bytes", String.format(Locale.ROOT, "%,d", bytes));
+    row(sb, "first response s", String.format(Locale.ROOT, "%.3f", firstResponseNanos / 1e9));
     row(sb, "elapsed s", String.format(Locale.ROOT, "%.3f", elapsedNanos / 1e9));
     row(sb, "MB/s", String.format(Locale.ROOT, "%.1f", bytesPerSecond() / 1e6));
+    row(sb, "transfer MB/s", String.format(Locale.ROOT, "%.1f", transferBytesPerSecond() / 1e6));
     row(sb, "ranges", ranges ? "yes" : "no (server sent one stream)");
     row(sb, "connections", Integer.toString(connections));
     row(sb, "requests", Integer.toString(requests));

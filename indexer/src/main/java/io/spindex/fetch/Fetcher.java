@@ -135,6 +135,7 @@ public final class Fetcher {
         o.retries,
         o.restarts,
         o.resumedBytes,
+        o.firstResponseAt - t0,
         System.nanoTime() - t0,
         sha);
   }

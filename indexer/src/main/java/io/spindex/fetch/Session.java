@@ -35,6 +35,9 @@ final class Session {
     int retries;
     int restarts;
     long resumedBytes;
+
+    /** When the first response arrived, in System.nanoTime() terms; 0 before. */
+    long firstResponseAt;
   }
 
   private final FetchOptions options;
@@ -124,6 +127,9 @@ final class Session {
       r = probe(t, -1, -1);
     }
     o.finalUri = r.uri;
+    if (o.firstResponseAt == 0) {
+      o.firstResponseAt = System.nanoTime();
+    }
     if (r.status() == 206) {
       long[] cr = r.contentRange();
       if (cr == null || cr[0] != from) {

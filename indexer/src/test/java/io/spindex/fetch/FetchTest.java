@@ -74,6 +74,7 @@ class FetchTest {
     assertEquals(4, r.connections());
     assertEquals(4, r.requests());
     assertEquals(0, r.retries());
+    assertTrue(r.firstResponseNanos() > 0 && r.firstResponseNanos() <= r.elapsedNanos());
     // Four equal pieces; the first comes from the open-ended probe.
     Set<String> expected = new HashSet<>();
     expected.add("GET /f bytes=0-");
