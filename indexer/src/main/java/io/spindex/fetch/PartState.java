@@ -46,6 +46,15 @@ final class PartState {
     return n;
   }
 
+  /** The end of the last byte the state counts as kept: FILE.part must be at least this long. */
+  long keptEnd() {
+    if (missing.isEmpty()) {
+      return validator.length;
+    }
+    long[] last = missing.get(missing.size() - 1);
+    return last[1] == validator.length ? last[0] : validator.length;
+  }
+
   /**
    * Reads a state file; null when there is none, or when it is unreadable or malformed (then the
    * download starts over, which is always safe).

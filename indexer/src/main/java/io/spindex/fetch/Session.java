@@ -62,6 +62,12 @@ final class Session {
       options.listener.notice("ignoring " + stateFile + ": it is for " + state.url);
       state = null;
     }
+    if (state != null && ch.size() < state.keptEnd()) {
+      // FILE.part was deleted or truncated behind the state's back: its "kept" bytes are gone.
+      options.listener.notice(
+          "ignoring " + stateFile + ": " + targetName() + ".part is shorter than it records");
+      state = null;
+    }
     if (state == null) {
       reset();
     }
@@ -189,7 +195,15 @@ final class Session {
               + v.differenceFrom(state.validator)
               + ")");
     }
-    Limits.checkSize(options, v.length, r.uri);
+    try {
+      Limits.checkSize(options, v.length, r.uri);
+      if (!complete) {
+        Limits.checkSpace(stateFile, state == null ? v.length : state.missingBytes());
+      }
+    } catch (IOException | RuntimeException e) {
+      r.close();
+      throw e;
+    }
     List<long[]> missing =
         state == null ? Collections.singletonList(new long[] {0, v.length}) : state.missing;
     long need = 0;
@@ -204,7 +218,6 @@ final class Session {
       o.connections = 1;
       return;
     }
-    Limits.checkSpace(stateFile, need);
     synchronized (checkpointLock) {
       finished = false;
     }

@@ -231,6 +231,26 @@ class FetchTest {
   }
 
   @Test
+  void stateWithoutItsPartFileIsIgnored() throws Exception {
+    server = TestServer.http(data);
+    server.cutAfterBytes = 300_000;
+    server.cuts.set(1000);
+    fails(quick(notes).parallel(2).retries(0), "/f");
+    assertTrue(Files.exists(dir.resolve("f.bin.part.state")));
+    Files.delete(dir.resolve("f.bin.part"));
+    server.cuts.set(0);
+    FetchResult r = fetch(quick(notes).parallel(2), "/f");
+    assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
+    assertEquals(0, r.resumedBytes());
+    assertTrue(
+        notes.any(
+            "ignoring "
+                + dir.resolve("f.bin.part.state")
+                + ": f.bin.part is shorter than it records"),
+        notes.notices().toString());
+  }
+
+  @Test
   void noResumeStartsOver() throws Exception {
     server = TestServer.http(data);
     server.cutAfterBytes = 300_000;
