@@ -199,6 +199,7 @@ public final class FetchOptions {
       return this;
     }
 
+    /** The options as set so far; the builder may be used again. */
     public FetchOptions build() {
       return new FetchOptions(this);
     }

@@ -44,6 +44,7 @@ import java.util.Locale;
 public final class Fetcher {
   private final FetchOptions options;
 
+  /** A fetcher that downloads with {@code options}. */
   public Fetcher(FetchOptions options) {
     this.options = options;
   }

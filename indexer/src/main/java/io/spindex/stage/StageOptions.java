@@ -44,6 +44,9 @@ public final class StageOptions {
     return new StageOptions(Check.CHECKSUMS, false, Duration.ofMinutes(10), n -> {});
   }
 
+  /**
+   * What to check on the copy before it is renamed into place (default {@link Check#CHECKSUMS}).
+   */
   public StageOptions check(Check check) {
     return new StageOptions(Objects.requireNonNull(check), force, lockTimeout, progress);
   }
