@@ -24,7 +24,6 @@ public final class CorruptIndexException extends IOException {
       Path file, String section, long offset, String expected, String found) {
     return new CorruptIndexException(
         String.format(
-            "%s: %s at offset %d: expected %s, found %s",
-            file, section, offset, expected, found));
+            "%s: %s at offset %d: expected %s, found %s", file, section, offset, expected, found));
   }
 }

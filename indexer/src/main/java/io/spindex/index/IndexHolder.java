@@ -16,8 +16,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Loads each index once per JVM, however many tasks ask for it. Engine-agnostic: Spark executors
- * and MapReduce task JVMs call {@link #acquire} from every task; the first caller loads, the
- * others wait for that one load and then share the read-only index.
+ * and MapReduce task JVMs call {@link #acquire} from every task; the first caller loads, the others
+ * wait for that one load and then share the read-only index.
  *
  * <p>Indexes are keyed by identity: absolute path, loader name and the header checksum (which
  * covers every section checksum), so a file replaced by a different index under the same name is

@@ -9,9 +9,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A strategy that turns a file into a {@link SpindexIndex}. The binary strategies are the
- * constants of {@link Loader}; the {@code text} baseline (parse the source text) lives with the
- * builders. All strategies produce indexes that answer every lookup identically.
+ * A strategy that turns a file into a {@link SpindexIndex}. The binary strategies are the constants
+ * of {@link Loader}; the {@code text} baseline (parse the source text) lives with the builders. All
+ * strategies produce indexes that answer every lookup identically.
  */
 public interface IndexLoader {
   /** Short lower-case name: {@code text}, {@code io}, {@code nio}, {@code mmap}, {@code mapped}. */

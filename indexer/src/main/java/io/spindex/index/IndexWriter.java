@@ -11,7 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,8 @@ import java.util.zip.CRC32C;
 /**
  * Writes an index file atomically: sections go to a temporary file beside the target, the header
  * (with every checksum) last, the file is forced to disk and then renamed over the target. A crash
- * at any point leaves the target as it was; a leftover temporary file has a name that starts with
- * a dot and ends in {@code .tmp}, and nothing reads it.
+ * at any point leaves the target as it was; a leftover temporary file has a name that starts with a
+ * dot and ends in {@code .tmp}, and nothing reads it.
  *
  * <p>Not thread-safe; the arrays handed in are read at {@link #writeTo} and must not change before.
  */
@@ -95,12 +94,51 @@ public final class IndexWriter {
     }
   }
 
+  /**
+   * The index these sections make, without writing a file: what the {@code text} loader returns.
+   * The header is the one {@link #writeTo} would write (same checksums), naming {@code source}.
+   */
+  public SpindexIndex toIndex(Path source, String loaderName) throws IOException {
+    List<SectionEntry> entries = new ArrayList<>(pending.size());
+    long offset = Layout.firstSectionOffset(pending.size());
+    ByteBuffer buf = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (Pending p : pending) {
+      entries.add(new SectionEntry(p.section, offset, p.length(), encode(buf, p, null, 0)));
+      offset = Layout.align(offset + p.length());
+    }
+    ByteBuffer header = Layout.encode(kind, rowCount, createdMillis, offset, sourceDigest, entries);
+    IndexHeader h = Layout.decode(source, header, offset);
+    return SectionSource.assemble(
+        h,
+        loaderName,
+        new SectionSource() {
+          @Override
+          public IntColumn ints(SectionEntry e) {
+            Pending p = pendingFor(e.section());
+            return IntColumn.of(p.ints, p.count);
+          }
+
+          @Override
+          public ByteBuffer bytes(SectionEntry e) {
+            Pending p = pendingFor(e.section());
+            return ByteBuffer.wrap(p.bytes, 0, p.count).slice();
+          }
+        });
+  }
+
+  private Pending pendingFor(Section s) {
+    for (Pending p : pending) {
+      if (p.section == s) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no section " + s);
+  }
+
   /** Writes the file and renames it into place; returns the header as a reader will see it. */
   public IndexHeader writeTo(Path target) throws IOException {
     Path abs = target.toAbsolutePath();
-    Path dir = abs.getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+    Path tmp = AtomicFiles.createTemp(abs);
     boolean done = false;
     try {
       ByteBuffer header;
@@ -119,14 +157,13 @@ public final class IndexWriter {
           ch.write(ByteBuffer.allocate((int) (offset - end)), end);
         }
         long fileLength = offset;
-        header =
-            Layout.encode(kind, rowCount, createdMillis, fileLength, sourceDigest, entries);
+        header = Layout.encode(kind, rowCount, createdMillis, fileLength, sourceDigest, entries);
         while (header.hasRemaining()) {
           ch.write(header, header.position());
         }
         ch.force(true);
       }
-      Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      AtomicFiles.commit(tmp, abs);
       done = true;
       return Layout.decode(abs, header.rewind(), Files.size(abs));
     } finally {
@@ -137,6 +174,12 @@ public final class IndexWriter {
   }
 
   private static int writeSection(FileChannel ch, ByteBuffer buf, Pending p, long offset)
+      throws IOException {
+    return encode(buf, p, ch, offset);
+  }
+
+  /** Encodes a section chunk by chunk through {@code buf}, writing it when {@code ch} is given. */
+  private static int encode(ByteBuffer buf, Pending p, FileChannel ch, long offset)
       throws IOException {
     CRC32C crc = new CRC32C();
     long pos = offset;
@@ -151,7 +194,7 @@ public final class IndexWriter {
         buf.put(p.bytes, i, n).flip();
       }
       crc.update(buf.duplicate());
-      while (buf.hasRemaining()) {
+      while (ch != null && buf.hasRemaining()) {
         pos += ch.write(buf, pos);
       }
     }

@@ -22,7 +22,12 @@ abstract class IntColumn {
   abstract int size();
 
   static IntColumn of(int[] values) {
-    return new Heap(values);
+    return new Heap(values, values.length);
+  }
+
+  /** The first {@code size} values of {@code values}. */
+  static IntColumn of(int[] values, int size) {
+    return new Heap(values, size);
   }
 
   /** A view over little-endian bytes; each chunk holds {@link #CHUNK_INTS} ints but the last. */
@@ -36,9 +41,11 @@ abstract class IntColumn {
 
   private static final class Heap extends IntColumn {
     private final int[] values;
+    private final int size;
 
-    Heap(int[] values) {
+    Heap(int[] values, int size) {
       this.values = values;
+      this.size = size;
     }
 
     @Override
@@ -48,7 +55,7 @@ abstract class IntColumn {
 
     @Override
     int size() {
-      return values.length;
+      return size;
     }
   }
 

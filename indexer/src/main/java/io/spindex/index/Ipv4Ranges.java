@@ -49,6 +49,11 @@ public final class Ipv4Ranges extends SpindexIndex {
     return this;
   }
 
+  /** The /16 prefix table, or {@code null} when the file has none. */
+  IntColumn prefixTable() {
+    return prefix;
+  }
+
   @Override
   public int size() {
     return starts.size();
@@ -128,6 +133,11 @@ public final class Ipv4Ranges extends SpindexIndex {
       decoded[labelId] = s;
     }
     return s;
+  }
+
+  /** Byte offset of label {@code labelId} in the dictionary; {@code labelCount()} gives the end. */
+  int labelOffset(int labelId) {
+    return labelOffsets.get(labelId);
   }
 
   /** A copy of the label's bytes exactly as they stood in the source. */

@@ -7,8 +7,8 @@ package io.spindex.index;
 
 /**
  * A read-only set of IPv4 addresses. Thread-safe; lookups allocate nothing. With a /16 prefix
- * table, a lookup is one table read and a binary search within one /16 block; without one, a
- * binary search over all keys.
+ * table, a lookup is one table read and a binary search within one /16 block; without one, a binary
+ * search over all keys.
  */
 public final class Ipv4Set extends SpindexIndex {
   private final IntColumn keys;
@@ -23,6 +23,11 @@ public final class Ipv4Set extends SpindexIndex {
   @Override
   public Ipv4Set asSet() {
     return this;
+  }
+
+  /** The /16 prefix table, or {@code null} when the file has none. */
+  IntColumn prefixTable() {
+    return prefix;
   }
 
   @Override

@@ -46,6 +46,7 @@ final class Layout {
   static final int ALIGNMENT = 64;
   static final int MAX_SECTIONS = 64;
   static final int DIGEST_BYTES = 32;
+
   /** Entries of the optional /16 prefix table: one per 16-bit prefix plus an end marker. */
   static final int PREFIX16_ENTRIES = 65537;
 
@@ -124,16 +125,25 @@ final class Layout {
     return (int) crc.getValue();
   }
 
+  /** Every loader checks this before reading: a shorter file cannot hold a header. */
+  static void requireHeader(Path file, long fileSize) throws CorruptIndexException {
+    if (fileSize < HEADER_BYTES) {
+      throw CorruptIndexException.at(
+          file,
+          "header",
+          0,
+          "at least " + HEADER_BYTES + " bytes",
+          fileSize + " bytes (truncated, or not an index)");
+    }
+  }
+
   /**
    * Validates the fixed header (the first {@value #HEADER_BYTES} bytes) far enough to trust its
    * section count, and returns the number of directory bytes that follow it.
    */
   static int directoryBytes(Path file, ByteBuffer fixed, long fileSize)
       throws CorruptIndexException {
-    if (fileSize < HEADER_BYTES) {
-      throw CorruptIndexException.at(
-          file, "header", 0, "at least " + HEADER_BYTES + " bytes", fileSize + " bytes");
-    }
+    requireHeader(file, fileSize);
     ByteBuffer b = fixed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     byte[] magic = new byte[MAGIC.length];
     b.duplicate().position(0).get(magic);
@@ -268,8 +278,12 @@ final class Layout {
             file,
             "directory",
             HEADER_BYTES,
-            "section '" + next.section().displayName() + "' to start after '"
-                + prev.section().displayName() + "' ends at " + (prev.offset() + prev.length()),
+            "section '"
+                + next.section().displayName()
+                + "' to start after '"
+                + prev.section().displayName()
+                + "' ends at "
+                + (prev.offset() + prev.length()),
             "offset " + next.offset());
       }
     }

@@ -108,6 +108,7 @@ public enum Loader implements IndexLoader {
 
   static IndexHeader readHeader(FileChannel ch, Path file) throws IOException {
     long size = ch.size();
+    Layout.requireHeader(file, size);
     ByteBuffer fixed = ByteBuffer.allocate(Layout.HEADER_BYTES);
     readFully(ch, fixed, 0, file);
     int dirBytes = Layout.directoryBytes(file, fixed.flip(), size);
@@ -252,10 +253,13 @@ public enum Loader implements IndexLoader {
     }
   }
 
-  /** The java.io strategy: the original article's {@code DataInputStream} loop, section by section. */
+  /**
+   * The java.io strategy: the original article's {@code DataInputStream} loop, section by section.
+   */
   private static final class IoLoader {
     static SpindexIndex load(Path file) throws IOException {
       long size = Files.size(file);
+      Layout.requireHeader(file, size);
       try (InputStream raw = new FileInputStream(file.toFile());
           DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
         byte[] fixed = new byte[Layout.HEADER_BYTES];
@@ -281,8 +285,8 @@ public enum Loader implements IndexLoader {
   }
 
   /**
-   * Sections must come in file order from a stream; {@link SectionSource#assemble} asks for them
-   * in a fixed order, so the whole index is read in one forward pass and handed out from there.
+   * Sections must come in file order from a stream; {@link SectionSource#assemble} asks for them in
+   * a fixed order, so the whole index is read in one forward pass and handed out from there.
    */
   private static final class StreamSource implements SectionSource {
     private final IndexHeader header;
@@ -355,5 +359,4 @@ public enum Loader implements IndexLoader {
     }
     return crc;
   }
-
 }

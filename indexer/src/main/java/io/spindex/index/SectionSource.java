@@ -51,8 +51,7 @@ interface SectionSource {
    */
   private static void checkPrefixEnds(IndexHeader h, SectionEntry e, IntColumn prefix, int rows)
       throws CorruptIndexException {
-    if (prefix != null
-        && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
+    if (prefix != null && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
       throw CorruptIndexException.at(
           h.file(),
           "section 'prefix16'",
@@ -71,7 +70,7 @@ interface SectionSource {
           "section '" + e.section().displayName() + "'",
           e.offset(),
           "CRC32C " + Layout.crcHex(e.crc32c()),
-          Layout.crcHex(actual) + " (" + e.length() + " bytes damaged)");
+          Layout.crcHex(actual) + " (its " + e.length() + " bytes are damaged)");
     }
   }
 }

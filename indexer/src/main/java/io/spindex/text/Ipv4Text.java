@@ -82,7 +82,9 @@ public final class Ipv4Text {
       int c = b[i];
       if (c == ':') {
         colons++;
-      } else if (!(c == '.' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))) {
+      } else if (!(c == '.'
+          || (c >= '0' && c <= '9')
+          || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))) {
         return code;
       }
     }

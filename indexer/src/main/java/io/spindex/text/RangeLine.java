@@ -7,9 +7,9 @@ package io.spindex.text;
 
 /**
  * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads or unsigned
- * decimal integers, optionally double-quoted) or {@code a.b.c.d/len<d>label}. The label is the
- * rest of the line after the delimiter that ends the end (or CIDR) field, byte for byte; a line
- * with nothing after that field has the empty label. Not thread-safe: one instance per thread.
+ * decimal integers, optionally double-quoted) or {@code a.b.c.d/len<d>label}. The label is the rest
+ * of the line after the delimiter that ends the end (or CIDR) field, byte for byte; a line with
+ * nothing after that field has the empty label. Not thread-safe: one instance per thread.
  */
 public final class RangeLine {
   /** Reject reasons, as counted in summaries. */
@@ -153,6 +153,11 @@ public final class RangeLine {
     return -1;
   }
 
+  /** The field delimiter. */
+  public byte delimiter() {
+    return delimiter;
+  }
+
   /** First address of the last parsed range, unsigned. */
   public long start() {
     return start;
@@ -173,8 +178,8 @@ public final class RangeLine {
   }
 
   /**
-   * Picks the delimiter for a file from one of its first lines: the first of tab, '|' and ','
-   * with which the line parses as a range; {@code 0} when none does (e.g. a header line).
+   * Picks the delimiter for a file from one of its first lines: the first of tab, '|' and ',' with
+   * which the line parses as a range; {@code 0} when none does (e.g. a header line).
    */
   public static byte detectDelimiter(byte[] b, int from, int to) {
     for (byte d : new byte[] {'\t', '|', ','}) {

@@ -1,0 +1,275 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.build;
+
+import io.spindex.index.IndexKind;
+import io.spindex.index.IndexWriter;
+import io.spindex.index.Ipv4Set;
+import io.spindex.index.Section;
+import io.spindex.text.Ipv4Text;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Builds an IPv4 set index from IP list text: one dotted quad per line, white space trimmed, blank
+ * lines and {@code #} comments skipped, duplicates removed, anything else rejected by reason.
+ *
+ * <p>Pieces of the input are parsed in parallel into plain {@code int} arrays while each thread
+ * counts addresses per /16 prefix; those counts place every address in its /16 bucket in one pass,
+ * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The same
+ * counts become the index's prefix table.
+ */
+public final class Ipv4SetBuilder {
+  private int threads = Runtime.getRuntime().availableProcessors();
+  private boolean strict;
+  private boolean prefixTable = true;
+  private LongAdder progress;
+  private Long createdMillis;
+
+  /** Parser threads (default: available processors). */
+  public Ipv4SetBuilder threads(int n) {
+    this.threads = Math.max(1, n);
+    return this;
+  }
+
+  /** Makes the first rejected line fail the build. */
+  public Ipv4SetBuilder strict(boolean strict) {
+    this.strict = strict;
+    return this;
+  }
+
+  /** Whether to write the /16 prefix table (default yes; off only to measure what it buys). */
+  public Ipv4SetBuilder prefixTable(boolean on) {
+    this.prefixTable = on;
+    return this;
+  }
+
+  /** Counts source bytes as they are read. */
+  public Ipv4SetBuilder progress(LongAdder bytesRead) {
+    this.progress = bytesRead;
+    return this;
+  }
+
+  /** Fixed creation time for reproducible files. */
+  public Ipv4SetBuilder createdMillis(long millis) {
+    this.createdMillis = millis;
+    return this;
+  }
+
+  /** Builds the index and writes it atomically to {@code output}. */
+  public BuildReport build(List<Path> inputs, Path output) throws IOException {
+    long t0 = System.nanoTime();
+    Built b = parseAndSort(inputs);
+    return b.report(b.writer.writeTo(output), System.nanoTime() - t0);
+  }
+
+  /** Builds the index in memory only: the {@code text} loader. */
+  public Ipv4Set buildInMemory(List<Path> inputs) throws IOException {
+    Built b = parseAndSort(inputs);
+    return b.writer.toIndex(inputs.get(0), "text").asSet();
+  }
+
+  private final class Built {
+    final IndexWriter writer;
+    final Map<String, Long> counts;
+    final SourceScan.Result<IpSink> scan;
+
+    Built(IndexWriter writer, Map<String, Long> counts, SourceScan.Result<IpSink> scan) {
+      this.writer = writer;
+      this.counts = counts;
+      this.scan = scan;
+    }
+
+    BuildReport report(io.spindex.index.IndexHeader header, long nanos) {
+      return new BuildReport(counts, scan.rejects, new ArrayList<>(), header, nanos);
+    }
+  }
+
+  private Built parseAndSort(List<Path> inputs) throws IOException {
+    SourceScan.Result<IpSink> scan = SourceScan.scan(inputs, threads, IpSink::new, progress);
+    if (strict && scan.rejects.total() > 0) {
+      throw new InputException(
+          "rejected line (--strict): "
+              + scan.rejects.samples().get(0)
+              + " (expected one dotted-quad IPv4 address per line)");
+    }
+    long accepted = 0;
+    long skipped = 0;
+    int[] bucketStart = new int[65537];
+    for (IpSink s : scan.sinks) {
+      accepted += s.count;
+      skipped += s.skipped;
+      for (int p = 0; p < 65536; p++) {
+        bucketStart[p + 1] += s.histogram[p];
+      }
+    }
+    if (accepted > Integer.MAX_VALUE - 16) {
+      throw new InputException("too many addresses for one index: " + accepted);
+    }
+    for (int p = 0; p < 65536; p++) {
+      bucketStart[p + 1] += bucketStart[p];
+    }
+    int[] keys = new int[(int) accepted];
+    int[] next = Arrays.copyOf(bucketStart, 65536);
+    for (IpSink s : scan.sinks) {
+      int[] v = s.values;
+      for (int i = 0, n = s.count; i < n; i++) {
+        int a = v[i];
+        keys[next[a >>> 16]++] = a ^ 0x80000000;
+      }
+      s.values = null;
+    }
+    int[] prefix = new int[65537];
+    int rows = sortBuckets(keys, bucketStart, prefix);
+    Map<String, Long> counts = new LinkedHashMap<>();
+    counts.put("lines", scan.lines);
+    counts.put("skipped", skipped);
+    counts.put("accepted", accepted);
+    counts.put("rejected", scan.rejects.total());
+    counts.put("duplicates", accepted - rows);
+    counts.put("addresses", (long) rows);
+    counts.put("source bytes", scan.bytes);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, rows, scan.digest);
+    if (createdMillis != null) {
+      w.createdMillis(createdMillis);
+    }
+    w.ints(Section.KEYS, keys, rows);
+    if (prefixTable) {
+      w.ints(Section.PREFIX16, prefix, prefix.length);
+    }
+    return new Built(w, counts, scan);
+  }
+
+  /**
+   * Sorts and deduplicates each /16 bucket in place (in parallel), then closes the gaps and fills
+   * {@code prefix} with each bucket's first row. Within a bucket all keys share their top bit, so
+   * signed order is address order.
+   *
+   * @return the number of unique keys, now at the front of {@code keys}
+   */
+  private int sortBuckets(int[] keys, int[] bucketStart, int[] prefix) throws IOException {
+    int[] unique = new int[65536];
+    int parts = Math.min(threads, 64);
+    List<Thread> workers = new ArrayList<>();
+    IOException[] failure = new IOException[1];
+    for (int t = 0; t < parts; t++) {
+      int from = bucketAt(bucketStart, (long) keys.length * t / parts);
+      int to = t == parts - 1 ? 65536 : bucketAt(bucketStart, (long) keys.length * (t + 1) / parts);
+      Thread w =
+          new Thread(
+              () -> {
+                for (int p = from; p < to; p++) {
+                  int lo = bucketStart[p];
+                  int hi = bucketStart[p + 1];
+                  Arrays.sort(keys, lo, hi);
+                  int u = lo;
+                  for (int i = lo; i < hi; i++) {
+                    if (u == lo || keys[u - 1] != keys[i]) {
+                      keys[u++] = keys[i];
+                    }
+                  }
+                  unique[p] = u - lo;
+                }
+              },
+              "spindex-sort");
+      workers.add(w);
+      w.start();
+    }
+    for (Thread w : workers) {
+      try {
+        w.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure[0] = new IOException("interrupted", e);
+      }
+    }
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    int rows = 0;
+    for (int p = 0; p < 65536; p++) {
+      prefix[p] = rows;
+      if (bucketStart[p] != rows) {
+        System.arraycopy(keys, bucketStart[p], keys, rows, unique[p]);
+      }
+      rows += unique[p];
+    }
+    prefix[65536] = rows;
+    return rows;
+  }
+
+  /** The first bucket whose start is at or after row {@code row}. */
+  private static int bucketAt(int[] bucketStart, long row) {
+    int p = Arrays.binarySearch(bucketStart, 0, 65536, (int) row);
+    if (p < 0) {
+      return -p - 1;
+    }
+    while (p > 0 && bucketStart[p - 1] == row) {
+      p--;
+    }
+    return p;
+  }
+
+  /** Parses one piece of input into addresses and a /16 histogram. */
+  private static final class IpSink implements SourceScan.PieceSink {
+    private final Rejects rejects = new Rejects();
+    private final String file;
+    final int[] histogram = new int[65536];
+    int[] values;
+    int count;
+    long skipped;
+
+    IpSink(SourceScan.Piece piece) {
+      this.file = piece.name();
+      // Lines are at least 8 bytes ("1.2.3.4\n"); typical lists average ~14.
+      long guess = piece.gzip ? 1 << 20 : (piece.end - piece.start) / 12 + 16;
+      this.values = new int[(int) Math.min(guess, Integer.MAX_VALUE - 16)];
+    }
+
+    @Override
+    public Rejects rejects() {
+      return rejects;
+    }
+
+    @Override
+    public void line(byte[] b, int from, int to, long index) {
+      int f = from;
+      int t = to;
+      while (f < t && Ipv4Text.isBlank(b[f])) {
+        f++;
+      }
+      while (t > f && Ipv4Text.isBlank(b[t - 1])) {
+        t--;
+      }
+      if (f == t || b[f] == '#') {
+        skipped++;
+        return;
+      }
+      long a = Ipv4Text.parse(b, f, t);
+      if (a < 0) {
+        rejects.add(Ipv4Text.reason(a), file, index + 1, b, from, to);
+        return;
+      }
+      if (count == values.length) {
+        values = Arrays.copyOf(values, (int) Math.min(Integer.MAX_VALUE - 16, count * 3L / 2 + 16));
+      }
+      int v = (int) a;
+      values[count++] = v;
+      histogram[v >>> 16]++;
+    }
+
+    @Override
+    public void tooLong(byte[] b, int from, int to, long index) {
+      rejects.add("line-too-long", file, index + 1, b, from, to);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.build;
+
+import io.spindex.index.IndexLoader;
+import io.spindex.index.SpindexIndex;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+
+/**
+ * The {@code text} loader strategy: parses the source text itself (what a job does without an
+ * index), through the same parsers and builders as {@code spindex build}, into the same index
+ * objects. The path given to {@link #load} is the source text, not an index.
+ */
+public final class TextLoader implements IndexLoader {
+  private final boolean ranges;
+  private final Ipv4RangeBuilder rangeBuilder;
+
+  private TextLoader(boolean ranges, Ipv4RangeBuilder rangeBuilder) {
+    this.ranges = ranges;
+    this.rangeBuilder = rangeBuilder;
+  }
+
+  /** Loads an IP list. */
+  public static TextLoader ips() {
+    return new TextLoader(false, null);
+  }
+
+  /** Loads range text with the given builder's delimiter and overlap policy. */
+  public static TextLoader ranges(Ipv4RangeBuilder builder) {
+    return new TextLoader(true, builder);
+  }
+
+  @Override
+  public String loaderName() {
+    return "text";
+  }
+
+  @Override
+  public SpindexIndex load(Path source) throws IOException {
+    return ranges
+        ? rangeBuilder.buildInMemory(Collections.singletonList(source))
+        : new Ipv4SetBuilder().buildInMemory(Collections.singletonList(source));
+  }
+}

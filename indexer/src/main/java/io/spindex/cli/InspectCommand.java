@@ -1,0 +1,107 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import io.spindex.index.IndexHeader;
+import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.Loader;
+import io.spindex.index.SectionEntry;
+import io.spindex.index.SpindexIndex;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code spindex inspect}: what an index holds, from its header (and label count). */
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    description = "Show kind, version, counts, sections, sizes, checksums and source digest.")
+final class InspectCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "INDEX", description = "Index file.")
+  Path file;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    SpindexIndex index = Loader.mappedUnchecked().load(file);
+    IndexHeader h = index.header();
+    Integer labels = index instanceof Ipv4Ranges ? ((Ipv4Ranges) index).labelCount() : null;
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(json(h, labels));
+    } else {
+      out.printf(Locale.ROOT, "file           %s%n", h.file());
+      out.printf(Locale.ROOT, "kind           %s%n", h.kind());
+      out.printf(Locale.ROOT, "format         %d%n", h.version());
+      out.printf(Locale.ROOT, "rows           %,d%n", h.rowCount());
+      if (labels != null) {
+        out.printf(Locale.ROOT, "labels         %,d%n", labels);
+      }
+      out.printf(Locale.ROOT, "bytes          %,d%n", h.fileLength());
+      out.printf(Locale.ROOT, "created        %s%n", Instant.ofEpochMilli(h.createdMillis()));
+      out.printf(Locale.ROOT, "source sha256  %s%n", h.sourceDigestHex());
+      out.printf(Locale.ROOT, "header crc32c  %08x%n", h.headerCrc32c());
+      out.printf(
+          Locale.ROOT,
+          "%-14s %12s %14s %14s %9s%n",
+          "section",
+          "offset",
+          "bytes",
+          "elements",
+          "crc32c");
+      for (SectionEntry e : h.sections()) {
+        out.printf(
+            Locale.ROOT,
+            "%-14s %12d %,14d %,14d %08x%n",
+            e.section().displayName(),
+            e.offset(),
+            e.length(),
+            e.elements(),
+            e.crc32c());
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  static String json(IndexHeader h, Integer labels) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("{\"file\":").append(Json.quote(h.file().toString()));
+    sb.append(",\"kind\":").append(Json.quote(h.kind().name()));
+    sb.append(",\"format\":").append(h.version());
+    sb.append(",\"rows\":").append(h.rowCount());
+    if (labels != null) {
+      sb.append(",\"labels\":").append(labels);
+    }
+    sb.append(",\"bytes\":").append(h.fileLength());
+    sb.append(",\"created\":")
+        .append(Json.quote(Instant.ofEpochMilli(h.createdMillis()).toString()));
+    sb.append(",\"sourceSha256\":").append(Json.quote(h.sourceDigestHex()));
+    sb.append(",\"headerCrc32c\":").append(Json.quote(String.format("%08x", h.headerCrc32c())));
+    sb.append(",\"sections\":[");
+    String sep = "";
+    for (SectionEntry e : h.sections()) {
+      sb.append(sep).append("{\"name\":").append(Json.quote(e.section().displayName()));
+      sb.append(",\"offset\":").append(e.offset());
+      sb.append(",\"bytes\":").append(e.length());
+      sb.append(",\"elements\":").append(e.elements());
+      sb.append(",\"crc32c\":").append(Json.quote(String.format("%08x", e.crc32c()))).append('}');
+      sep = ",";
+    }
+    return sb.append("]}").toString();
+  }
+}

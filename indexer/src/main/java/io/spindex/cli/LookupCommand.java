@@ -1,0 +1,170 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import io.spindex.index.IndexLoader;
+import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.Loader;
+import io.spindex.index.SpindexIndex;
+import io.spindex.text.Ipv4Text;
+import io.spindex.text.LineReader;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code spindex lookup}: prints {@code IP<TAB>result} per input line, in input order. Standard
+ * input is read in blocks as bytes and answers are written through one buffer, so millions of lines
+ * go at lookup speed.
+ */
+@Command(
+    name = "lookup",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Look up addresses given as arguments, or one per line on standard input.",
+      "Prints IP<TAB>result: true/false for a set; for ranges the label, or \\N when no range"
+          + " holds the address. Unparseable lines are reported on stderr with their line"
+          + " number and make the exit status 1."
+    })
+final class LookupCommand implements Callable<Integer> {
+  private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL = "\\N".getBytes(StandardCharsets.US_ASCII);
+
+  @Parameters(index = "0", paramLabel = "INDEX", description = "Index file.")
+  Path index;
+
+  @Parameters(index = "1..*", paramLabel = "IP", description = "Addresses (default: stdin).")
+  List<String> ips;
+
+  @Option(
+      names = "--loader",
+      defaultValue = "mapped",
+      description = "io, nio, mmap or mapped (default: mapped, ready at once).")
+  String loader;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    IndexLoader l = Loader.byName(loader);
+    Answerer a = new Answerer(l.load(index), spec.commandLine().getErr());
+    OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+    if (ips != null && !ips.isEmpty()) {
+      long n = 0;
+      for (String ip : ips) {
+        byte[] b = ip.getBytes(StandardCharsets.UTF_8);
+        a.line(b, 0, b.length, n++, out, "argument");
+      }
+    } else {
+      try (FileInputStream in = new FileInputStream(FileDescriptor.in)) {
+        new LineReader(null)
+            .read(
+                in.getChannel(),
+                -1,
+                true,
+                new LineReader.Sink() {
+                  @Override
+                  public void line(byte[] buf, int from, int to, long idx) throws IOException {
+                    a.line(buf, from, to, idx, out, "stdin");
+                  }
+
+                  @Override
+                  public void tooLong(byte[] buf, int from, int to, long idx) {
+                    a.error("stdin", idx, "line-too-long", buf, from, to);
+                  }
+                });
+      }
+    }
+    out.flush();
+    if (a.errors > 0) {
+      spec.commandLine()
+          .getErr()
+          .printf(
+              "spindex: %d of %d lines could not be looked up (%d answered)%n",
+              a.errors, a.errors + a.answered, a.answered);
+      spec.commandLine().getErr().flush();
+      return SpindexCli.EXIT_FAILURE;
+    }
+    return 0;
+  }
+
+  /** Answers one line at a time; label bytes are cached per label id. */
+  private static final class Answerer {
+    private final SpindexIndex index;
+    private final Ipv4Ranges ranges;
+    private final byte[][] labels;
+    private final PrintWriter err;
+    long errors;
+    long answered;
+
+    Answerer(SpindexIndex index, PrintWriter err) {
+      this.index = index;
+      this.ranges = index instanceof Ipv4Ranges ? (Ipv4Ranges) index : null;
+      this.labels = ranges == null ? null : new byte[ranges.labelCount()][];
+      this.err = err;
+    }
+
+    void line(byte[] b, int from, int to, long idx, OutputStream out, String source)
+        throws IOException {
+      int f = from;
+      int t = to;
+      while (f < t && Ipv4Text.isBlank(b[f])) {
+        f++;
+      }
+      while (t > f && Ipv4Text.isBlank(b[t - 1])) {
+        t--;
+      }
+      long a = Ipv4Text.parse(b, f, t);
+      if (a < 0) {
+        error(source, idx, f == t ? "empty line" : Ipv4Text.reason(a), b, from, to);
+        return;
+      }
+      out.write(b, f, t - f);
+      out.write('\t');
+      if (ranges == null) {
+        out.write(index.asSet().contains((int) a) ? TRUE : FALSE);
+      } else {
+        int id = ranges.labelId((int) a);
+        if (id == Ipv4Ranges.NONE) {
+          out.write(NULL);
+        } else {
+          byte[] label = labels[id];
+          if (label == null) {
+            label = ranges.labelBytes(id);
+            labels[id] = label;
+          }
+          out.write(label);
+        }
+      }
+      out.write('\n');
+      answered++;
+    }
+
+    void error(String source, long idx, String reason, byte[] b, int from, int to) {
+      errors++;
+      if (errors <= 100) {
+        String text = new String(b, from, Math.min(to - from, 80), StandardCharsets.UTF_8);
+        err.println(source + ":" + (idx + 1) + ": " + reason + ": '" + text.trim() + "'");
+      } else if (errors == 101) {
+        err.println("(further errors not shown)");
+      }
+      err.flush();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import io.spindex.build.InputException;
+import io.spindex.index.CorruptIndexException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code spindex} command line. Exit status: 0 success, 1 bad input, a corrupt index or an I/O
+ * error (with a one-line message naming the file), 2 a usage error.
+ */
+@Command(
+    name = "spindex",
+    mixinStandardHelpOptions = true,
+    versionProvider = SpindexCli.Version.class,
+    description = "Build, check and query compact binary indexes of IPv4 lists and IP ranges.",
+    subcommands = {
+      BuildCommand.class,
+      LookupCommand.class,
+      InspectCommand.class,
+      VerifyCommand.class,
+      GenCommand.class,
+      BenchLoadCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class SpindexCli implements Runnable {
+  /** Exit status for bad input, a corrupt index or an I/O error. */
+  public static final int EXIT_FAILURE = 1;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit status (for tests and embedding). */
+  public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new SpindexCli());
+    cl.setExecutionExceptionHandler(SpindexCli::onError);
+    return cl;
+  }
+
+  private static int onError(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+    Throwable t = e instanceof UncheckedIOException ? e.getCause() : e;
+    PrintWriter err = cl.getErr();
+    if (t instanceof CorruptIndexException || t instanceof InputException) {
+      err.println("spindex: " + t.getMessage());
+    } else if (t instanceof NoSuchFileException) {
+      err.println("spindex: " + ((NoSuchFileException) t).getFile() + ": no such file");
+    } else if (t instanceof AccessDeniedException) {
+      err.println("spindex: " + ((AccessDeniedException) t).getFile() + ": permission denied");
+    } else if (t instanceof IOException) {
+      err.println("spindex: " + t);
+    } else if (t instanceof IllegalArgumentException) {
+      err.println("spindex: " + t.getMessage());
+      err.flush();
+      return 2;
+    } else {
+      err.println("spindex: internal error (please report): " + t);
+      t.printStackTrace(err);
+    }
+    err.flush();
+    return EXIT_FAILURE;
+  }
+
+  /** Version from the jar manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = SpindexCli.class.getPackage().getImplementationVersion();
+      return new String[] {"spindex " + (v == null ? "dev" : v) + ", index format 1"};
+    }
+  }
+}

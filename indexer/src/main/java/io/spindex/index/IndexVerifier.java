@@ -1,0 +1,121 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import io.spindex.text.Ipv4Text;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The deep check behind {@code spindex verify}: everything the loaders check at open (header,
+ * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, ranges
+ * sorted and non-overlapping with {@code start <= end}, label ids and offsets within the
+ * dictionary, the prefix table equal to the one the keys imply. Reads through a mapping, so it
+ * needs no heap for the data.
+ */
+public final class IndexVerifier {
+  private IndexVerifier() {}
+
+  /**
+   * Verifies {@code file}.
+   *
+   * @return the header of the valid index
+   * @throws CorruptIndexException naming the file, section, offset, expected and found
+   */
+  public static IndexHeader verify(Path file) throws IOException {
+    SpindexIndex index = Loader.MAPPED.load(file);
+    IndexHeader h = index.header();
+    if (index instanceof Ipv4Set) {
+      Ipv4Set set = (Ipv4Set) index;
+      SectionEntry keys = h.require(Section.KEYS);
+      for (int i = 1; i < set.size(); i++) {
+        if (Layout.flip(set.address(i - 1)) >= Layout.flip(set.address(i))) {
+          throw unordered(h, keys, i, set.address(i - 1), set.address(i), "strictly ascending");
+        }
+      }
+      checkPrefix(h, set.prefixTable(), set.size(), set::address);
+    } else {
+      Ipv4Ranges r = (Ipv4Ranges) index;
+      SectionEntry starts = h.require(Section.RANGE_STARTS);
+      SectionEntry labels = h.require(Section.RANGE_LABELS);
+      for (int i = 0; i < r.size(); i++) {
+        if (Layout.flip(r.start(i)) > Layout.flip(r.end(i))) {
+          throw CorruptIndexException.at(
+              file,
+              "section 'range_ends'",
+              h.require(Section.RANGE_ENDS).offset() + 4L * i,
+              "row " + i + " to end at or after its start " + Ipv4Text.format(r.start(i)),
+              Ipv4Text.format(r.end(i)));
+        }
+        if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.end(i - 1))) {
+          throw unordered(
+              h, starts, i, r.end(i - 1), r.start(i), "after the end of the previous range");
+        }
+        int id = r.labelIdOfRow(i);
+        if (id < 0 || id >= r.labelCount()) {
+          throw CorruptIndexException.at(
+              file,
+              "section 'range_labels'",
+              labels.offset() + 4L * i,
+              "a label id in [0, " + r.labelCount() + ")",
+              String.valueOf(id));
+        }
+      }
+      SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
+      int prev = 0;
+      for (int i = 0; i <= r.labelCount(); i++) {
+        int at = r.labelOffset(i);
+        if (at < prev) {
+          throw CorruptIndexException.at(
+              file,
+              "section 'label_offsets'",
+              offsets.offset() + 4L * i,
+              "offsets in ascending order, at least " + prev,
+              String.valueOf(at));
+        }
+        prev = at;
+      }
+      checkPrefix(h, r.prefixTable(), r.size(), r::start);
+    }
+    return h;
+  }
+
+  private interface Rows {
+    int address(int row);
+  }
+
+  private static void checkPrefix(IndexHeader h, IntColumn prefix, int rows, Rows keys)
+      throws CorruptIndexException {
+    SectionEntry e = h.find(Section.PREFIX16);
+    if (e == null) {
+      return;
+    }
+    int row = 0;
+    for (int p = 0; p < Layout.PREFIX16_ENTRIES; p++) {
+      while (row < rows && (keys.address(row) >>> 16) < p) {
+        row++;
+      }
+      if (prefix.get(p) != row) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'prefix16'",
+            e.offset() + 4L * p,
+            "entry " + p + " = " + row + " (first row at or after prefix " + p + ")",
+            String.valueOf(prefix.get(p)));
+      }
+    }
+  }
+
+  private static CorruptIndexException unordered(
+      IndexHeader h, SectionEntry e, int row, int before, int found, String rule) {
+    return CorruptIndexException.at(
+        h.file(),
+        "section '" + e.section().displayName() + "'",
+        e.offset() + 4L * row,
+        "row " + row + " " + rule + " (" + Ipv4Text.format(before) + " at row " + (row - 1) + ")",
+        Ipv4Text.format(found));
+  }
+}

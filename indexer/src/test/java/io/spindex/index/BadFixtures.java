@@ -1,0 +1,160 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.Ipv4SetBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Makes the {@code bad/} fixture set: broken index files, each derived from one of two small valid
+ * indexes by one deliberate change. Where the change must get past the checksums to reach a deeper
+ * check (bounds, order), the checksums are recomputed. Run {@link #main} to regenerate after a
+ * deliberate format change; {@code BadFixturesTest} checks that the committed files are exactly
+ * what this makes.
+ */
+public final class BadFixtures {
+  private BadFixtures() {}
+
+  /** Fixture name to bytes, in a stable order. */
+  static Map<String, byte[]> make(Path work) throws IOException {
+    Path ipsText = work.resolve("ips.txt");
+    Files.write(
+        ipsText,
+        "10.0.0.1\n10.0.0.2\n10.0.0.3\n192.168.1.1\n8.8.8.8\n".getBytes(StandardCharsets.UTF_8));
+    Path rangesText = work.resolve("ranges.txt");
+    Files.write(
+        rangesText,
+        "1.0.0.0|1.0.0.255|AU\n1.0.1.0|1.0.3.255|CN\n8.8.8.0|8.8.8.255|US\n"
+            .getBytes(StandardCharsets.UTF_8));
+    Path ips = work.resolve("ips.spx");
+    Path ranges = work.resolve("ranges.spx");
+    Path withPrefix = work.resolve("ips-prefix.spx");
+    // Without the 256 KiB prefix table the fixtures stay tiny; one fixture needs the table.
+    new Ipv4SetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
+    new Ipv4SetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
+    new Ipv4RangeBuilder().createdMillis(0).prefixTable(false).build(List.of(rangesText), ranges);
+    byte[] set = Files.readAllBytes(ips);
+    byte[] rng = Files.readAllBytes(ranges);
+    IndexHeader sh = Loader.readHeader(ips);
+    IndexHeader rh = Loader.readHeader(ranges);
+    long keys = sh.find(Section.KEYS).offset();
+
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    out.put("empty.spx", new byte[0]);
+    out.put("truncated-in-header.spx", Arrays.copyOf(set, 64));
+    out.put("truncated-after-header.spx", Arrays.copyOf(set, Layout.HEADER_BYTES));
+    out.put("truncated-in-section.spx", Arrays.copyOf(set, (int) keys + 6));
+    out.put("truncated-last-byte.spx", Arrays.copyOf(set, set.length - 1));
+    out.put("bad-magic.spx", flip(set, 1, 0x20));
+    out.put(
+        "text-not-index.spx", "10.0.0.1\n10.0.0.2\n".repeat(10).getBytes(StandardCharsets.UTF_8));
+    out.put("future-version.spx", put16(set, Layout.OFF_VERSION, 2, false));
+    out.put("unknown-kind.spx", put16(set, Layout.OFF_KIND, 9, true));
+    out.put("bit-flip-header-rows.spx", flip(set, Layout.OFF_ROWS, 0x01));
+    out.put("bit-flip-directory.spx", flip(set, Layout.HEADER_BYTES + 8, 0x40));
+    out.put("bit-flip-keys.spx", flip(set, (int) keys + 5, 0x10));
+    out.put(
+        "bit-flip-label-bytes.spx", flip(rng, (int) rh.find(Section.LABEL_BYTES).offset(), 0x02));
+    out.put("extended.spx", Arrays.copyOf(set, set.length + 64));
+    out.put("section-past-eof.spx", dirField(set, 0, 16, 1L << 20));
+    out.put("section-misaligned.spx", dirField(set, 0, 8, keys + 4));
+    out.put("row-count-mismatch.spx", put64(set, Layout.OFF_ROWS, 4));
+    out.put("unsorted-keys.spx", swapInts(set, sh, Section.KEYS, 0, 1));
+    out.put(
+        "overlapping-ranges.spx", setInt(rng, rh, Section.RANGE_ENDS, 0, 0x01000100 ^ 0x80000000));
+    out.put("label-id-out-of-range.spx", setInt(rng, rh, Section.RANGE_LABELS, 1, 7));
+    out.put(
+        "prefix-table-wrong.spx",
+        setInt(
+            Files.readAllBytes(withPrefix),
+            Loader.readHeader(withPrefix),
+            Section.PREFIX16,
+            2561,
+            0));
+    return out;
+  }
+
+  private static byte[] flip(byte[] b, int at, int mask) {
+    byte[] c = b.clone();
+    c[at] ^= (byte) mask;
+    return c;
+  }
+
+  private static byte[] put16(byte[] b, int at, int v, boolean fixCrc) {
+    byte[] c = b.clone();
+    ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).putShort(at, (short) v);
+    return fixCrc ? fixHeaderCrc(c) : c;
+  }
+
+  private static byte[] put64(byte[] b, int at, long v) {
+    byte[] c = b.clone();
+    ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).putLong(at, v);
+    return fixHeaderCrc(c);
+  }
+
+  /** Changes a field of directory entry {@code entry} (8: offset, 16: length), CRC fixed up. */
+  private static byte[] dirField(byte[] b, int entry, int field, long v) {
+    return put64(b, Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * entry + field, v);
+  }
+
+  private static byte[] swapInts(byte[] b, IndexHeader h, Section s, int i, int j) {
+    ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    int base = (int) h.find(s).offset();
+    int x = bb.getInt(base + 4 * i);
+    bb.putInt(base + 4 * i, bb.getInt(base + 4 * j));
+    bb.putInt(base + 4 * j, x);
+    return fixSectionCrc(bb.array(), h, s);
+  }
+
+  private static byte[] setInt(byte[] b, IndexHeader h, Section s, int i, int v) {
+    ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    bb.putInt((int) h.find(s).offset() + 4 * i, v);
+    return fixSectionCrc(bb.array(), h, s);
+  }
+
+  /** Recomputes a section's CRC32C in the directory, then the header's. */
+  private static byte[] fixSectionCrc(byte[] b, IndexHeader h, Section s) {
+    SectionEntry e = h.find(s);
+    CRC32C crc = new CRC32C();
+    crc.update(b, (int) e.offset(), (int) e.length());
+    int entry = h.sections().indexOf(e);
+    ByteBuffer.wrap(b)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * entry + 24, (int) crc.getValue());
+    return fixHeaderCrc(b);
+  }
+
+  private static byte[] fixHeaderCrc(byte[] b) {
+    ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    int n = bb.getInt(Layout.OFF_SECTION_COUNT);
+    CRC32C crc = new CRC32C();
+    crc.update(b, 0, Layout.OFF_HEADER_CRC);
+    crc.update(b, Layout.HEADER_BYTES, Layout.DIR_ENTRY_BYTES * n);
+    bb.putInt(Layout.OFF_HEADER_CRC, (int) crc.getValue());
+    return b;
+  }
+
+  /** Regenerates {@code indexer/src/test/resources/bad/*.spx}. */
+  public static void main(String[] args) throws IOException {
+    Path dir = Paths.get(args.length > 0 ? args[0] : "indexer/src/test/resources/bad");
+    Path work = Files.createTempDirectory("bad-fixtures");
+    for (Map.Entry<String, byte[]> e : make(work).entrySet()) {
+      Files.write(dir.resolve(e.getKey()), e.getValue());
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Every binary loader strategy, for tests that must hold for all of them. */
+public final class Loaders {
+  private Loaders() {}
+
+  public static List<IndexLoader> all() {
+    List<IndexLoader> l = new ArrayList<>(List.of(Loader.values()));
+    l.add(Loader.mappedUnchecked());
+    return l;
+  }
+
+  /** For {@code @MethodSource}. */
+  public static Stream<IndexLoader> stream() {
+    return all().stream();
+  }
+}
