@@ -5,7 +5,11 @@
  */
 package io.spindex.spark;
 
+import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.TextLoader;
 import io.spindex.index.IndexKind;
+import io.spindex.index.IndexLoader;
+import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;
 import java.io.Serializable;
@@ -27,15 +31,26 @@ final class LoadTimings implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final ConcurrentMap<String, Boolean> CLAIMED = new ConcurrentHashMap<>();
 
+  /** The baseline: build the index from its source text in memory. */
+  static final String TEXT = "text";
+
   private final String runId;
   private final IndexRef ref;
+  private final IndexRef source;
   private final HadoopConf conf;
   private final List<String> loaders;
   private final int rounds;
 
-  LoadTimings(String runId, IndexRef ref, HadoopConf conf, List<String> loaders, int rounds) {
+  LoadTimings(
+      String runId,
+      IndexRef ref,
+      IndexRef source,
+      HadoopConf conf,
+      List<String> loaders,
+      int rounds) {
     this.runId = runId;
     this.ref = ref;
+    this.source = source;
     this.conf = conf;
     this.loaders = new ArrayList<>(loaders);
     this.rounds = rounds;
@@ -78,12 +93,18 @@ final class LoadTimings implements Serializable {
     }
     Path file = ref.localPath(conf);
     long bytes = Files.size(file);
+    Path text = source == null ? null : source.localPath(conf);
+    boolean ranges = Loader.readHeader(file).kind() == IndexKind.IPV4_RANGES;
     List<Sample> out = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
       for (int i = 0; i < loaders.size(); i++) {
         String name = loaders.get((i + r) % loaders.size());
+        IndexLoader loader =
+            !name.equals(TEXT)
+                ? LookupPartition.loaderNamed(name)
+                : ranges ? TextLoader.ranges(new Ipv4RangeBuilder()) : TextLoader.ips();
         long t0 = System.nanoTime();
-        SpindexIndex index = LookupPartition.loaderNamed(name).load(file);
+        SpindexIndex index = loader.load(name.equals(TEXT) ? text : file);
         long nanos = System.nanoTime() - t0;
         out.add(new Sample(name, r, nanos, bytes, digest(index)));
       }

@@ -40,6 +40,10 @@ final class LoaderCompareJob {
     OUTPUT("output", null, "output directory for the tables (must not exist)"),
     LOADERS("loaders", "io,nio,mmap,mapped", "comma-separated loaders to compare"),
     ROUNDS("rounds", "5", "loads per loader per executor"),
+    SOURCE(
+        "source",
+        "",
+        "the text the index was built from; when given, the 'text' loader (parse it) is timed too"),
     TASKS("tasks", "0", "tasks to spread over the executors (0: 4 x default parallelism)"),
     INDEX_SHIP("index-ship", "auto", "auto | files | stage | local");
 
@@ -77,6 +81,9 @@ final class LoaderCompareJob {
     List<String> loaders = new ArrayList<>();
     for (String l : o.get(Opt.LOADERS).split(",")) {
       String name = l.trim().toLowerCase(Locale.ROOT);
+      if (name.equals(LoadTimings.TEXT)) {
+        continue; // timed when --source is given
+      }
       LookupPartition.loaderNamed(name);
       loaders.add(name);
     }
@@ -91,6 +98,11 @@ final class LoaderCompareJob {
       throw new JobOptions.UsageException("output " + out + " already exists");
     }
     IndexRef ref = IndexRef.resolve(sc, o.get(Opt.INDEX), o.get(Opt.INDEX_SHIP));
+    IndexRef source = null;
+    if (!o.get(Opt.SOURCE).isEmpty()) {
+      source = IndexRef.resolve(sc, o.get(Opt.SOURCE), o.get(Opt.INDEX_SHIP));
+      loaders.add(0, LoadTimings.TEXT);
+    }
     Map<String, LongAccumulator> msByLoader = new LinkedHashMap<>();
     for (String l : loaders) {
       msByLoader.put(l, sc.sc().longAccumulator(LookupMetrics.PREFIX + "load ms (" + l + ")"));
@@ -101,7 +113,8 @@ final class LoaderCompareJob {
     }
     String runId = sc.sc().applicationId() + "/" + System.nanoTime();
     LoadTimings timings =
-        new LoadTimings(runId, ref, new HadoopConf(sc.hadoopConfiguration()), loaders, rounds);
+        new LoadTimings(
+            runId, ref, source, new HadoopConf(sc.hadoopConfiguration()), loaders, rounds);
     List<LoadTimings.Sample> samples =
         sc.parallelize(ids, tasks)
             .mapPartitions(

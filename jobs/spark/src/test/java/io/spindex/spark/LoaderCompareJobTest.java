@@ -27,6 +27,11 @@ class LoaderCompareJobTest {
     }
     Path index = dir.resolve("ips.spx");
     TestIndexes.writeSet(index, addresses);
+    StringBuilder text = new StringBuilder("# the same addresses as text, for the text loader\n");
+    for (int a : addresses) {
+      text.append(io.spindex.text.Ipv4Text.format(a)).append('\n');
+    }
+    Path source = Files.write(dir.resolve("ips.txt"), text.toString().getBytes("US-ASCII"));
     Path out = dir.resolve("cmp");
     JobResult r =
         SpindexSpark.run(
@@ -35,6 +40,8 @@ class LoaderCompareJobTest {
             new String[] {
               "--index",
               index.toString(),
+              "--source",
+              source.toString(),
               "--output",
               out.toString(),
               "--rounds",
@@ -46,16 +53,16 @@ class LoaderCompareJobTest {
     assertTrue(r.ok);
     List<String> csv = Files.readAllLines(out.resolve("loader-compare.csv"));
     assertEquals("loader,executors,loads,min ms,median ms,max ms,MB/s,speedup vs io", csv.get(0));
-    assertEquals(5, csv.size());
+    assertEquals(6, csv.size());
     for (int i = 1; i < csv.size(); i++) {
       String[] f = csv.get(i).split(",");
-      assertEquals(Arrays.asList("io", "nio", "mmap", "mapped").get(i - 1), f[0]);
+      assertEquals(Arrays.asList("text", "io", "nio", "mmap", "mapped").get(i - 1), f[0]);
       assertEquals("1", f[1]);
       assertEquals("3", f[2]);
       assertTrue(Double.parseDouble(f[3]) <= Double.parseDouble(f[4]));
       assertTrue(Double.parseDouble(f[4]) <= Double.parseDouble(f[5]));
     }
-    assertEquals(1 + 12, Files.readAllLines(out.resolve("loads.csv")).size());
+    assertEquals(1 + 15, Files.readAllLines(out.resolve("loads.csv")).size());
     String json = new String(Files.readAllBytes(out.resolve("loader-compare.json")));
     assertTrue(json.contains("\"identical answers\": true"), json);
   }
