@@ -48,6 +48,10 @@ public final class SpindexSpark {
         return LoaderCompareJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);
+      case IdentityJob.NAME:
+        return IdentityJob.run(spark, args);
+      case ReadinessJob.NAME:
+        return ReadinessJob.run(spark, args);
       default:
         throw new JobOptions.UsageException("unknown job '" + job + "'\n" + usage());
     }
@@ -59,6 +63,9 @@ public final class SpindexSpark {
         + "  ip-lookup       annotate, filter or count lines by the IPv4 address in them\n"
         + "  loader-compare  load an index with every loader on every executor; timing table\n"
         + "  gen-logs        write reproducible nginx-style access-log lines\n"
+        + "benchmark tools (scripts/bench-spark):\n"
+        + "  identity        copy lines unchanged (Spark's own pass, strings or bytes)\n"
+        + "  readiness       time to first lookup per executor: holder per loader vs broadcast\n"
         + "'<job> --help' lists the job's options.";
   }
 }

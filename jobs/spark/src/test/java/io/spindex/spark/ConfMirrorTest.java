@@ -25,6 +25,8 @@ class ConfMirrorTest {
     all.addAll(java.util.Arrays.asList(IpLookupJob.Opt.values()));
     all.addAll(java.util.Arrays.asList(LoaderCompareJob.Opt.values()));
     all.addAll(java.util.Arrays.asList(GenLogsJob.Opt.values()));
+    all.addAll(java.util.Arrays.asList(IdentityJob.Opt.values()));
+    all.addAll(java.util.Arrays.asList(ReadinessJob.Opt.values()));
     for (OptionKey k : all) {
       String key = "# spark.spindex." + k.optionName() + " ";
       assertTrue(text.contains(key), key);
