@@ -47,7 +47,10 @@ final class IpLookupJob {
     IP("ip", "first", "where the address is: 'first' (first IPv4 on the line) or a field index"),
     DELIMITER("delimiter", "tab", "field delimiter for --ip N: tab, space, comma, pipe or a char"),
     KEEP("keep", "hits", "filter mode: keep 'hits' (address in the index) or 'misses'"),
-    LOADER("loader", "nio", "io | nio | mmap | mapped | mapped-unchecked"),
+    LOADER(
+        "loader",
+        "mapped",
+        "io | nio | mmap | mapped | mapped-unchecked (mapped: ready soonest, see docs/SPARK.md)"),
     INDEX_SHIP("index-ship", "auto", "auto | files | stage | local (see docs/SPARK.md)"),
     SPLIT_MB("split-mb", "0", "max input split size in MiB (0: the file system's block size)"),
     COMPRESS("compress", "none", "output compression: none | gzip");
