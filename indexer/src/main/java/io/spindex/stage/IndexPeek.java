@@ -5,51 +5,50 @@
  */
 package io.spindex.stage;
 
+import io.spindex.index.IndexHeader;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
+import java.nio.file.Paths;
 
 /**
- * Recognises a Spindex index from its first 128 bytes, without a file to open: a staging source may
- * be a remote stream. Only the two fields staging needs, as docs/FORMAT.md specifies them: the
- * magic (bytes 0–7) and the header checksum (bytes 124–127, little-endian), which covers the header
- * and the directory and so identifies the whole content. {@code IndexPeekTest} checks both against
- * {@code io.spindex.index.Layout} through {@code Loader.readHeader}, so a format change that forgot
- * this class fails the build.
+ * What staging needs to know of a source before copying it, read from the start of its stream (a
+ * source may be remote): whether it is a Spindex index and, if so, its header checksum, which
+ * covers the header and the directory and so identifies the whole content. A source that starts
+ * like an index but whose header is damaged fails here, before anything is copied.
  */
 final class IndexPeek {
-  static final int BYTES = 128;
-  private static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
-  private static final int OFF_HEADER_CRC = 124;
+  private static final IndexPeek NOT_AN_INDEX = new IndexPeek(false, 0);
 
-  private final byte[] head;
+  private final boolean index;
+  private final int headerCrc32c;
 
-  private IndexPeek(byte[] head) {
-    this.head = head;
+  private IndexPeek(boolean index, int headerCrc32c) {
+    this.index = index;
+    this.headerCrc32c = headerCrc32c;
   }
 
-  /** Reads up to the first 128 bytes of {@code source}. */
+  /** Reads the header of {@code source} (validated) if it starts like an index. */
   static IndexPeek of(StageSource source) throws IOException {
-    try (InputStream in = source.open()) {
-      return new IndexPeek(in.readNBytes(BYTES));
+    try (InputStream in = new BufferedInputStream(source.open(), 8192)) {
+      in.mark(16);
+      byte[] magic = in.readNBytes(8);
+      in.reset();
+      if (!IndexHeader.startsLikeIndex(magic)) {
+        return NOT_AN_INDEX;
+      }
+      return new IndexPeek(
+          true, IndexHeader.read(in, source.length(), Paths.get(source.name())).headerCrc32c());
     }
   }
 
-  static IndexPeek of(byte[] first) {
-    return new IndexPeek(Arrays.copyOf(first, Math.min(first.length, BYTES)));
-  }
-
-  /** Whether the bytes start like a Spindex index (magic, and a whole header). */
+  /** Whether the source is a Spindex index. */
   boolean isIndex() {
-    return head.length == BYTES && Arrays.equals(Arrays.copyOf(head, MAGIC.length), MAGIC);
+    return index;
   }
 
   /** The header checksum as {@code IndexHeader.headerCrc32c()} reports it. */
   int headerCrc32c() {
-    int o = OFF_HEADER_CRC;
-    return (head[o] & 0xFF)
-        | (head[o + 1] & 0xFF) << 8
-        | (head[o + 2] & 0xFF) << 16
-        | (head[o + 3] & 0xFF) << 24;
+    return headerCrc32c;
   }
 }

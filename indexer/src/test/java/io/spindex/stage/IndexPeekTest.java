@@ -7,10 +7,12 @@ package io.spindex.stage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.build.Ipv4RangeBuilder;
 import io.spindex.gen.RangeGenerator;
+import io.spindex.index.CorruptIndexException;
 import io.spindex.index.Loader;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link IndexPeek} reads two header fields without the index package: checked here against {@link
- * Loader#readHeader} (which goes through {@code Layout}), for both index kinds.
+ * {@link IndexPeek} reads a source's header from its stream: the same checksum as {@link
+ * Loader#readHeader} for both index kinds; other files are not indexes; a damaged header fails.
  */
 class IndexPeekTest {
   @TempDir Path dir;
@@ -44,16 +46,25 @@ class IndexPeekTest {
   }
 
   @Test
-  void otherBytesAreNotAnIndex() throws Exception {
+  void otherBytesAreNotAnIndexAndADamagedHeaderFails() throws Exception {
     Path set = StageTest.buildSet(dir, "ips", 1000, 1);
-    byte[] head = Arrays.copyOf(Files.readAllBytes(set), 128);
-    assertTrue(IndexPeek.of(head).isIndex());
-    assertFalse(IndexPeek.of(Arrays.copyOf(head, 127)).isIndex(), "short");
-    assertFalse(IndexPeek.of(new byte[0]).isIndex(), "empty");
+    byte[] good = Files.readAllBytes(set);
+    Path f = dir.resolve("f");
+    Files.write(f, new byte[0]);
+    assertFalse(IndexPeek.of(StageSource.local(f)).isIndex(), "empty");
+    Files.write(f, "10.0.0.1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertFalse(IndexPeek.of(StageSource.local(f)).isIndex(), "text");
     for (int i = 0; i < 8; i++) {
-      byte[] b = head.clone();
+      byte[] b = good.clone();
       b[i] ^= 0x20;
-      assertFalse(IndexPeek.of(b).isIndex(), "magic byte " + i);
+      Files.write(f, b);
+      assertFalse(IndexPeek.of(StageSource.local(f)).isIndex(), "magic byte " + i);
     }
+    Files.write(f, Arrays.copyOf(good, 127));
+    assertThrows(CorruptIndexException.class, () -> IndexPeek.of(StageSource.local(f)));
+    byte[] damaged = good.clone();
+    damaged[20] ^= 1;
+    Files.write(f, damaged);
+    assertThrows(CorruptIndexException.class, () -> IndexPeek.of(StageSource.local(f)));
   }
 }
