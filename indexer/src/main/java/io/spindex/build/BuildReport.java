@@ -24,13 +24,16 @@ public final class BuildReport {
   private final List<String> notes;
   private final IndexHeader header;
   private final long elapsedNanos;
+  private final Map<String, Long> phaseNanos;
 
   BuildReport(
       Map<String, Long> counts,
       Rejects rejects,
       List<String> notes,
       IndexHeader header,
+      Map<String, Long> phaseNanos,
       long elapsedNanos) {
+    this.phaseNanos = Collections.unmodifiableMap(new LinkedHashMap<>(phaseNanos));
     this.counts = Collections.unmodifiableMap(new LinkedHashMap<>(counts));
     this.rejectsByReason = rejects.counts();
     List<String> samples = new ArrayList<>();
@@ -77,6 +80,11 @@ public final class BuildReport {
     return elapsedNanos;
   }
 
+  /** Wall time of each phase (read, sort, write ...), in nanoseconds, in order. */
+  public Map<String, Long> phaseNanos() {
+    return phaseNanos;
+  }
+
   /** A human-readable summary table. */
   public String format() {
     StringBuilder sb = new StringBuilder();
@@ -94,7 +102,18 @@ public final class BuildReport {
       sb.append(
           String.format(Locale.ROOT, "%-22s %s%n", "source sha256", header.sourceDigestHex()));
     }
-    sb.append(String.format(Locale.ROOT, "%-22s %15.3f%n", "elapsed s", elapsedNanos / 1e9));
+    StringBuilder phases = new StringBuilder();
+    for (Map.Entry<String, Long> e : phaseNanos.entrySet()) {
+      phases.append(phases.length() == 0 ? " (" : ", ");
+      phases.append(String.format(Locale.ROOT, "%s %.3f", e.getKey(), e.getValue() / 1e9));
+    }
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-22s %15.3f%s%n",
+            "elapsed s",
+            elapsedNanos / 1e9,
+            phases.length() == 0 ? "" : phases.append(')')));
     return sb.toString();
   }
 }

@@ -73,8 +73,11 @@ public final class Ipv4RangeBuilder {
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
     Built b = assemble(inputs);
+    long t1 = System.nanoTime();
     IndexHeader h = b.writer.writeTo(output);
-    return new BuildReport(b.counts, b.rejects, b.notes, h, System.nanoTime() - t0);
+    long t2 = System.nanoTime();
+    b.phases.put("write", t2 - t1);
+    return new BuildReport(b.counts, b.rejects, b.notes, h, b.phases, t2 - t0);
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
@@ -87,11 +90,13 @@ public final class Ipv4RangeBuilder {
     Map<String, Long> counts = new LinkedHashMap<>();
     Rejects rejects;
     List<String> notes = new ArrayList<>();
+    Map<String, Long> phases = new LinkedHashMap<>();
   }
 
   private Built assemble(List<Path> inputs) throws IOException {
     // Range files are small next to IP lists (millions of lines, not hundreds of millions):
     // one reader thread keeps input order, which the first/last policies and messages need.
+    long t0 = System.nanoTime();
     RangeRows rows = new RangeRows();
     List<String> notes = new ArrayList<>();
     SourceScan.Result<RangeSink> scan =
@@ -106,8 +111,11 @@ public final class Ipv4RangeBuilder {
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
     }
+    long t1 = System.nanoTime();
     RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, inputs);
     Built b = new Built();
+    b.phases.put("read", t1 - t0);
+    b.phases.put("sort", System.nanoTime() - t1);
     b.rejects = scan.rejects;
     b.notes = notes;
     b.counts.put("lines", scan.lines);

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A one-line progress display on stderr (percent, MB, MB/s), redrawn five times a second, shown
- * only when stderr is a terminal. Kept to these few lines rather than a library: it draws one
- * number.
+ * only when stderr is a terminal (system property {@code spindex.progress}, set by the launcher).
+ * Kept to these few lines rather than a library: it draws one number.
  */
 final class Progress implements AutoCloseable {
   private final LongAdder done = new LongAdder();
@@ -20,7 +20,10 @@ final class Progress implements AutoCloseable {
   private final PrintStream out = System.err;
 
   Progress(String what, long total) {
-    if (System.console() == null) {
+    // The launcher knows whether stderr is a terminal ([ -t 2 ]); Java 11 cannot ask.
+    String flag = System.getProperty("spindex.progress");
+    boolean show = flag != null ? Boolean.parseBoolean(flag) : System.console() != null;
+    if (!show) {
       thread = null;
       return;
     }

@@ -70,6 +70,17 @@ class SetBuilderTest {
   }
 
   @Test
+  void overLongLinesAreRejectedWithTheirLineNumber() throws IOException {
+    String longLine = "1".repeat(io.spindex.text.LineReader.MAX_LINE_BYTES + 1);
+    Path a = write("a.txt", "1.1.1.1\n" + longLine + "\n2.2.2.2\n");
+    BuildReport r = new Ipv4SetBuilder().build(List.of(a), dir.resolve("x.spx"));
+    assertEquals(Map.of("line-too-long", 1L), r.rejectsByReason());
+    assertEquals(2, r.count("addresses"));
+    assertEquals(3, r.count("lines"));
+    assertEquals(a + ":2: line-too-long: '" + "1".repeat(64) + "'", r.rejectSamples().get(0));
+  }
+
+  @Test
   void sourceDigestIsTheSha256OfTheInputBytesInOrder() throws Exception {
     Path a = write("a.txt", "1.1.1.1\n");
     Path b = write("b.txt", "2.2.2.2\n");
