@@ -10,7 +10,6 @@ import io.spindex.index.Ipv4Ranges;
 import io.spindex.index.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -84,10 +83,6 @@ final class RangeData implements AutoCloseable {
   static InetAddress inet(int a) throws IOException {
     return InetAddress.getByAddress(
         new byte[] {(byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8), (byte) a});
-  }
-
-  long bytes(Path p) throws IOException {
-    return Files.size(p);
   }
 
   @Override
