@@ -313,7 +313,7 @@ def run_info(run):
     rows = [["mode", m.get("mode", "n/a")], ["date", m.get("date", "n/a")],
             ["machine", f"{m.get('cpu', 'n/a')}, {m.get('cores', '?')} cores, "
                         f"{m.get('memory_gib', '?')} GiB, {m.get('os', '')}"],
-            ["JDK", jdk], ["sizes", sizes],
+            ["JDK", jdk], ["code measured", m.get("commit", "n/a")], ["sizes", sizes],
             ["JMH", f"1 fork, {any_r.iterations if any_r else '?'} measurement iterations; "
                     "error = 99.9% confidence half-width"],
             ["duration", minutes]]
