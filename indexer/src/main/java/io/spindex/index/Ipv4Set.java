@@ -58,17 +58,59 @@ public final class Ipv4Set extends SpindexIndex {
   }
 
   /**
-   * Batch membership: {@code out[i] = contains(addresses[i])} for {@code i < count}.
+   * Batch membership: {@code out[i] = contains(addresses[i])} for {@code i < count}. Faster than
+   * one call per address on sets larger than the CPU caches: {@value #GROUP} addresses are searched
+   * in lock step by branch-free halving, so their cache misses overlap instead of queueing.
+   * Allocates three arrays of {@value #GROUP} ints per call, nothing per address.
    *
    * @return how many of them are in the set
    */
   public int containsAll(int[] addresses, int count, boolean[] out) {
+    int last = keys.size() - 1;
+    if (prefix == null || last < 0) {
+      int hits = 0;
+      for (int i = 0; i < count; i++) {
+        boolean hit = contains(addresses[i]);
+        out[i] = hit;
+        hits += hit ? 1 : 0;
+      }
+      return hits;
+    }
+    int[] base = new int[GROUP];
+    int[] len = new int[GROUP];
+    int[] key = new int[GROUP];
     int hits = 0;
-    for (int i = 0; i < count; i++) {
-      boolean hit = contains(addresses[i]);
-      out[i] = hit;
-      hits += hit ? 1 : 0;
+    for (int g = 0; g < count; g += GROUP) {
+      int m = Math.min(GROUP, count - g);
+      int rounds = 0;
+      for (int j = 0; j < m; j++) {
+        int address = addresses[g + j];
+        int p = address >>> 16;
+        int lo = prefix.get(p);
+        int n = prefix.get(p + 1) - lo;
+        // An empty block searches row 0 instead: a valid read whose answer len == 0 discards.
+        base[j] = n == 0 ? 0 : lo;
+        len[j] = n;
+        key[j] = Layout.flip(address);
+        rounds = Math.max(rounds, 32 - Integer.numberOfLeadingZeros(len[j]));
+      }
+      for (int r = 0; r < rounds; r++) {
+        for (int j = 0; j < m; j++) {
+          int half = len[j] >>> 1;
+          int b = base[j];
+          base[j] = keys.get(b + half) <= key[j] ? b + half : b;
+          len[j] -= half;
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        boolean hit = len[j] > 0 && keys.get(base[j]) == key[j];
+        out[g + j] = hit;
+        hits += hit ? 1 : 0;
+      }
     }
     return hits;
   }
+
+  /** Addresses searched in lock step by the batch lookups. */
+  static final int GROUP = 16;
 }
