@@ -107,7 +107,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
     r.put("job", job.getJobID().toString()).put("index", o.get("index"));
     r.put("index shipped as", index.toString()).put("index bytes", bytes);
     r.put("rounds", rounds).put("tasks", tasks);
-    r.put("map tasks (succeeded)", IpLookupTool.value(counters, SpindexCounter.TASKS));
+    r.put("map tasks", IpLookupTool.value(counters, SpindexCounter.TASKS));
     r.put("identical answers", mismatches == 0);
     r.table("loads", COLUMNS, table);
     System.out.print(r.toText());
