@@ -51,7 +51,10 @@ final class CacheIndex {
     for (String f : conf.getTrimmedStrings("tmpfiles")) {
       URI u = URI.create(f);
       String shipped = u.getFragment() != null ? u.getFragment() : new Path(u.getPath()).getName();
-      if (shipped.equals(index) || shipped.equals(name) && !index.contains("/")) {
+      boolean samePath =
+          "file".equals(u.getScheme())
+              && new File(index).getAbsoluteFile().toURI().getPath().equals(u.getPath());
+      if (shipped.equals(index) || samePath) {
         return new CacheIndex(shipped, u, true, header(new Path(u), conf, shipped));
       }
     }
