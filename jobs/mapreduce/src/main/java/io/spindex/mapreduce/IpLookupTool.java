@@ -11,6 +11,9 @@ import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
+import io.spindex.options.JobOptions;
+import io.spindex.options.OptionKey;
+import io.spindex.options.UsageException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -50,19 +53,44 @@ public final class IpLookupTool extends Configured implements Tool {
   static final String CONF_DELIMITER = "spindex.ip-lookup.delimiter";
   static final String CONF_KEEP_HITS = "spindex.ip-lookup.keep-hits";
 
-  static final String[][] OPTIONS = {
-    {"input", null, "input text files: any Hadoop path or glob, compressed or not"},
-    {"output", null, "output directory (must not exist)"},
-    {"index", null, "index file: a name shipped with -files, a local path or hdfs://..."},
-    {"mode", "annotate", "annotate | filter | count"},
-    {"ip", "first", "where the address is: 'first' (first IPv4 on the line) or a field index"},
-    {"delimiter", "tab", "field delimiter for --ip N: tab, space, comma, pipe or a char"},
-    {"keep", "hits", "filter mode: keep 'hits' (address in the index) or 'misses'"},
-    {"loader", "mapped", "io | nio | mmap | mapped | mapped-unchecked"},
-    {"split-mb", "0", "max input split size in MiB (0: the file system's block size)"},
-    {"compress", "none", "output compression: none | gzip"},
-    {"reducers", "1", "count mode: reduce tasks"}
-  };
+  enum Opt implements OptionKey {
+    INPUT("input", null, "input text files: any Hadoop path or glob, compressed or not"),
+    OUTPUT("output", null, "output directory (must not exist)"),
+    INDEX("index", null, "index file: a name shipped with -files, a local path or hdfs://..."),
+    MODE("mode", "annotate", "annotate | filter | count"),
+    IP("ip", "first", "where the address is: 'first' (first IPv4 on the line) or a field index"),
+    DELIMITER("delimiter", "tab", "field delimiter for --ip N: tab, space, comma, pipe or a char"),
+    KEEP("keep", "hits", "filter mode: keep 'hits' (address in the index) or 'misses'"),
+    LOADER("loader", "mapped", "io | nio | mmap | mapped | mapped-unchecked"),
+    SPLIT_MB("split-mb", "0", "max input split size in MiB (0: the file system's block size)"),
+    COMPRESS("compress", "none", "output compression: none | gzip"),
+    REDUCERS("reducers", "1", "count mode: reduce tasks");
+
+    private final String name;
+    private final String def;
+    private final String description;
+
+    Opt(String name, String def, String description) {
+      this.name = name;
+      this.def = def;
+      this.description = description;
+    }
+
+    @Override
+    public String optionName() {
+      return name;
+    }
+
+    @Override
+    public String defaultValue() {
+      return def;
+    }
+
+    @Override
+    public String description() {
+      return description;
+    }
+  }
 
   /** The finished job's counters (for tests and callers that run the tool in-process). */
   Counters counters;
@@ -73,7 +101,7 @@ public final class IpLookupTool extends Configured implements Tool {
   public int run(String[] args) throws Exception {
     try {
       return runJob(args);
-    } catch (MrOptions.UsageException e) {
+    } catch (UsageException e) {
       System.err.println(e.getMessage());
       return 2;
     }
@@ -81,28 +109,28 @@ public final class IpLookupTool extends Configured implements Tool {
 
   private int runJob(String[] args) throws Exception {
     Configuration conf = new Configuration(getConf());
-    MrOptions o = MrOptions.parse(NAME, OPTIONS, args, conf);
+    JobOptions o = MrOptions.parse(NAME, Opt.class, args, conf);
     LookupMode mode;
     IpLocator locator;
     try {
-      mode = LookupMode.byName(o.get("mode"));
-      locator = IpLocator.parse(o.get("ip"), o.get("delimiter"));
-      Loader.forOption(o.lower("loader"));
+      mode = LookupMode.byName(o.get(Opt.MODE));
+      locator = IpLocator.parse(o.get(Opt.IP), o.get(Opt.DELIMITER));
+      Loader.forOption(o.lower(Opt.LOADER));
     } catch (IllegalArgumentException e) {
-      throw new MrOptions.UsageException(NAME + ": " + e.getMessage());
+      throw new UsageException(NAME + ": " + e.getMessage());
     }
-    String keep = o.lower("keep");
+    String keep = o.lower(Opt.KEEP);
     if (!keep.equals("hits") && !keep.equals("misses")) {
-      throw new MrOptions.UsageException("--keep must be hits or misses, not '" + keep + "'");
+      throw new UsageException("--keep must be hits or misses, not '" + keep + "'");
     }
-    CacheIndex index = CacheIndex.resolve(o.get("index"), conf);
+    CacheIndex index = CacheIndex.resolve(o.get(Opt.INDEX), conf);
     conf.set(CONF_INDEX_NAME, index.name);
-    conf.set(CONF_LOADER, o.lower("loader"));
+    conf.set(CONF_LOADER, o.lower(Opt.LOADER));
     conf.set(CONF_MODE, mode.optionName());
-    conf.set(CONF_IP, o.get("ip"));
-    conf.set(CONF_DELIMITER, o.get("delimiter"));
+    conf.set(CONF_IP, o.get(Opt.IP));
+    conf.set(CONF_DELIMITER, o.get(Opt.DELIMITER));
     conf.setBoolean(CONF_KEEP_HITS, keep.equals("hits"));
-    double splitMb = o.getDouble("split-mb");
+    double splitMb = o.getDouble(Opt.SPLIT_MB);
     if (splitMb > 0) {
       conf.setLong(FileInputFormat.SPLIT_MAXSIZE, (long) (splitMb * (1 << 20)));
     }
@@ -111,8 +139,8 @@ public final class IpLookupTool extends Configured implements Tool {
     job.setJarByClass(IpLookupTool.class);
     index.addTo(job);
     job.setInputFormatClass(TextInputFormat.class);
-    FileInputFormat.addInputPaths(job, o.get("input"));
-    Path output = new Path(o.get("output"));
+    FileInputFormat.addInputPaths(job, o.get(Opt.INPUT));
+    Path output = new Path(o.get(Opt.OUTPUT));
     FileOutputFormat.setOutputPath(job, output);
     job.setOutputFormatClass(TextOutputFormat.class);
     job.setMapperClass(IpLookupMapper.class);
@@ -123,7 +151,7 @@ public final class IpLookupTool extends Configured implements Tool {
       job.setMapOutputValueClass(LongWritable.class);
       job.setCombinerClass(LongSumReducer.class);
       job.setReducerClass(LongSumReducer.class);
-      job.setNumReduceTasks(Math.max(1, o.getInt("reducers")));
+      job.setNumReduceTasks(Math.max(1, o.getInt(Opt.REDUCERS)));
       job.setOutputKeyClass(Text.class);
       job.setOutputValueClass(LongWritable.class);
     } else {
@@ -131,12 +159,12 @@ public final class IpLookupTool extends Configured implements Tool {
       job.setOutputKeyClass(NullWritable.class);
       job.setOutputValueClass(Text.class);
     }
-    String compress = o.lower("compress");
+    String compress = o.lower(Opt.COMPRESS);
     if (compress.equals("gzip")) {
       FileOutputFormat.setCompressOutput(job, true);
       FileOutputFormat.setOutputCompressorClass(job, GzipCodec.class);
     } else if (!compress.equals("none")) {
-      throw new MrOptions.UsageException("--compress must be none or gzip, not '" + compress + "'");
+      throw new UsageException("--compress must be none or gzip, not '" + compress + "'");
     }
 
     long t0 = System.nanoTime();
@@ -149,17 +177,19 @@ public final class IpLookupTool extends Configured implements Tool {
     }
     LookupCounts c = totals(counters);
     Report r = new Report(NAME);
-    r.put("job", job.getJobID().toString()).put("input", o.get("input"));
-    r.put("output", output.toString()).put("index", o.get("index"));
+    r.put("job", job.getJobID().toString()).put("input", o.get(Opt.INPUT));
+    r.put("output", output.toString()).put("index", o.get(Opt.INDEX));
     r.put("index shipped as", index.toString());
     r.put("index kind", index.header.kind().toString());
     r.put("index rows", index.header.rowCount());
-    r.put("loader", o.lower("loader")).put("mode", mode.optionName()).put("ip", locator.toString());
+    r.put("loader", o.lower(Opt.LOADER))
+        .put("mode", mode.optionName())
+        .put("ip", locator.toString());
     if (mode == LookupMode.FILTER) {
       r.put("keep", keep);
     }
     r.put("seconds", seconds);
-    CounterTable.lookup(r, counters, c, mode, o.lower("loader"));
+    CounterTable.lookup(r, counters, c, mode, o.lower(Opt.LOADER));
     System.out.print(r.toText());
     writeSummary(conf, output, r);
     report = r;

@@ -7,6 +7,9 @@ package io.spindex.mapreduce;
 
 import io.spindex.index.Loader;
 import io.spindex.lookup.Report;
+import io.spindex.options.JobOptions;
+import io.spindex.options.OptionKey;
+import io.spindex.options.UsageException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,13 +39,38 @@ public final class LoaderCompareTool extends Configured implements Tool {
   static final String CONF_LOADERS = "spindex.loader-compare.loaders";
   static final String CONF_ROUNDS = "spindex.loader-compare.rounds";
 
-  static final String[][] OPTIONS = {
-    {"index", null, "index file: a name shipped with -files, a local path or hdfs://..."},
-    {"output", null, "output directory (must not exist)"},
-    {"loaders", "io,nio,mmap,mapped", "comma-separated loaders to compare"},
-    {"rounds", "5", "loads per loader per task"},
-    {"tasks", "2", "map tasks"}
-  };
+  enum Opt implements OptionKey {
+    INDEX("index", null, "index file: a name shipped with -files, a local path or hdfs://..."),
+    OUTPUT("output", null, "output directory (must not exist)"),
+    LOADERS("loaders", "io,nio,mmap,mapped", "comma-separated loaders to compare"),
+    ROUNDS("rounds", "5", "loads per loader per task"),
+    TASKS("tasks", "2", "map tasks");
+
+    private final String name;
+    private final String def;
+    private final String description;
+
+    Opt(String name, String def, String description) {
+      this.name = name;
+      this.def = def;
+      this.description = description;
+    }
+
+    @Override
+    public String optionName() {
+      return name;
+    }
+
+    @Override
+    public String defaultValue() {
+      return def;
+    }
+
+    @Override
+    public String description() {
+      return description;
+    }
+  }
 
   static final List<String> COLUMNS =
       Arrays.asList("loader", "loads", "total ms", "mean ms", "MB/s", "speedup vs io");
@@ -55,7 +83,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
   public int run(String[] args) throws Exception {
     try {
       return runJob(args);
-    } catch (MrOptions.UsageException e) {
+    } catch (UsageException e) {
       System.err.println(e.getMessage());
       return 2;
     }
@@ -63,22 +91,22 @@ public final class LoaderCompareTool extends Configured implements Tool {
 
   private int runJob(String[] args) throws Exception {
     Configuration conf = new Configuration(getConf());
-    MrOptions o = MrOptions.parse(NAME, OPTIONS, args, conf);
+    JobOptions o = MrOptions.parse(NAME, Opt.class, args, conf);
     List<String> loaders = new ArrayList<>();
-    for (String l : o.get("loaders").split(",")) {
+    for (String l : o.get(Opt.LOADERS).split(",")) {
       String name = l.trim().toLowerCase(Locale.ROOT);
       try {
         Loader.forOption(name);
       } catch (IllegalArgumentException e) {
-        throw new MrOptions.UsageException(NAME + ": " + e.getMessage());
+        throw new UsageException(NAME + ": " + e.getMessage());
       }
       if (!loaders.contains(name)) {
         loaders.add(name);
       }
     }
-    int rounds = Math.max(1, o.getInt("rounds"));
-    int tasks = Math.max(1, o.getInt("tasks"));
-    CacheIndex index = CacheIndex.resolve(o.get("index"), conf);
+    int rounds = Math.max(1, o.getInt(Opt.ROUNDS));
+    int tasks = Math.max(1, o.getInt(Opt.TASKS));
+    CacheIndex index = CacheIndex.resolve(o.get(Opt.INDEX), conf);
     conf.set(CONF_INDEX_NAME, index.name);
     conf.setStrings(CONF_LOADERS, loaders.toArray(new String[0]));
     conf.setInt(CONF_ROUNDS, rounds);
@@ -93,7 +121,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
     job.setOutputFormatClass(TextOutputFormat.class);
     job.setOutputKeyClass(NullWritable.class);
     job.setOutputValueClass(Text.class);
-    Path output = new Path(o.get("output"));
+    Path output = new Path(o.get(Opt.OUTPUT));
     FileOutputFormat.setOutputPath(job, output);
     if (!job.waitForCompletion(true)) {
       System.err.println(NAME + ": job " + job.getJobID() + " failed: " + job.getStatus());
@@ -104,7 +132,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
     table = table(counters, loaders, bytes);
     long mismatches = IpLookupTool.value(counters, SpindexCounter.ANSWER_MISMATCHES);
     Report r = new Report(NAME);
-    r.put("job", job.getJobID().toString()).put("index", o.get("index"));
+    r.put("job", job.getJobID().toString()).put("index", o.get(Opt.INDEX));
     r.put("index shipped as", index.toString()).put("index bytes", bytes);
     r.put("rounds", rounds).put("tasks", tasks);
     r.put("map tasks", IpLookupTool.value(counters, SpindexCounter.TASKS));

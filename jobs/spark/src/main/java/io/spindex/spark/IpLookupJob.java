@@ -85,7 +85,7 @@ final class IpLookupJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     LookupMode mode = LookupMode.byName(o.get(Opt.MODE));
     IpLocator locator = IpLocator.parse(o.get(Opt.IP), o.get(Opt.DELIMITER));
     String keep = o.get(Opt.KEEP).trim().toLowerCase(Locale.ROOT);

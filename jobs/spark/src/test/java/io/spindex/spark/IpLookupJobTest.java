@@ -168,7 +168,7 @@ class IpLookupJobTest {
   void badOptionsAreUsageErrors() {
     Exception e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            JobOptions.UsageException.class, () -> run("--input", "x", "--output", "y"));
+            io.spindex.options.UsageException.class, () -> run("--input", "x", "--output", "y"));
     assertTrue(e.getMessage().contains("--index is required"), e.getMessage());
   }
 }
