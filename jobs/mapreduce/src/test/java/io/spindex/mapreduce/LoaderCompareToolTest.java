@@ -8,6 +8,7 @@ package io.spindex.mapreduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.lookup.IpLookupFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
+import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
 import java.nio.charset.StandardCharsets;
