@@ -88,6 +88,14 @@ public enum Loader implements IndexLoader {
     };
   }
 
+  /**
+   * The loader a job option names: {@code io}, {@code nio}, {@code mmap}, {@code mapped} or {@code
+   * mapped-unchecked} ({@link #mappedUnchecked()}). Shared by the Spark and MapReduce jobs.
+   */
+  public static IndexLoader forOption(String name) {
+    return name.equals("mapped-unchecked") ? mappedUnchecked() : byName(name);
+  }
+
   /** The loader called {@code name} ({@code io}, {@code nio}, {@code mmap}, {@code mapped}). */
   public static Loader byName(String name) {
     for (Loader l : values()) {

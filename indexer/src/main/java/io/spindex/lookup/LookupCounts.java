@@ -88,6 +88,25 @@ public final class LookupCounts {
     return linesIn == linesOut + filtered + counted + rejected && lookups == linesIn - rejected;
   }
 
+  /**
+   * The balance as a person reads it, e.g. {@code 10 in = 7 out + 2 filtered out + 1 rejected} (the
+   * Spark and MapReduce job summaries print this line).
+   */
+  public String balanceText(LookupMode mode) {
+    String rhs;
+    switch (mode) {
+      case FILTER:
+        rhs = linesOut + " out + " + filtered + " filtered out";
+        break;
+      case COUNT:
+        rhs = counted + " counted";
+        break;
+      default:
+        rhs = linesOut + " out";
+    }
+    return linesIn + " in = " + rhs + " + " + rejected() + " rejected";
+  }
+
   /** Adds {@code other} into this. */
   public LookupCounts add(LookupCounts other) {
     linesIn += other.linesIn;

@@ -16,11 +16,14 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Writes small indexes straight through {@link IndexWriter} (independent of the builders). */
-final class TestIndexes {
+/**
+ * Writes small indexes straight through {@link IndexWriter} (independent of the builders). Shared
+ * with the job modules through the indexer test-jar.
+ */
+public final class TestIndexes {
   private TestIndexes() {}
 
-  static void writeSet(Path file, int[] addresses) throws IOException {
+  public static void writeSet(Path file, int[] addresses) throws IOException {
     long[] sorted =
         Arrays.stream(addresses).mapToLong(Integer::toUnsignedLong).sorted().distinct().toArray();
     int[] keys = new int[sorted.length];
@@ -34,7 +37,7 @@ final class TestIndexes {
   }
 
   /** {@code ranges[i] = {start, end}} unsigned, sorted and disjoint; one label each. */
-  static void writeRanges(Path file, long[][] ranges, String[] labels) throws IOException {
+  public static void writeRanges(Path file, long[][] ranges, String[] labels) throws IOException {
     int n = ranges.length;
     int[] starts = new int[n];
     int[] ends = new int[n];

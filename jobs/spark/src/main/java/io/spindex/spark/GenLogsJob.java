@@ -69,7 +69,7 @@ final class GenLogsJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     long lines = o.getLong(Opt.LINES);
     int files = Math.max(1, o.getInt(Opt.FILES));
     long seed = o.getLong(Opt.SEED);

@@ -63,7 +63,7 @@ final class IdentityJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
     long t0 = System.nanoTime();
     if (via.equals("strings")) {

@@ -85,7 +85,7 @@ final class IpLookupJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     LookupMode mode = LookupMode.byName(o.get(Opt.MODE));
     IpLocator locator = IpLocator.parse(o.get(Opt.IP), o.get(Opt.DELIMITER));
     String keep = o.get(Opt.KEEP).trim().toLowerCase(Locale.ROOT);
@@ -163,7 +163,7 @@ final class IpLookupJob {
       r.put("lines counted", c.counted()).put("labels", counts.size());
     }
     r.put("lines rejected", c.rejected());
-    r.put("balanced", balanced).put("balance", balanceText(c, mode));
+    r.put("balanced", balanced).put("balance", c.balanceText(mode));
     r.put("lookups", c.lookups()).put("hits", c.hits()).put("misses", c.misses());
     for (RejectReason reason : RejectReason.values()) {
       r.put("rejects " + reason.label(), c.rejects(reason));
@@ -188,20 +188,5 @@ final class IpLookupJob {
     }
     Outputs.writeText(sc.hadoopConfiguration(), output + "/_summary.json", r.toJson());
     return new JobResult(r, c, events, tasks, balanced);
-  }
-
-  private static String balanceText(LookupCounts c, LookupMode mode) {
-    String rhs;
-    switch (mode) {
-      case FILTER:
-        rhs = c.linesOut() + " out + " + c.filtered() + " filtered out";
-        break;
-      case COUNT:
-        rhs = c.counted() + " counted";
-        break;
-      default:
-        rhs = c.linesOut() + " out";
-    }
-    return c.linesIn() + " in = " + rhs + " + " + c.rejected() + " rejected";
   }
 }

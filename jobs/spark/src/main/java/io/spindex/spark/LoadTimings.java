@@ -11,6 +11,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.lookup.AnswerDigest;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;
@@ -112,19 +113,8 @@ final class LoadTimings implements Serializable {
     return out;
   }
 
-  /** A digest of 4096 fixed lookups: equal for every loader of the same file. */
+  /** See {@link AnswerDigest#of}. */
   static long digest(SpindexIndex index) {
-    long d = index.size();
-    long a = 0x9E3779B97F4A7C15L;
-    for (int i = 0; i < 4096; i++) {
-      a = a * 6364136223846793005L + 1442695040888963407L;
-      int address = (int) (a >>> 32);
-      long v =
-          index.kind() == IndexKind.IPV4_SET
-              ? (index.asSet().contains(address) ? 1 : 0)
-              : index.asRanges().labelId(address);
-      d = d * 31 + v;
-    }
-    return d;
+    return AnswerDigest.of(index);
   }
 }

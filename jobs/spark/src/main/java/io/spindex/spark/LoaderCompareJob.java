@@ -77,7 +77,7 @@ final class LoaderCompareJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     List<String> loaders = new ArrayList<>();
     for (String l : o.get(Opt.LOADERS).split(",")) {
       String name = l.trim().toLowerCase(Locale.ROOT);

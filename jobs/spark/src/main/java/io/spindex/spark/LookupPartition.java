@@ -61,7 +61,7 @@ final class LookupPartition
   }
 
   static IndexLoader loaderNamed(String name) {
-    return name.equals("mapped-unchecked") ? Loader.mappedUnchecked() : Loader.byName(name);
+    return Loader.forOption(name);
   }
 
   @Override

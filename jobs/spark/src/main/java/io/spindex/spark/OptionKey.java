@@ -10,13 +10,4 @@ package io.spindex.spark;
  * Spark configuration (e.g. in spark-defaults.conf) as the default. Each job declares its options
  * as an enum implementing this; {@code conf/spindex-jobs.conf} mirrors them.
  */
-interface OptionKey {
-  /** The option name without dashes, e.g. {@code loader}. */
-  String optionName();
-
-  /** The built-in default, or {@code null} when the option is required. */
-  String defaultValue();
-
-  /** One line for usage text. */
-  String description();
-}
+interface OptionKey extends io.spindex.options.OptionKey {}

@@ -92,7 +92,7 @@ final class ReadinessJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
     String loader = o.get(Opt.LOADER).trim().toLowerCase(Locale.ROOT);
     String shown = loader;

@@ -30,7 +30,7 @@ public final class SpindexSpark {
       JobResult r = run(spark, job, rest);
       System.out.println(r.report.toText());
       code = r.ok ? 0 : 1;
-    } catch (JobOptions.UsageException e) {
+    } catch (io.spindex.options.UsageException e) {
       System.err.println(e.getMessage());
       code = 2;
     } finally {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.lookup.TestIndexes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
+import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
 import java.nio.charset.StandardCharsets;
@@ -168,7 +169,7 @@ class IpLookupJobTest {
   void badOptionsAreUsageErrors() {
     Exception e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            JobOptions.UsageException.class, () -> run("--input", "x", "--output", "y"));
+            io.spindex.options.UsageException.class, () -> run("--input", "x", "--output", "y"));
     assertTrue(e.getMessage().contains("--index is required"), e.getMessage());
   }
 }

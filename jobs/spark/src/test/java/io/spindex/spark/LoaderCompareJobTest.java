@@ -8,6 +8,7 @@ package io.spindex.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.lookup.TestIndexes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

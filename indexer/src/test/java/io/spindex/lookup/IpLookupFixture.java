@@ -3,11 +3,8 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.lookup;
 
-import io.spindex.lookup.AccessLogGen;
-import io.spindex.lookup.IpLocator;
-import io.spindex.lookup.RejectReason;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,23 +22,24 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Test data for ip-lookup with its expected answers computed independently of the job: a range
  * index (reference: a TreeMap), a set index (reference: a HashMap), and access-log input files, one
- * of them gzip-compressed, with the byte offset of every line.
+ * of them gzip-compressed, with the byte offset of every line. Shared by the Spark and MapReduce
+ * job tests through the indexer test-jar.
  */
-final class IpLookupFixture {
-  static final long SEED = 77;
+public final class IpLookupFixture {
+  public static final long SEED = 77;
 
-  final Path ranges;
-  final Path set;
-  final Path inputDir;
-  final List<Line> lines = new ArrayList<>();
+  public final Path ranges;
+  public final Path set;
+  public final Path inputDir;
+  public final List<Line> lines = new ArrayList<>();
   private final TreeMap<Long, Object[]> rangeRef = new TreeMap<>();
   private final Map<Long, Boolean> setRef = new HashMap<>();
 
   /** One input line with where it came from. */
-  static final class Line {
-    final String text;
-    final String file;
-    final long offset;
+  public static final class Line {
+    public final String text;
+    public final String file;
+    public final long offset;
 
     Line(String text, String file, long offset) {
       this.text = text;
@@ -50,7 +48,7 @@ final class IpLookupFixture {
     }
   }
 
-  IpLookupFixture(Path dir, int linesPerFile) throws IOException {
+  public IpLookupFixture(Path dir, int linesPerFile) throws IOException {
     Random rnd = new Random(SEED);
     List<long[]> rs = new ArrayList<>();
     List<String> labels = new ArrayList<>();
@@ -109,21 +107,21 @@ final class IpLookupFixture {
   }
 
   /** The address of a line, or the reject reason's negative code (via the unit-tested locator). */
-  static long address(String text) {
+  public static long address(String text) {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
     return IpLocator.first().locate(b, 0, b.length);
   }
 
-  static RejectReason reason(String text) {
+  public static RejectReason reason(String text) {
     return RejectReason.ofCode(address(text));
   }
 
-  String rangeLabel(long a) {
+  public String rangeLabel(long a) {
     Map.Entry<Long, Object[]> e = rangeRef.floorEntry(a);
     return e != null && (Long) e.getValue()[0] >= a ? (String) e.getValue()[1] : "\\N";
   }
 
-  boolean inSet(long a) {
+  public boolean inSet(long a) {
     return setRef.containsKey(a);
   }
 }
