@@ -110,6 +110,9 @@ public final class IndexVerifier {
             "offsets in ascending order, at least " + p.idOffset(i),
             String.valueOf(p.idOffset(i + 1)));
       }
+    }
+    // Order first: a swapped pair of rows reads as unsorted, not as two wrong hashes.
+    for (int i = 0; i < p.size(); i++) {
       byte[] id = p.idBytes(i);
       long expected = ProductIndex.idHash(id, 0, id.length);
       if (expected != p.idHashOf(i)) {
