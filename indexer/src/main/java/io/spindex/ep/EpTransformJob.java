@@ -40,7 +40,14 @@ public final class EpTransformJob {
    */
   public static Result run(Path in, Path out, Path rejects, TransformSpec spec, int threads)
       throws IOException {
-    ChunkPipeline pipeline = new ChunkPipeline(threads, spec.maxLineBytes(), CHUNK_BYTES);
+    return run(in, out, rejects, spec, threads, CHUNK_BYTES);
+  }
+
+  /** As above with a given chunk size (tests: small chunks put lines across chunk edges). */
+  static Result run(
+      Path in, Path out, Path rejects, TransformSpec spec, int threads, int chunkBytes)
+      throws IOException {
+    ChunkPipeline pipeline = new ChunkPipeline(threads, spec.maxLineBytes(), chunkBytes);
     String name = in.toString();
     try (ReadableByteChannel ch = EpFiles.open(in);
         EpFiles.Output o = new EpFiles.Output(out);

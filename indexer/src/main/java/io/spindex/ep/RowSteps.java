@@ -234,7 +234,7 @@ final class RowSteps {
     RowStep compile(Schema s) {
       int slot = s.slot(field, where);
       String reason = "filtered:" + field + (keepPresent ? "-not-in-index" : "-in-index");
-      String detail = (keepPresent ? "not in " : "in ") + index.header().file();
+      String detail = (keepPresent ? "not in " : "in ") + index.header().file().getFileName();
       return new RowStep(label()) {
         @Override
         int apply(EpRow row, Verdict v) {
