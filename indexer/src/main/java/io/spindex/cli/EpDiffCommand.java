@@ -5,9 +5,11 @@
  */
 package io.spindex.cli;
 
+import io.spindex.build.InputException;
 import io.spindex.ep.EpDiff;
 import io.spindex.ep.EpDiffJob;
 import io.spindex.index.IndexHolder;
+import io.spindex.index.IndexKind;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import java.io.IOException;
@@ -83,6 +85,13 @@ final class EpDiffCommand implements Callable<Integer> {
     String time = updateTime != null ? updateTime : LocalDateTime.now().format(EpDiff.UPDATE_TIME);
     long t0 = System.nanoTime();
     IndexHolder.Acquired a = IndexHolder.acquire(yesterday, Loader.byName(loader));
+    if (a.index().kind() != IndexKind.PRODUCTS) {
+      throw new InputException(
+          yesterday
+              + ": a "
+              + a.index().kind()
+              + " index, not a product index (build one with spindex build products)");
+    }
     ProductIndex index = a.index().asProducts();
     Path rej = EpCommand.rejectsFor(out, rejects);
     EpDiffJob.Result r =

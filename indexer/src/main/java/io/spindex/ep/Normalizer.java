@@ -48,7 +48,7 @@ public enum Normalizer {
   TRIM("trim") {
     @Override
     boolean mayChange(byte[] in, int from, int to) {
-      return spaceAt(in, from, to) > 0 || spaceEndingAt(in, from, to) > 0;
+      return from < to && (spaceAt(in, from, to) > 0 || spaceEndingAt(in, from, to) > 0);
     }
 
     @Override
