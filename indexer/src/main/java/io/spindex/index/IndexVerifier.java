@@ -7,15 +7,21 @@ package io.spindex.index;
 
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * The deep check behind {@code spindex verify}: everything the loaders check at open (header,
  * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, ranges
  * sorted and non-overlapping with {@code start <= end}, label ids and offsets within the
  * dictionary, product id hashes strictly ascending and equal to the hashes of the stored ids, the
- * prefix table equal to the one the keys imply. Reads through a mapping, so it needs no heap for
- * the data.
+ * prefix table equal to the one the keys imply, and zero padding between sections. Reads through a
+ * mapping, so it needs no heap for the data.
  */
 public final class IndexVerifier {
   private IndexVerifier() {}
@@ -29,6 +35,7 @@ public final class IndexVerifier {
   public static IndexHeader verify(Path file) throws IOException {
     SpindexIndex index = Loader.MAPPED.load(file);
     IndexHeader h = index.header();
+    checkPadding(h);
     if (index instanceof Ipv4Set) {
       Ipv4Set set = (Ipv4Set) index;
       SectionEntry keys = h.require(Section.KEYS);
@@ -129,6 +136,37 @@ public final class IndexVerifier {
 
   private static String hex(long v) {
     return String.format("%016x", v);
+  }
+
+  /** Bytes outside the header, directory and sections are zero: no checksum covers them. */
+  private static void checkPadding(IndexHeader h) throws IOException {
+    List<SectionEntry> byOffset = new ArrayList<>(h.sections());
+    byOffset.sort(Comparator.comparingLong(SectionEntry::offset));
+    long from = Layout.HEADER_BYTES + (long) Layout.DIR_ENTRY_BYTES * byOffset.size();
+    try (FileChannel ch = FileChannel.open(h.file(), StandardOpenOption.READ)) {
+      for (int i = 0; i <= byOffset.size(); i++) {
+        long to = i < byOffset.size() ? byOffset.get(i).offset() : h.fileLength();
+        if (to > from) {
+          ByteBuffer gap = ByteBuffer.allocate((int) (to - from));
+          while (gap.hasRemaining() && ch.read(gap, from + gap.position()) > 0) {
+            // read the whole gap (at most 63 bytes, or the space before the first section)
+          }
+          for (int k = 0; k < gap.position(); k++) {
+            if (gap.get(k) != 0) {
+              throw CorruptIndexException.at(
+                  h.file(),
+                  "padding",
+                  from + k,
+                  "zero bytes between sections",
+                  String.format("0x%02x", gap.get(k) & 0xFF));
+            }
+          }
+        }
+        if (i < byOffset.size()) {
+          from = byOffset.get(i).offset() + byOffset.get(i).length();
+        }
+      }
+    }
   }
 
   /** The 16-bit prefix (0..65535) of a row's key, in the order the rows are sorted. */
