@@ -35,6 +35,7 @@ public final class ProductIndexBuilder {
   private int threads = Runtime.getRuntime().availableProcessors();
   private boolean strict;
   private boolean prefixTable = true;
+  private int prefixTableMinRows = 1 << 16;
   private int maxLineBytes = TransformSpec.DEFAULT_MAX_LINE_BYTES;
   private List<String> extraIntFields = new ArrayList<>();
   private LongAdder progress;
@@ -54,6 +55,15 @@ public final class ProductIndexBuilder {
   /** Whether to write the /16 prefix table over the hashes' top 16 bits (default yes). */
   public ProductIndexBuilder prefixTable(boolean on) {
     this.prefixTable = on;
+    return this;
+  }
+
+  /**
+   * Fewest products for which the prefix table is written (default 65,536; 0: always). Below it a
+   * binary search over the hashes stays in cache, while the 256 KiB table would not.
+   */
+  public ProductIndexBuilder prefixTableMinRows(int rows) {
+    this.prefixTableMinRows = rows;
     return this;
   }
 
@@ -196,7 +206,7 @@ public final class ProductIndexBuilder {
     }
     byte[] names = String.join("\n", perFile.get(0).columnNames()).getBytes(StandardCharsets.UTF_8);
     w.longs(Section.ID_HASHES, outHashes, kept);
-    if (prefixTable) {
+    if (prefixTable && kept >= prefixTableMinRows) {
       w.ints(Section.PREFIX16, prefix, prefix.length);
     }
     w.ints(Section.PRODUCT_INTS, ints, ints.length);

@@ -120,20 +120,23 @@ public final class EpRow {
           continue;
         }
       }
-      if ((c & 0xF0) == 0xE0
-          && i + 2 < e
-          && (line[i + 1] & 0xC0) == 0x80
-          && (line[i + 2] & 0xC0) == 0x80
-          && (c != (byte) 0xE0 || (line[i + 1] & 0xFF) >= 0xA0)
-          && (c != (byte) 0xED || (line[i + 1] & 0xFF) <= 0x9F)) {
-        i += 3; // the common case in Korean text: a 3-byte sequence (Hangul is U+AC00..U+D7A3)
-      } else {
-        int len = Utf8.sequenceLength(line, i, e);
-        if (len < 0) {
-          return -1 - i;
+      // Multi-byte sequences, as many as follow each other (a Korean word is several).
+      do {
+        if ((c & 0xF0) == 0xE0
+            && i + 2 < e
+            && (line[i + 1] & 0xC0) == 0x80
+            && (line[i + 2] & 0xC0) == 0x80
+            && (c != (byte) 0xE0 || (line[i + 1] & 0xFF) >= 0xA0)
+            && (c != (byte) 0xED || (line[i + 1] & 0xFF) <= 0x9F)) {
+          i += 3; // the common case in Korean text: a 3-byte sequence (Hangul is U+AC00..U+D7A3)
+        } else {
+          int len = Utf8.sequenceLength(line, i, e);
+          if (len < 0) {
+            return -1 - i;
+          }
+          i += len;
         }
-        i += len;
-      }
+      } while (i < e && (c = line[i]) < 0);
     }
     if (n < fields) {
       arrays[n] = line;

@@ -32,13 +32,14 @@ final class RowSteps {
         slots[i] = s.slot(fields.get(i), where);
       }
       Normalizer[] ops = this.ops;
+      Screen screen = new Screen(ops);
       return new RowStep(label()) {
         @Override
         int apply(EpRow row, Verdict v) {
           int result = UNCHANGED;
           for (int slot : slots) {
             int len = row.length(slot);
-            if (len == 0 || !mayChange(ops, row.array(slot), row.from(slot), row.to(slot))) {
+            if (len == 0 || !screen.mayChange(row.array(slot), row.from(slot), row.to(slot))) {
               continue;
             }
             int at = row.reserve(len);
@@ -66,13 +67,74 @@ final class RowSteps {
     }
   }
 
-  private static boolean mayChange(Normalizer[] ops, byte[] b, int from, int to) {
-    for (Normalizer op : ops) {
-      if (op.mayChange(b, from, to)) {
+  /**
+   * One pass over a value instead of one per normaliser: {@code false} only when no normaliser of
+   * the chain would change it. Bytes that might matter are marked in a table built from the chain;
+   * a marked space matters only next to another space (collapse) or at an end (trim).
+   */
+  static final class Screen {
+    private final boolean[] marked = new boolean[256];
+    private final boolean trim;
+    private final boolean singleSpaceHarmless;
+    private final Normalizer[] ops;
+
+    Screen(Normalizer[] ops) {
+      this.ops = ops;
+      boolean t = false;
+      boolean c = false;
+      boolean digits = false;
+      for (Normalizer op : ops) {
+        switch (op) {
+          case STRIP_CONTROL:
+            for (int x = 0; x < 0x20; x++) {
+              marked[x] = true;
+            }
+            marked[0x7F] = true;
+            marked[0xC2] = true;
+            break;
+          case COLLAPSE_WHITESPACE:
+            marked[' '] = true;
+            marked[0xC2] = true;
+            marked[0xE3] = true;
+            c = true;
+            break;
+          case TRIM:
+            t = true;
+            break;
+          default: // digits-only: everything but digits (a leading '-' is checked by the op)
+            for (int x = 0; x < 256; x++) {
+              marked[x] |= x < '0' || x > '9';
+            }
+            digits = true;
+            break;
+        }
+      }
+      this.trim = t;
+      // Collapse leaves a lone space alone; digits-only would remove it.
+      this.singleSpaceHarmless = c && !digits;
+    }
+
+    boolean mayChange(byte[] b, int from, int to) {
+      if (trim && Normalizer.TRIM.mayChange(b, from, to)) {
         return true;
       }
+      for (int i = from; i < to; i++) {
+        int x = b[i] & 0xFF;
+        if (marked[x]) {
+          if (x == ' ' && singleSpaceHarmless && (i + 1 == to || b[i + 1] != ' ')) {
+            continue;
+          }
+          // A closer look: the byte may be harmless here (a C2 that starts no control or NBSP).
+          for (Normalizer op : ops) {
+            if (op.mayChange(b, from, to)) {
+              return true;
+            }
+          }
+          return false;
+        }
+      }
+      return false;
     }
-    return false;
   }
 
   /** {@code { default { field = f, value = "v" } }} or {@code from = g}: fills an empty field. */

@@ -70,6 +70,36 @@ class NormalizerTest {
     }
   }
 
+  /** The one-pass screen of a normalize step never hides a change of its chain. */
+  @Test
+  void screenNeverHidesAChange() {
+    long seed = 123;
+    SplittableRandom r = new SplittableRandom(seed);
+    Normalizer[] all = Normalizer.values();
+    for (int k = 0; k < 20000; k++) {
+      Normalizer[] chain = new Normalizer[1 + r.nextInt(3)];
+      for (int i = 0; i < chain.length; i++) {
+        chain[i] = all[r.nextInt(all.length)];
+      }
+      StringBuilder sb = new StringBuilder();
+      for (int i = r.nextInt(8); i > 0; i--) {
+        sb.append(PIECES[r.nextInt(PIECES.length)]);
+      }
+      byte[] in = sb.toString().getBytes(StandardCharsets.UTF_8);
+      byte[] cur = in;
+      for (Normalizer n : chain) {
+        byte[] out = new byte[cur.length];
+        cur = java.util.Arrays.copyOf(out, n.apply(cur, 0, cur.length, out, 0));
+      }
+      if (!new RowSteps.Screen(chain).mayChange(in, 0, in.length)) {
+        assertEquals(
+            sb.toString(),
+            new String(cur, StandardCharsets.UTF_8),
+            "seed " + seed + ": " + java.util.Arrays.toString(chain));
+      }
+    }
+  }
+
   @Test
   void minusAloneIsNotAPrice() {
     byte[] in = {'-'};

@@ -50,6 +50,7 @@ class ProductRoundTripTest {
         new ProductIndexBuilder()
             .threads(2)
             .extraIntFields(List.of("review_count"))
+            .prefixTableMinRows(0)
             .createdMillis(0)
             .build(List.of(feed), index);
     assertEquals(r.count("lines"), r.count("skipped") + r.count("accepted") + r.count("rejected"));
@@ -106,6 +107,7 @@ class ProductRoundTripTest {
   void verifiesClean() throws Exception {
     build();
     assertEquals(IndexKind.PRODUCTS, IndexVerifier.verify(index).kind());
+    assertTrue(Loader.readHeader(index).find(Section.PREFIX16) != null, "prefix table written");
   }
 
   @Test
