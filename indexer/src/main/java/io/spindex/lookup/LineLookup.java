@@ -1,0 +1,219 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.lookup;
+
+import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.Ipv4Set;
+import io.spindex.index.SpindexIndex;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The record logic of ip-lookup, shared by every engine: locate the address in a line, look it up,
+ * and decide what to write; counts go to {@link #counts()}. Lines are bytes and stay bytes: only
+ * label bytes are appended, nothing is decoded.
+ *
+ * <p>One instance per task and thread; the index it reads is shared and read-only. The output
+ * buffer returned by {@link #out()} is reused by the next call.
+ */
+public final class LineLookup {
+  /** {@link #apply} result: write the input line unchanged (filter mode). */
+  public static final int WRITE_INPUT = 0;
+
+  /** {@link #apply} result: write {@code out()[0, outLength())} (annotate mode). */
+  public static final int WRITE_OUT = 1;
+
+  /** {@link #apply} result: the filter leaves the line out. */
+  public static final int FILTERED = 2;
+
+  /** {@link #apply} result: counted under its label (count mode). */
+  public static final int COUNTED = 3;
+
+  /** {@link #apply} result: no address; see {@link #lastReject()} and {@link #rejectRecord}. */
+  public static final int REJECTED = 4;
+
+  /** Label written for an address in no range. */
+  public static final byte[] NO_LABEL = {'\\', 'N'};
+
+  private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+  private final IpLocator locator;
+  private final LookupMode mode;
+  private final boolean keepHits;
+  private final Ipv4Set set;
+  private final Ipv4Ranges ranges;
+
+  /** Label bytes by slot: label ids of a range index then {@code \N}; false, true for a set. */
+  private final byte[][] labels;
+
+  private final long[] perSlot;
+  private final LookupCounts counts = new LookupCounts();
+  private byte[] out = new byte[256];
+  private int outLength;
+  private RejectReason lastReject;
+
+  /**
+   * @param keepHits filter mode: keep lines whose address is in the set or in a range (true), or
+   *     those whose address is not (false); ignored by the other modes
+   */
+  public LineLookup(IpLocator locator, SpindexIndex index, LookupMode mode, boolean keepHits) {
+    this.locator = locator;
+    this.mode = mode;
+    this.keepHits = keepHits;
+    switch (index.kind()) {
+      case IPV4_SET:
+        this.set = index.asSet();
+        this.ranges = null;
+        this.labels = new byte[][] {FALSE, TRUE};
+        break;
+      case IPV4_RANGES:
+        this.set = null;
+        this.ranges = index.asRanges();
+        this.labels = new byte[ranges.labelCount() + 1][];
+        this.labels[ranges.labelCount()] = NO_LABEL;
+        break;
+      default:
+        throw new IllegalArgumentException(
+            index.header().file()
+                + ": ip-lookup needs an IPv4 set or range index, not "
+                + index.kind());
+    }
+    this.perSlot = new long[mode == LookupMode.COUNT ? labels.length : 0];
+  }
+
+  /**
+   * Handles one line {@code b[from, to)} (without its line end) and counts it.
+   *
+   * @return {@link #WRITE_INPUT}, {@link #WRITE_OUT}, {@link #FILTERED}, {@link #COUNTED} or {@link
+   *     #REJECTED}
+   */
+  public int apply(byte[] b, int from, int to) {
+    counts.linesIn++;
+    long a = locator.locate(b, from, to);
+    if (a < 0) {
+      lastReject = RejectReason.ofCode(a);
+      counts.rejects[lastReject.ordinal()]++;
+      return REJECTED;
+    }
+    int slot = slot((int) a);
+    boolean hit = set != null ? slot == 1 : slot != labels.length - 1;
+    counts.lookups++;
+    if (hit) {
+      counts.hits++;
+    }
+    switch (mode) {
+      case ANNOTATE:
+        byte[] label = label(slot);
+        int n = to - from;
+        ensure(n + 1 + label.length);
+        System.arraycopy(b, from, out, 0, n);
+        out[n] = '\t';
+        System.arraycopy(label, 0, out, n + 1, label.length);
+        outLength = n + 1 + label.length;
+        counts.linesOut++;
+        return WRITE_OUT;
+      case FILTER:
+        if (hit == keepHits) {
+          counts.linesOut++;
+          return WRITE_INPUT;
+        }
+        counts.filtered++;
+        return FILTERED;
+      default:
+        perSlot[slot]++;
+        counts.counted++;
+        return COUNTED;
+    }
+  }
+
+  private int slot(int address) {
+    if (set != null) {
+      return set.contains(address) ? 1 : 0;
+    }
+    int id = ranges.labelId(address);
+    return id == Ipv4Ranges.NONE ? labels.length - 1 : id;
+  }
+
+  private byte[] label(int slot) {
+    byte[] l = labels[slot];
+    if (l == null) {
+      l = ranges.labelBytes(slot);
+      labels[slot] = l;
+    }
+    return l;
+  }
+
+  /** The reason of the last {@link #REJECTED} line. */
+  public RejectReason lastReject() {
+    return lastReject;
+  }
+
+  /**
+   * Builds the rejects-output record of the last rejected line in {@link #out()}: {@code
+   * reason<TAB>source:offset<TAB>line}, where {@code source} names the input (a file path) and
+   * {@code offset} is the byte offset of the line in it (in the decompressed bytes for compressed
+   * input).
+   *
+   * @return the record length
+   */
+  public int rejectRecord(byte[] source, long offset, byte[] b, int from, int to) {
+    byte[] reason = lastReject.label().getBytes(StandardCharsets.US_ASCII);
+    byte[] pos = Long.toString(offset).getBytes(StandardCharsets.US_ASCII);
+    int n = to - from;
+    ensure(reason.length + source.length + pos.length + n + 3);
+    int p = 0;
+    System.arraycopy(reason, 0, out, p, reason.length);
+    p += reason.length;
+    out[p++] = '\t';
+    System.arraycopy(source, 0, out, p, source.length);
+    p += source.length;
+    out[p++] = ':';
+    System.arraycopy(pos, 0, out, p, pos.length);
+    p += pos.length;
+    out[p++] = '\t';
+    System.arraycopy(b, from, out, p, n);
+    outLength = p + n;
+    return outLength;
+  }
+
+  /** The output buffer of the last {@link #WRITE_OUT} or {@link #rejectRecord}; reused. */
+  public byte[] out() {
+    return out;
+  }
+
+  /** Bytes of {@link #out()} that hold the record. */
+  public int outLength() {
+    return outLength;
+  }
+
+  private void ensure(int n) {
+    if (out.length < n) {
+      out = Arrays.copyOf(out, Math.max(n, out.length * 2));
+    }
+  }
+
+  /** Receives per-label counts from {@link #drainCounts}. */
+  public interface CountSink {
+    /** {@code label} is shared: copy it to keep it. */
+    void count(byte[] label, long lines);
+  }
+
+  /** Count mode: hands every non-zero per-label count to {@code sink} and resets them. */
+  public void drainCounts(CountSink sink) {
+    for (int s = 0; s < perSlot.length; s++) {
+      if (perSlot[s] != 0) {
+        sink.count(label(s), perSlot[s]);
+        perSlot[s] = 0;
+      }
+    }
+  }
+
+  /** Counts of every line handled so far (live; not reset). */
+  public LookupCounts counts() {
+    return counts;
+  }
+}

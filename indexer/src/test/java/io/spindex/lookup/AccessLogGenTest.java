@@ -1,0 +1,51 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.lookup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class AccessLogGenTest {
+  @Test
+  void linesDependOnSeedAndNumberOnly() {
+    AccessLogGen a = new AccessLogGen(7, 10);
+    AccessLogGen b = new AccessLogGen(7, 10);
+    for (long n = 0; n < 1000; n += 37) {
+      assertEquals(a.text(n), b.text(n));
+    }
+    assertTrue(!a.text(1).equals(new AccessLogGen(8, 10).text(1)));
+  }
+
+  @Test
+  void rejectShareAndLineLengthAreAsDocumented() {
+    AccessLogGen gen = new AccessLogGen(1, 20);
+    IpLocator first = IpLocator.first();
+    IpLocator field0 = IpLocator.field((byte) ' ', 0);
+    int n = 100_000;
+    int rejected = 0;
+    long bytes = 0;
+    for (int i = 0; i < n; i++) {
+      byte[] b = gen.line(i);
+      bytes += b.length + 1;
+      long a = first.locate(b, 0, b.length);
+      long f = field0.locate(b, 0, b.length);
+      assertEquals(a < 0, f < 0, gen.text(i));
+      if (a >= 0) {
+        assertEquals(a, f);
+        assertTrue(gen.text(i).startsWith(io.spindex.text.Ipv4Text.format((int) a) + " "));
+      } else {
+        rejected++;
+      }
+      assertTrue(new String(b, StandardCharsets.US_ASCII).indexOf('\n') < 0);
+    }
+    assertTrue(rejected > n * 0.015 && rejected < n * 0.025, "rejected " + rejected);
+    double avg = (double) bytes / n;
+    assertTrue(avg > 120 && avg < 180, "average line " + avg);
+  }
+}

@@ -1,0 +1,94 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import io.spindex.lookup.LookupCounts;
+import io.spindex.lookup.Report;
+import java.util.Collections;
+import java.util.Locale;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/**
+ * identity: copies lines unchanged, the baseline of the ip-lookup throughput benchmark. {@code
+ * --via strings} is Spark's own {@code textFile} then {@code saveAsTextFile} (decodes every line to
+ * a String); {@code --via bytes} reads and writes Hadoop {@code Text} end to end, as ip-lookup
+ * does.
+ */
+final class IdentityJob {
+  static final String NAME = "identity";
+
+  enum Opt implements OptionKey {
+    INPUT("input", null, "input text files"),
+    OUTPUT("output", null, "output directory (must not exist)"),
+    VIA("via", "strings", "strings (textFile/saveAsTextFile) | bytes (Text end to end)"),
+    SPLIT_MB("split-mb", "0", "bytes only: max input split size in MiB (0: block size)");
+
+    private final String name;
+    private final String def;
+    private final String description;
+
+    Opt(String name, String def, String description) {
+      this.name = name;
+      this.def = def;
+      this.description = description;
+    }
+
+    @Override
+    public String optionName() {
+      return name;
+    }
+
+    @Override
+    public String defaultValue() {
+      return def;
+    }
+
+    @Override
+    public String description() {
+      return description;
+    }
+  }
+
+  private IdentityJob() {}
+
+  static JobResult run(SparkSession spark, String[] args) throws Exception {
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
+    long t0 = System.nanoTime();
+    if (via.equals("strings")) {
+      sc.textFile(o.get(Opt.INPUT)).saveAsTextFile(o.get(Opt.OUTPUT));
+    } else if (via.equals("bytes")) {
+      org.apache.hadoop.conf.Configuration conf =
+          new org.apache.hadoop.conf.Configuration(sc.hadoopConfiguration());
+      double splitMb = o.getDouble(Opt.SPLIT_MB);
+      if (splitMb > 0) {
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", (long) (splitMb * (1 << 20)));
+      }
+      sc.newAPIHadoopFile(
+              o.get(Opt.INPUT), TextInputFormat.class, LongWritable.class, Text.class, conf)
+          .mapToPair(kv -> new Tuple2<>(NullWritable.get(), kv._2()))
+          .saveAsNewAPIHadoopFile(
+              o.get(Opt.OUTPUT), NullWritable.class, Text.class, TextOutputFormat.class, conf);
+    } else {
+      throw new JobOptions.UsageException("--via must be strings or bytes, not '" + via + "'");
+    }
+    Report r =
+        new Report(NAME)
+            .put("input", o.get(Opt.INPUT))
+            .put("via", via)
+            .put("seconds", (System.nanoTime() - t0) / 1e9);
+    return new JobResult(
+        r, new LookupCounts(), Collections.emptyList(), Collections.emptyMap(), true);
+  }
+}

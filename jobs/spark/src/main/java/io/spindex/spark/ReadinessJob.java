@@ -1,0 +1,234 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import io.spindex.index.IndexHolder;
+import io.spindex.index.IndexKind;
+import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.Ipv4Set;
+import io.spindex.index.Loader;
+import io.spindex.index.SpindexIndex;
+import io.spindex.lookup.LookupCounts;
+import io.spindex.lookup.Report;
+import java.io.Serializable;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * readiness: how long until an executor can answer its first lookup, for the per-JVM holder (any
+ * loader, the file shipped like ip-lookup ships it) and for a broadcast variable of the same arrays
+ * (the usual alternative). Measures per executor: in-task time from task start to the first answer,
+ * and time from the job starting to use the index (before the driver loads or broadcasts anything)
+ * to that answer, plus the driver's heap growth. Benchmark tool behind {@code scripts/bench-spark};
+ * run each variant in a fresh application (fresh executor JVMs).
+ */
+final class ReadinessJob {
+  static final String NAME = "readiness";
+
+  enum Opt implements OptionKey {
+    INDEX("index", null, "index file (a local path on the driver)"),
+    VIA("via", "holder", "holder (IndexHolder + --loader) | broadcast (driver loads, broadcasts)"),
+    LOADER("loader", "nio", "holder: io | nio | mmap | mapped | mapped-unchecked"),
+    TASKS("tasks", "0", "tasks (0: 2 x default parallelism); the first per executor counts"),
+    OUTPUT("output", "", "optional: write the report as JSON to this file");
+
+    private final String name;
+    private final String def;
+    private final String description;
+
+    Opt(String name, String def, String description) {
+      this.name = name;
+      this.def = def;
+      this.description = description;
+    }
+
+    @Override
+    public String optionName() {
+      return name;
+    }
+
+    @Override
+    public String defaultValue() {
+      return def;
+    }
+
+    @Override
+    public String description() {
+      return description;
+    }
+  }
+
+  /** One task's view. */
+  static final class Sample implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final String executor = SparkEnv.get().executorId();
+    final long startMillis;
+    final long inTaskNanos;
+    final long answerMillis;
+    final long answer;
+
+    Sample(long startMillis, long inTaskNanos, long answer) {
+      this.startMillis = startMillis;
+      this.inTaskNanos = inTaskNanos;
+      this.answerMillis = System.currentTimeMillis();
+      this.answer = answer;
+    }
+  }
+
+  private ReadinessJob() {}
+
+  static JobResult run(SparkSession spark, String[] args) throws Exception {
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
+    String loader = o.get(Opt.LOADER).trim().toLowerCase(Locale.ROOT);
+    String shown = loader;
+    int tasks = o.getInt(Opt.TASKS) > 0 ? o.getInt(Opt.TASKS) : 2 * sc.defaultParallelism();
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      ids.add(i);
+    }
+    int probe = 0x0A000001; // 10.0.0.1
+    long heap0 = usedHeap();
+    long t0 = System.currentTimeMillis();
+    List<Sample> samples;
+    long heap1;
+    if (via.equals("holder")) {
+      IndexRef ref = IndexRef.resolve(sc, o.get(Opt.INDEX), "auto");
+      HadoopConf conf = new HadoopConf(sc.hadoopConfiguration());
+      samples =
+          sc.parallelize(ids, tasks)
+              .map(
+                  i -> {
+                    long s = System.currentTimeMillis();
+                    long n0 = System.nanoTime();
+                    SpindexIndex index =
+                        IndexHolder.acquire(
+                                ref.localPath(conf), LookupPartition.loaderNamed(loader))
+                            .index();
+                    long a =
+                        index.kind() == IndexKind.IPV4_SET
+                            ? (index.asSet().contains(probe) ? 1 : 0)
+                            : index.asRanges().labelId(probe);
+                    return new Sample(s, System.nanoTime() - n0, a);
+                  })
+              .collect();
+      heap1 = usedHeap();
+    } else if (via.equals("broadcast")) {
+      shown = "broadcast";
+      SpindexIndex index = Loader.NIO.load(Paths.get(o.get(Opt.INDEX)));
+      Broadcast<int[][]> bc = sc.broadcast(arrays(index));
+      index = null;
+      samples =
+          sc.parallelize(ids, tasks)
+              .map(
+                  i -> {
+                    long s = System.currentTimeMillis();
+                    long n0 = System.nanoTime();
+                    long a = lookup(bc.value(), probe);
+                    return new Sample(s, System.nanoTime() - n0, a);
+                  })
+              .collect();
+      heap1 = usedHeap();
+      bc.destroy();
+    } else {
+      throw new JobOptions.UsageException("--via must be holder or broadcast, not '" + via + "'");
+    }
+    Map<String, Sample> first = new TreeMap<>();
+    for (Sample s : samples) {
+      Sample f = first.get(s.executor);
+      if (f == null || s.startMillis < f.startMillis) {
+        first.put(s.executor, s);
+      }
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    double maxInTask = 0;
+    double maxSubmit = 0;
+    for (Sample s : first.values()) {
+      double inTask = s.inTaskNanos / 1e6;
+      double submit = s.answerMillis - t0;
+      maxInTask = Math.max(maxInTask, inTask);
+      maxSubmit = Math.max(maxSubmit, submit);
+      rows.add(Arrays.<Object>asList(s.executor, inTask, submit, s.answer));
+    }
+    Report r = new Report(NAME);
+    r.put("index", o.get(Opt.INDEX)).put("via", via).put("loader", loader);
+    r.put("index bytes", Paths.get(o.get(Opt.INDEX)).toFile().length());
+    r.put("executors", first.size()).put("tasks", tasks);
+    r.put("in-task ms to first lookup (max over executors)", maxInTask);
+    r.put("job-start to first lookup ms (max over executors)", maxSubmit);
+    r.put("driver heap growth MB", (heap1 - heap0) / 1e6);
+    r.table(
+        "first task per executor",
+        Arrays.asList("executor", "in-task ms", "job-start to answer ms", "answer"),
+        rows);
+    if (!o.get(Opt.OUTPUT).isEmpty()) {
+      Outputs.writeText(sc.hadoopConfiguration(), o.get(Opt.OUTPUT), r.toJson());
+    }
+    return new JobResult(
+        r, new LookupCounts(), Collections.emptyList(), Collections.emptyMap(), true);
+  }
+
+  private static long usedHeap() {
+    Runtime rt = Runtime.getRuntime();
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return rt.totalMemory() - rt.freeMemory();
+  }
+
+  /** Sets: {addresses}; ranges: {starts, ends, label ids}; addresses in unsigned order. */
+  static int[][] arrays(SpindexIndex index) {
+    if (index.kind() == IndexKind.IPV4_SET) {
+      Ipv4Set s = index.asSet();
+      int[] a = new int[s.size()];
+      for (int i = 0; i < a.length; i++) {
+        a[i] = s.address(i);
+      }
+      return new int[][] {a};
+    }
+    Ipv4Ranges r = index.asRanges();
+    int[] starts = new int[r.size()];
+    int[] ends = new int[r.size()];
+    int[] labels = new int[r.size()];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = r.start(i);
+      ends[i] = r.end(i);
+      labels[i] = r.labelIdOfRow(i);
+    }
+    return new int[][] {starts, ends, labels};
+  }
+
+  /** The broadcast's lookup: membership (1/0) or label id (-1 for none), unsigned order. */
+  static long lookup(int[][] a, int address) {
+    int[] keys = a[0];
+    int lo = 0;
+    int hi = keys.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Integer.compareUnsigned(keys[mid], address) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    int r = lo - 1;
+    if (a.length == 1) {
+      return r >= 0 && keys[r] == address ? 1 : 0;
+    }
+    return r >= 0 && Integer.compareUnsigned(a[1][r], address) >= 0 ? a[2][r] : -1;
+  }
+}

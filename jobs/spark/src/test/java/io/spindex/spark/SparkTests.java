@@ -1,0 +1,72 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.apache.spark.sql.SparkSession;
+
+/** One local[2] SparkSession for every test class in the fork (start-up costs seconds). */
+final class SparkTests {
+  private static SparkSession session;
+
+  private SparkTests() {}
+
+  static synchronized SparkSession session() {
+    if (session == null) {
+      session =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("spindex-tests")
+              .config("spark.ui.enabled", "false")
+              .config("spark.driver.host", "127.0.0.1")
+              .config("spark.sql.shuffle.partitions", "2")
+              .getOrCreate();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> session.stop()));
+    }
+    return session;
+  }
+
+  static void writeLines(OutputStream out, List<String> lines) throws IOException {
+    for (String l : lines) {
+      out.write(l.getBytes(StandardCharsets.UTF_8));
+      out.write('\n');
+    }
+  }
+
+  /** Every line of every part file directly in {@code dir} (gzip decoded), in file order. */
+  static List<String> readParts(Path dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return lines;
+    }
+    List<Path> parts = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().forEach(parts::add);
+    }
+    for (Path p : parts) {
+      byte[] b = Files.readAllBytes(p);
+      if (p.toString().endsWith(".gz")) {
+        b = new GZIPInputStream(Files.newInputStream(p)).readAllBytes();
+      }
+      String text = new String(b, StandardCharsets.UTF_8);
+      if (!text.isEmpty()) {
+        for (String l : text.split("\n", -1)) {
+          lines.add(l);
+        }
+        lines.remove(lines.size() - 1);
+      }
+    }
+    return lines;
+  }
+}
