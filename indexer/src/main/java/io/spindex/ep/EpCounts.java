@@ -124,14 +124,23 @@ public final class EpCounts implements Serializable {
     return m;
   }
 
-  /** A summary table, one count per line. */
+  /** A summary table: rows, rejects by reason, then one line per step (changed, rejected). */
   public String format() {
     StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, Long> e : asMap().entrySet()) {
-      String k = e.getKey();
-      String indent = k.startsWith("rows") ? "" : "  ";
-      sb.append(String.format(Locale.ROOT, "%-44s %,14d%n", indent + k, e.getValue()));
-    }
+    sb.append(String.format(Locale.ROOT, "%-44s %,14d%n", "rows in", in));
+    sb.append(String.format(Locale.ROOT, "%-44s %,14d%n", "rows out", out));
+    sb.append(String.format(Locale.ROOT, "%-44s %,14d%n", "rows rejected", rejected));
+    reasons.forEach(
+        (k, v) -> sb.append(String.format(Locale.ROOT, "%-44s %,14d%n", "  rejected " + k, v)));
+    steps.forEach(
+        (k, v) ->
+            sb.append(
+                String.format(
+                    Locale.ROOT,
+                    "%-30s changed %,10d  rejected %,10d%n",
+                    "  step " + k,
+                    v[0],
+                    v[1])));
     return sb.toString();
   }
 }
