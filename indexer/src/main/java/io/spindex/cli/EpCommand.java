@@ -67,15 +67,6 @@ final class EpCommand {
     @Option(names = "--threads", description = "Worker threads (default: all processors).")
     Integer threads;
 
-    @Option(
-        names = "--single-file",
-        negatable = true,
-        defaultValue = "true",
-        description =
-            "One output file with one header line (always so here; the Spark job writes part"
-                + " files unless given this).")
-    boolean singleFile;
-
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
