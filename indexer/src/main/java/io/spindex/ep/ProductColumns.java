@@ -129,17 +129,29 @@ public final class ProductColumns {
 
   /** The content hash of a split row (see the class comment). */
   public int contentHash(EpRow row, ByteSink scratch) {
+    int n = 0;
+    for (int i = 0; i < hashSlots.length; i++) {
+      int len = row.length(hashSlots[i]);
+      n += len == 0 ? 0 : hashNames[i].length + len + 2;
+    }
     scratch.clear();
+    scratch.ensure(n);
+    byte[] b = scratch.array();
+    int at = 0;
     for (int i = 0; i < hashSlots.length; i++) {
       int s = hashSlots[i];
-      if (row.isEmpty(s)) {
+      int len = row.length(s);
+      if (len == 0) {
         continue;
       }
-      scratch.write(hashNames[i], 0, hashNames[i].length);
-      scratch.write((byte) 0x1F);
-      scratch.write(row.array(s), row.from(s), row.to(s));
-      scratch.write((byte) 0x1E);
+      byte[] name = hashNames[i];
+      System.arraycopy(name, 0, b, at, name.length);
+      at += name.length;
+      b[at++] = 0x1F;
+      System.arraycopy(row.array(s), row.from(s), b, at, len);
+      at += len;
+      b[at++] = 0x1E;
     }
-    return (int) Murmur3.hash64(scratch.array(), 0, scratch.length());
+    return (int) Murmur3.hash64(b, 0, at);
   }
 }

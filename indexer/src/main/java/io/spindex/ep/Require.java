@@ -26,18 +26,13 @@ final class Require extends Step {
     EP_REQUIRED.put(
         "id", Arrays.asList(Rule.required(), Rule.maxChars(50), Rule.chars("A-Za-z0-9-_ ")));
     EP_REQUIRED.put("title", Arrays.asList(Rule.required(), Rule.maxChars(100)));
-    EP_REQUIRED.put(
-        "price_pc",
-        Arrays.asList(Rule.required(), Rule.integer(), Rule.range(1, Integer.MAX_VALUE)));
+    EP_REQUIRED.put("price_pc", Arrays.asList(Rule.required(), Rule.integer(1, Integer.MAX_VALUE)));
     EP_REQUIRED.put("link", Arrays.asList(Rule.required(), Rule.maxChars(255)));
     EP_REQUIRED.put("image_link", Arrays.asList(Rule.required(), Rule.maxChars(255)));
     EP_REQUIRED.put("category_name1", Arrays.asList(Rule.required(), Rule.maxChars(50)));
-    EP_REQUIRED.put(
-        "shipping", Arrays.asList(Rule.required(), Rule.integer(), Rule.range(-1, 1_000_000)));
-    EP_OPTIONAL.put(
-        "price_mobile", Arrays.asList(Rule.integer(), Rule.range(1, Integer.MAX_VALUE)));
-    EP_OPTIONAL.put(
-        "normal_price", Arrays.asList(Rule.integer(), Rule.range(1, Integer.MAX_VALUE)));
+    EP_REQUIRED.put("shipping", Arrays.asList(Rule.required(), Rule.integer(-1, 1_000_000)));
+    EP_OPTIONAL.put("price_mobile", Arrays.asList(Rule.integer(1, Integer.MAX_VALUE)));
+    EP_OPTIONAL.put("normal_price", Arrays.asList(Rule.integer(1, Integer.MAX_VALUE)));
     EP_OPTIONAL.put("mobile_link", Arrays.asList(Rule.maxChars(255)));
     EP_OPTIONAL.put(
         "add_image_link", Arrays.asList(Rule.maxItems(10, (byte) '|'), Rule.maxChars(2550)));
@@ -68,7 +63,7 @@ final class Require extends Step {
   RowStep compile(Schema s) {
     List<Integer> slots = new ArrayList<>();
     List<Rule> flat = new ArrayList<>();
-    List<String> reasons = new ArrayList<>();
+    List<String> fields = new ArrayList<>();
     Map<String, List<Rule>> all = new LinkedHashMap<>();
     if (preset) {
       for (String f : EP_REQUIRED.keySet()) {
@@ -96,12 +91,12 @@ final class Require extends Step {
           for (Rule r : list) {
             slots.add(slot);
             flat.add(r);
-            reasons.add(r.reason + ":" + field);
+            fields.add(field);
           }
         });
     int[] slotOf = slots.stream().mapToInt(Integer::intValue).toArray();
     Rule[] ruleOf = flat.toArray(new Rule[0]);
-    String[] reasonOf = reasons.toArray(new String[0]);
+    String[] fieldOf = fields.toArray(new String[0]);
     return new RowStep(label()) {
       @Override
       int apply(EpRow row, Verdict v) {
@@ -113,7 +108,7 @@ final class Require extends Step {
           }
           String problem = r.check(row.array(slot), row.from(slot), row.to(slot));
           if (problem != null) {
-            return v.reject(reasonOf[i], problem);
+            return v.reject(r.reasonFor(problem) + ":" + fieldOf[i], problem);
           }
         }
         return UNCHANGED;

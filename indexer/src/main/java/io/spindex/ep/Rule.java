@@ -17,10 +17,12 @@ final class Rule {
   private static final int REQUIRED = 0;
   private static final int MAX_CHARS = 1;
   private static final int CHARS = 2;
-  private static final int INTEGER = 3;
-  private static final int RANGE = 4;
-  private static final int MAX_ITEMS = 5;
-  private static final int DIGITS = 6;
+  private static final int MAX_ITEMS = 4;
+  private static final int DIGITS = 5;
+  private static final int INTEGER_RANGE = 3;
+
+  /** The detail of an {@link #integer(long, long)} reject that is not an integer at all. */
+  private static final String NOT_AN_INTEGER = "not an integer";
 
   /**
    * The reason prefix of a reject, e.g. {@code too-long} (the reason is {@code too-long:title}).
@@ -63,14 +65,18 @@ final class Rule {
     return new Rule("bad-chars", CHARS, 0, 0, (byte) 0, charClass(spec), spec);
   }
 
-  /** An integer: an optional '-' and 1 to 18 ASCII digits, nothing else ({@link EpInts}). */
-  static Rule integer() {
-    return new Rule("not-integer", INTEGER, 0, 0, (byte) 0, null, null);
+  /**
+   * An integer (an optional '-' and 1 to 18 ASCII digits, nothing else: {@link EpInts}) in {@code
+   * [min, max]}, parsed once: reason {@code not-integer} or, for an integer out of bounds, {@code
+   * out-of-range} (see {@link #reasonFor}).
+   */
+  static Rule integer(long min, long max) {
+    return new Rule("not-integer", INTEGER_RANGE, min, max, (byte) 0, null, null);
   }
 
-  /** An integer in {@code [min, max]}; follows {@link #integer()}, which rejects non-integers. */
-  static Rule range(long min, long max) {
-    return new Rule("out-of-range", RANGE, min, max, (byte) 0, null, null);
+  /** The reason of a reject with this {@code detail}: the rule's, or out-of-range. */
+  String reasonFor(String detail) {
+    return kind == INTEGER_RANGE && !NOT_AN_INTEGER.equals(detail) ? "out-of-range" : reason;
   }
 
   /** At most {@code max} items separated by {@code sep} (e.g. '|' in add_image_link). */
@@ -133,12 +139,13 @@ final class Rule {
           }
         }
         return null;
-      case INTEGER:
-        return EpInts.parseLong(b, from, to) == EpInts.NOT_A_NUMBER ? "not an integer" : null;
-      case RANGE:
+      case INTEGER_RANGE:
         {
           long v = EpInts.parseLong(b, from, to);
-          return v != EpInts.NOT_A_NUMBER && (v < min || v > max)
+          if (v == EpInts.NOT_A_NUMBER) {
+            return NOT_AN_INTEGER;
+          }
+          return v < min || v > max
               ? String.format(Locale.ROOT, "%d outside [%d, %d]", v, min, max)
               : null;
         }

@@ -222,8 +222,7 @@ final class StepParser {
         if (min > max) {
           throw new IllegalArgumentException(fw + ": integer: min " + min + " > max " + max);
         }
-        list.add(Rule.integer());
-        list.add(Rule.range(min, max));
+        list.add(Rule.integer(min, max));
       }
       if (c.hasPath("max-items")) {
         Config i = object(c.getValue("max-items"), fw + ": max-items", "max", "separator");

@@ -5,6 +5,10 @@
  */
 package io.spindex.index;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * MurmurHash3 x64 128-bit (Austin Appleby's public-domain reference, seed 0), returning the first
  * 64 bits of the 128-bit result ({@code h1}): the value of Guava's {@code
@@ -100,16 +104,13 @@ public final class Murmur3 {
     return h1;
   }
 
+  /** Eight bytes as one little-endian load (the reference reads blocks as uint64, LE). */
   private static long le64(byte[] b, int i) {
-    return (b[i] & 0xffL)
-        | (b[i + 1] & 0xffL) << 8
-        | (b[i + 2] & 0xffL) << 16
-        | (b[i + 3] & 0xffL) << 24
-        | (b[i + 4] & 0xffL) << 32
-        | (b[i + 5] & 0xffL) << 40
-        | (b[i + 6] & 0xffL) << 48
-        | (b[i + 7] & 0xffL) << 56;
+    return (long) LE64.get(b, i);
   }
+
+  private static final VarHandle LE64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static long mixK1(long k) {
     return Long.rotateLeft(k * C1, 31) * C2;

@@ -48,6 +48,11 @@ public final class ProductIndex extends SpindexIndex {
   private final IntColumn idOffsets;
   private final ByteBuffer idBytes;
 
+  /** The heap array behind {@link #idBytes} (io, nio, mmap loaders), or null (mapped). */
+  private final byte[] idArray;
+
+  private final int idArrayOffset;
+
   ProductIndex(
       IndexHeader header,
       String loader,
@@ -65,6 +70,9 @@ public final class ProductIndex extends SpindexIndex {
     this.stride = columns.size();
     this.idOffsets = idOffsets;
     this.idBytes = idBytes.asReadOnlyBuffer();
+    // Never handed out: read here with Arrays.equals (vectorised), not byte by byte.
+    this.idArray = idBytes.hasArray() ? idBytes.array() : null;
+    this.idArrayOffset = idBytes.hasArray() ? idBytes.arrayOffset() + idBytes.position() : 0;
   }
 
   /**
@@ -147,6 +155,10 @@ public final class ProductIndex extends SpindexIndex {
     int n = idOffsets.get(row + 1) - a;
     if (n != to - from) {
       return false;
+    }
+    if (idArray != null) {
+      int at = idArrayOffset + a;
+      return Arrays.equals(idArray, at, at + n, id, from, to);
     }
     for (int i = 0; i < n; i++) {
       if (idBytes.get(a + i) != id[from + i]) {

@@ -76,14 +76,18 @@ class NormalizerTest {
     long seed = 123;
     SplittableRandom r = new SplittableRandom(seed);
     Normalizer[] all = Normalizer.values();
-    for (int k = 0; k < 20000; k++) {
+    for (int k = 0; k < 100000; k++) {
       Normalizer[] chain = new Normalizer[1 + r.nextInt(3)];
       for (int i = 0; i < chain.length; i++) {
         chain[i] = all[r.nextInt(all.length)];
       }
       StringBuilder sb = new StringBuilder();
-      for (int i = r.nextInt(8); i > 0; i--) {
-        sb.append(PIECES[r.nextInt(PIECES.length)]);
+      // Long enough for the word-at-a-time path, with "a" runs to shift the alignment.
+      for (int i = r.nextInt(24); i > 0; i--) {
+        sb.append(
+            r.nextInt(3) == 0
+                ? "aaaaaaa".substring(r.nextInt(7))
+                : PIECES[r.nextInt(PIECES.length)]);
       }
       byte[] in = sb.toString().getBytes(StandardCharsets.UTF_8);
       byte[] cur = in;
