@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sourced by the Spark scripts (submit, local-cluster, demo-spark, it-spark-dist): where the job
+# Sourced by the Spark scripts (submit, local-cluster, demo, it-spark-dist): where the job
 # jar, a Spark launcher and the Java 17 flags come from. Expects $root (the repository) to be set
 # and scripts/lib/java17.sh to be sourced first.
 

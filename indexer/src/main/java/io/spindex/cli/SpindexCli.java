@@ -34,6 +34,8 @@ import picocli.CommandLine.Command;
       GenCommand.class,
       EpCommand.class,
       BenchLoadCommand.class,
+      FetchCommand.class,
+      StageCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SpindexCli implements Runnable {
@@ -71,8 +73,16 @@ public final class SpindexCli implements Runnable {
       err.println("spindex: " + ((NoSuchFileException) t).getFile() + ": no such file");
     } else if (t instanceof AccessDeniedException) {
       err.println("spindex: " + ((AccessDeniedException) t).getFile() + ": permission denied");
+    } else if (t instanceof java.nio.file.FileSystemException) {
+      java.nio.file.FileSystemException f = (java.nio.file.FileSystemException) t;
+      err.println(
+          "spindex: "
+              + f.getFile()
+              + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile())
+              + ": "
+              + (f.getReason() == null ? f.getClass().getSimpleName() : f.getReason()));
     } else if (t instanceof IOException) {
-      err.println("spindex: " + t);
+      err.println("spindex: " + (t.getMessage() == null ? t.toString() : t.getMessage()));
     } else if (t instanceof IllegalArgumentException) {
       err.println("spindex: " + t.getMessage());
       err.flush();

@@ -5,7 +5,11 @@
  */
 package io.spindex.index;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -43,6 +47,42 @@ public final class IndexHeader {
     this.sourceDigest = sourceDigest.clone();
     this.sections = Collections.unmodifiableList(sections);
     this.headerCrc32c = headerCrc32c;
+  }
+
+  /**
+   * Whether {@code first} starts with the index magic ({@code \x89SPX\r\n\x1a\n}): a quick test of
+   * what a file claims to be, before reading it as an index.
+   */
+  public static boolean startsLikeIndex(byte[] first) {
+    return first.length >= Layout.MAGIC.length
+        && Arrays.equals(Arrays.copyOf(first, Layout.MAGIC.length), Layout.MAGIC);
+  }
+
+  /**
+   * Reads and validates the header and directory from the start of a stream: for indexes that are
+   * not local files yet (a Hadoop path, an HTTP body). Reads exactly the header and directory.
+   *
+   * @param fileLength the length of the whole file, as its source reports it
+   * @param name the file's name for messages
+   */
+  public static IndexHeader read(InputStream in, long fileLength, Path name) throws IOException {
+    Layout.requireHeader(name, fileLength);
+    byte[] fixed = readFully(in, Layout.HEADER_BYTES, name, 0);
+    int dirBytes = Layout.directoryBytes(name, ByteBuffer.wrap(fixed), fileLength);
+    byte[] all = Arrays.copyOf(fixed, Layout.HEADER_BYTES + dirBytes);
+    byte[] dir = readFully(in, dirBytes, name, Layout.HEADER_BYTES);
+    System.arraycopy(dir, 0, all, Layout.HEADER_BYTES, dirBytes);
+    return Layout.decode(name, ByteBuffer.wrap(all), fileLength);
+  }
+
+  private static byte[] readFully(InputStream in, int n, Path name, long offset)
+      throws IOException {
+    byte[] b = in.readNBytes(n);
+    if (b.length < n) {
+      throw CorruptIndexException.at(
+          name, "file", offset + b.length, (n - b.length) + " more bytes", "end of file");
+    }
+    return b;
   }
 
   /** The file this header was read from. */

@@ -6,13 +6,8 @@
 package io.spindex.index;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Loads each index once per JVM, however many tasks ask for it. Engine-agnostic: Spark executors
@@ -24,8 +19,7 @@ import java.util.concurrent.ExecutionException;
  * loaded again. A failed load is not remembered: the next caller tries again. Thread-safe.
  */
 public final class IndexHolder {
-  private static final ConcurrentMap<Key, CompletableFuture<Acquired>> LOADED =
-      new ConcurrentHashMap<>();
+  private static final OncePerJvm<Key, Acquired> LOADED = new OncePerJvm<>();
 
   private IndexHolder() {}
 
@@ -65,8 +59,9 @@ public final class IndexHolder {
       return loadedByThisCall;
     }
 
-    private Acquired shared() {
-      return new Acquired(index, loadNanos, bytes, false);
+    /** The same load, as told to the one caller that performed it. */
+    private Acquired reported() {
+      return new Acquired(index, loadNanos, bytes, true);
     }
   }
 
@@ -78,34 +73,16 @@ public final class IndexHolder {
     Path abs = file.toAbsolutePath().normalize();
     IndexHeader header = Loader.readHeader(abs);
     Key key = new Key(abs, loader.loaderName(), header.headerCrc32c(), header.fileLength());
-    CompletableFuture<Acquired> mine = new CompletableFuture<>();
-    CompletableFuture<Acquired> existing = LOADED.putIfAbsent(key, mine);
-    if (existing == null) {
-      try {
-        long t0 = System.nanoTime();
-        SpindexIndex index = loader.load(abs);
-        Acquired a = new Acquired(index, System.nanoTime() - t0, header.fileLength(), true);
-        mine.complete(a.shared());
-        return a;
-      } catch (IOException | RuntimeException | Error e) {
-        LOADED.remove(key, mine);
-        mine.completeExceptionally(e);
-        throw e;
-      }
-    }
-    try {
-      return existing.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while waiting for " + abs + " to load", e);
-    } catch (ExecutionException e) {
-      // The load this call waited for failed; the next call will try again.
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException) {
-        throw new IOException("loading " + abs + " failed: " + cause.getMessage(), cause);
-      }
-      throw new UncheckedIOException(new IOException("loading " + abs + " failed", cause));
-    }
+    OncePerJvm.Result<Acquired> r =
+        LOADED.get(
+            key,
+            "loading " + abs,
+            () -> {
+              long t0 = System.nanoTime();
+              SpindexIndex index = loader.load(abs);
+              return new Acquired(index, System.nanoTime() - t0, header.fileLength(), false);
+            });
+    return r.computedByThisCall() ? r.value().reported() : r.value();
   }
 
   /** Forgets every loaded index (tests; a job that wants its memory back). */

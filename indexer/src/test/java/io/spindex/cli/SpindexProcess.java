@@ -1,0 +1,87 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@code spindex} in its own JVM, as a user would, for the fetch and stage tests. */
+public final class SpindexProcess {
+  /** Exit status, stdout and stderr of a finished run. */
+  public static final class Run {
+    public final int exit;
+    public final String out;
+    public final String err;
+
+    Run(int exit, String out, String err) {
+      this.exit = exit;
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  private final Process process;
+  private final CompletableFuture<byte[]> out;
+  private final CompletableFuture<byte[]> err;
+
+  private SpindexProcess(Path dir, List<String> jvmOptions, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(SpindexCli.class.getName());
+    cmd.addAll(List.of(args));
+    process = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+    process.getOutputStream().close();
+    out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
+    err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+  }
+
+  /** Starts {@code spindex ARGS} in {@code dir} with extra JVM options; see {@link #await}. */
+  public static SpindexProcess start(Path dir, List<String> jvmOptions, String... args)
+      throws IOException {
+    return new SpindexProcess(dir, jvmOptions, args);
+  }
+
+  /** Runs {@code spindex ARGS} in {@code dir} and waits for it. */
+  public static Run run(Path dir, String... args) throws Exception {
+    return start(dir, List.of(), args).await();
+  }
+
+  /** Waits up to two minutes for the process. */
+  public Run await() throws Exception {
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("spindex did not finish in 120 s");
+    }
+    return new Run(
+        process.exitValue(),
+        new String(out.get(), StandardCharsets.UTF_8),
+        new String(err.get(), StandardCharsets.UTF_8));
+  }
+
+  private static byte[] readAll(InputStream in) {
+    try {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
