@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+# Licensed under the Apache License, Version 2.0: http://www.apache.org/licenses/LICENSE-2.0
+"""Turns the JMH JSON written by scripts/bench into the tables and charts of BENCHMARKS.md.
+
+Tables replace the blocks between '<!-- BEGIN generated:NAME -->' and '<!-- END generated:NAME -->'
+in the markdown file; everything else in it is prose kept as written. Every ratio is between two
+results of the same run; its error bar comes from the JMH 99.9% confidence intervals of both.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+
+import charts
+from specs import ARTICLE_WRITE, EP, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP
+from specs import BASELINE, SPINDEX
+
+PKG = "io.spindex.bench."
+
+
+class Result:
+    def __init__(self, entry):
+        cls, self.method = entry["benchmark"][len(PKG):].rsplit(".", 1)
+        self.cls = cls
+        self.params = entry.get("params", {})
+        m = entry["primaryMetric"]
+        self.score = float(m["score"])
+        self.err = to_float(m["scoreError"])
+        self.unit = m["scoreUnit"]
+        self.secondary = {k: float(v["score"]) for k, v in entry.get("secondaryMetrics", {}).items()}
+        self.iterations = entry["measurementIterations"]
+
+
+def to_float(v):
+    try:
+        f = float(v)
+        return f if math.isfinite(f) else float("nan")
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+class Run:
+    def __init__(self, results_dir):
+        self.dir = results_dir
+        self.entries = []
+        self.jvm = None
+        for path in sorted(glob.glob(os.path.join(results_dir, "*.json"))):
+            with open(path, encoding="utf-8") as f:
+                for e in json.load(f):
+                    self.entries.append(Result(e))
+                    self.jvm = self.jvm or (e.get("jdkVersion"), e.get("vmName"), e.get("vmVersion"))
+        self.machine = read_properties(os.path.join(results_dir, "machine.properties"))
+
+    def find(self, cls, method, **params):
+        """The result of cls.method (with these parameter values, when given), or None."""
+        for r in self.entries:
+            if r.cls == cls and r.method == method and all(
+                    r.params.get(k) == v for k, v in params.items()):
+                return r
+        return None
+
+    def get(self, cls, method):
+        return self.find(cls, method)
+
+    def of_class(self, cls):
+        return [r for r in self.entries if r.cls == cls]
+
+    def param(self, cls, name):
+        for r in self.of_class(cls):
+            if name in r.params:
+                return r.params[name]
+        return None
+
+
+def read_properties(path):
+    props = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    props[k] = v
+    return props
+
+
+def num(x, digits=3):
+    """A number with about `digits` significant figures and thousands separators."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    if x == 0:
+        return "0"
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
+    return f"{x:,.{decimals}f}"
+
+
+def pm(value, err, scale=1.0):
+    if value is None:
+        return "n/a"
+    e = "" if not math.isfinite(err) else f" ± {num(err * scale, 2)}"
+    return f"{num(value * scale)}{e}"
+
+
+def ratio(a, b):
+    """a / b with its error bar, from the scores and confidence half-widths of both."""
+    if a is None or b is None or b.score == 0:
+        return None, float("nan")
+    r = a.score / b.score
+    rel = math.sqrt(rel_err(a) ** 2 + rel_err(b) ** 2)
+    return r, r * rel
+
+
+def rel_err(r):
+    return r.err / r.score if math.isfinite(r.err) and r.score else float("nan")
+
+
+def times(a, b):
+    r, e = ratio(a, b)
+    return "n/a" if r is None else f"{pm(r, e)}×"
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def set_load(run):
+    cls = "SetLoadBenchmark"
+    memcpy, nio = run.get(cls, "memcpy"), run.get(cls, "nio")
+    rows = []
+    for m, label, _ in SET_LOAD:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err), times(r, memcpy), times(r, nio)])
+    return table(["loader", "ms per load", "÷ memcpy", "÷ nio"], rows)
+
+
+def range_load(run):
+    cls = "RangeLoadBenchmark"
+    nio, mapped = run.get(cls, "nio"), run.get(cls, "mapped")
+    rows = []
+    for m, label, _ in RANGE_LOAD:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err), times(r, nio), times(r, mapped)])
+    return table(["open until ready", "ms", "÷ Spindex nio", "÷ Spindex mapped"], rows)
+
+
+def lookups(run, cls, spec):
+    base = run.get(cls, "binarySearch")
+    rows = []
+    for m, label, _ in spec:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err, 1e-6), times(r, base)])
+    return table(["lookup", "M lookups/s", "× binary search"], rows)
+
+
+INTERLEAVED = [
+    ("oneAtATime", "`Ipv4Set.contains`, one key at a time (today)", SPINDEX),
+    ("interleaved", "prototype: 16 keys in lock step, branch-free (bench module only)", BASELINE),
+]
+
+
+def interleaved(run):
+    cls = "InterleavedLookupBenchmark"
+    base = run.get(cls, "oneAtATime")
+    rows = []
+    for m, label, _ in INTERLEAVED:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err, 1e-6), times(r, base)])
+    return table(["membership, heap, prefix table", "M lookups/s", "× one at a time"], rows)
+
+
+def build(run):
+    cls = "BuildBenchmark"
+    naive = run.get(cls, "naive")
+    rows = []
+    for m, label in [("spindex", "Spindex `Ipv4SetBuilder` (all cores)"),
+                     ("naive", "naive: `readLine` + `split` + `Arrays.sort` + dedupe + `DataOutputStream`")]:
+        r = run.get(cls, m)
+        if r:
+            heap = r.secondary.get("peak.heap")
+            speed = times(naive, r) if m == "spindex" else "1×"
+            rows.append([label, pm(r.score, r.err, 1e-3), speed, num(heap) if heap else "n/a"])
+    return table(["build", "s per build", "speed-up vs naive", "peak heap MB"], rows)
+
+
+def buffers(run):
+    cls = "BufferSizeBenchmark"
+    rows = []
+    w1, r1 = None, None
+    sizes = sorted({int(r.params["bufferBytes"]) for r in run.of_class(cls)})
+    for size in sizes:
+        w = run.find(cls, "write", bufferBytes=str(size))
+        r = run.find(cls, "read", bufferBytes=str(size))
+        w1, r1 = w1 or w, r1 or r
+        rows.append([f"{size:,}", pm(w.score, w.err) if w else "n/a", times(w1, w),
+                     pm(r.score, r.err) if r else "n/a", times(r1, r),
+                     f"{ARTICLE_WRITE[size]:,}" if size in ARTICLE_WRITE else ""])
+    return table(["buffer bytes", "write ms", "write speed-up vs 1 B", "read ms",
+                  "read speed-up vs 1 B", "article write ms (10 MB, its machine)"], rows)
+
+
+def streams(run):
+    cls = "StreamStrategyBenchmark"
+    spec = [("ByteAtATime", "one call per byte (example 1)", "14,092", "5,003"),
+            ("BufferedStream", "`Buffered*Stream`, 8 KB, one call per byte (example 3)", "102", "94"),
+            ("AllAtOnce", "whole file in one call (example 4)", "15", "3")]
+    rows = []
+    for suffix, label, aw, ar in spec:
+        w, r = run.get(cls, "write" + suffix), run.get(cls, "read" + suffix)
+        rows.append([label, pm(w.score, w.err) if w else "n/a", pm(r.score, r.err) if r else "n/a",
+                     aw, ar])
+    return table(["strategy", "write ms", "read ms", "article write ms", "article read ms"], rows)
+
+
+def ep(run):
+    cls = "EpFileBenchmark"
+    mb = float(run.param(cls, "mb") or "nan")
+    base = run.get(cls, "lineBufferedReader")
+    rows = []
+    for m, label, article in EP:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)), times(base, r),
+                         f"{article:,}" if article else ""])
+    return table(["copy strategy", "ms", "MB/s", "speed-up vs `BufferedReader`",
+                  "article ms (200 MB, its machine)"], rows)
+
+
+def goals(run):
+    g = run.get
+    rows = []
+
+    def add(goal, value, err, test, measured):
+        """A verdict on the mean, marked 'within noise' when the error bar crosses the threshold."""
+        if value is None:
+            rows.append([goal, measured, "n/a"])
+            return
+        verdict = "**met**" if test(value) else "**missed**"
+        if math.isfinite(err) and test(value - err) != test(value + err):
+            verdict += " (within noise)"
+        rows.append([goal, measured, verdict])
+
+    def ratio_row(goal, a, b, test, fmt="{}×"):
+        r, e = ratio(a, b)
+        add(goal, r, e, test, "n/a" if r is None else fmt.format(pm(r, e)))
+
+    def value_row(goal, r, scale, unit, test):
+        add(goal, r.score * scale if r else None, r.err * scale if r else float("nan"), test,
+            pm(r.score, r.err, scale) + unit if r else "n/a")
+
+    sl, rl, b = "SetLoadBenchmark", "RangeLoadBenchmark", "BuildBenchmark"
+    ratio_row("set load: nio within 1.3× of memcpy", g(sl, "nio"), g(sl, "memcpy"), lambda r: r <= 1.3)
+    ratio_row("set load: nio ≥ 15× faster than io", g(sl, "io"), g(sl, "nio"), lambda r: r >= 15)
+    ratio_row("set load: nio ≥ 100× faster than naive text", g(sl, "textNaive"), g(sl, "nio"),
+              lambda r: r >= 100)
+    for m, label in [("mapped", "mapped (CRC checked)"), ("mappedUnchecked", "mapped, unchecked")]:
+        value_row(f"set load: {label} ready < 5 ms", g(sl, m), 1, " ms", lambda v: v < 5)
+    s = g(b, "spindex")
+    value_row("build ≤ 1.5 s wall", s, 1e-3, " s", lambda v: v <= 1.5)
+    ratio_row("build ≥ 8× faster than naive", g(b, "naive"), s, lambda r: r >= 8)
+    for cls, m, label, floor in [("RangeLookupBenchmark", "heapPrefix", "range lookups (heap)", 25),
+                                 ("RangeLookupBenchmark", "mappedPrefix", "range lookups (mapped)", 25),
+                                 ("SetLookupBenchmark", "heapPrefix", "membership (heap)", 8),
+                                 ("SetLookupBenchmark", "mappedPrefix", "membership (mapped)", 8),
+                                 ("InterleavedLookupBenchmark", "interleaved",
+                                  "membership (heap), interleaved what-if", 8)]:
+        value_row(f"{label} ≥ {floor} M/s", g(cls, m), 1e-6, " M/s", lambda v, f=floor: v >= f)
+    rlk, slk = "RangeLookupBenchmark", "SetLookupBenchmark"
+    for m, label in [("ip2region", "ip2region"), ("maxmindMemory", "MaxMind MEMORY"),
+                     ("maxmindMapped", "MaxMind MEMORY_MAPPED")]:
+        ratio_row(f"range lookups (label text) ≥ 10× {label}", g(rlk, "labelText"), g(rlk, m),
+                  lambda r: r >= 10)
+    ratio_row("membership (mapped) ≥ RoaringBitmap mapped `contains`", g(slk, "mappedPrefix"),
+              g(slk, "roaringMapped"), lambda r: r >= 1)
+    ratio_row("membership (heap) ≥ RoaringBitmap heap `contains`", g(slk, "heapPrefix"),
+              g(slk, "roaringHeap"), lambda r: r >= 1)
+    slower = "their time ÷ ours = {}×"
+    for a, bm, label in [("nio", "ip2regionContent", "Spindex nio vs ip2region content mode"),
+                         ("nio", "maxmindMemory", "Spindex nio vs MaxMind MEMORY"),
+                         ("mapped", "maxmindMapped", "Spindex mapped vs MaxMind MEMORY_MAPPED"),
+                         ("mappedUnchecked", "maxmindMapped",
+                          "Spindex mapped unchecked vs MaxMind MEMORY_MAPPED")]:
+        ratio_row(f"range load faster: {label}", g(rl, bm), g(rl, a), lambda r: r > 1, slower)
+    for a, bm, label in [("mapped", "roaringMapped", "Spindex mapped vs RoaringBitmap mapped"),
+                         ("mappedUnchecked", "roaringMapped",
+                          "Spindex mapped unchecked vs RoaringBitmap mapped"),
+                         ("nio", "roaringHeap", "Spindex nio vs RoaringBitmap heap")]:
+        ratio_row(f"set load faster: {label}", g(sl, bm), g(sl, a), lambda r: r > 1, slower)
+    return table(["goal (issues 2 and 8)", "measured (same run)", "verdict"], rows)
+
+
+def run_info(run):
+    m = run.machine
+    jdk = " ".join(x for x in (run.jvm or ()) if x) or "n/a"
+    any_r = run.entries[0] if run.entries else None
+    groups = []
+    for path in sorted(glob.glob(os.path.join(run.dir, "*.seconds"))):
+        with open(path, encoding="utf-8") as f:
+            groups.append((os.path.basename(path)[:-8], int(f.read().strip())))
+    total = sum(sec for _, sec in groups)
+    minutes = (f"{total / 60:.0f} min of benchmarks (" +
+               ", ".join(f"{g} {sec / 60:.1f} min" for g, sec in groups) + ")") if groups else "n/a"
+    sizes = (f"{int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs; "
+             f"{int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges; "
+             f"{run.param('BufferSizeBenchmark', 'mb')} MiB buffer-size file; "
+             f"{run.param('EpFileBenchmark', 'mb')} MB EP feed")
+    rows = [["mode", m.get("mode", "n/a")], ["date", m.get("date", "n/a")],
+            ["machine", f"{m.get('cpu', 'n/a')}, {m.get('cores', '?')} cores, "
+                        f"{m.get('memory_gib', '?')} GiB, {m.get('os', '')}"],
+            ["JDK", jdk], ["code measured", m.get("commit", "n/a")], ["sizes", sizes],
+            ["JMH", f"1 fork, {any_r.iterations if any_r else '?'} measurement iterations; "
+                    "error = 99.9% confidence half-width"],
+            ["duration", minutes]]
+    return table(["", ""], rows)
+
+
+def commands(run):
+    lines = []
+    for path in sorted(glob.glob(os.path.join(run.dir, "*.cmd"))):
+        with open(path, encoding="utf-8") as f:
+            lines.append(f.read().strip())
+    return "```\n" + "\n".join(lines) + "\n```" if lines else "(no commands recorded)"
+
+
+def replace_block(text, name, body):
+    pattern = re.compile(rf"(<!-- BEGIN generated:{name} -->\n).*?(<!-- END generated:{name} -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"report: no block 'generated:{name}' in the markdown")
+    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--markdown", required=True)
+    ap.add_argument("--images", required=True)
+    a = ap.parse_args()
+    run = Run(a.results)
+    with open(a.markdown, encoding="utf-8") as f:
+        text = f.read()
+    blocks = {"run": run_info, "goals": goals, "set-load": set_load, "range-load": range_load,
+              "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
+              "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
+              "interleaved": interleaved,
+              "buffers": buffers, "streams": streams, "ep": ep, "commands": commands}
+    for name, fn in blocks.items():
+        text = replace_block(text, name, fn(run))
+    with open(a.markdown, "w", encoding="utf-8") as f:
+        f.write(text)
+    print("report: charts", ", ".join(charts.make(run, a.images)))
+
+
+if __name__ == "__main__":
+    main()

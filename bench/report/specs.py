@@ -1,0 +1,56 @@
+# Licensed under the Apache License, Version 2.0: http://www.apache.org/licenses/LICENSE-2.0
+"""Which benchmark methods the report shows, in which order, under which label and colour; and
+the original articles' own figures, shown next to ours for reference."""
+
+SPINDEX, BASELINE, COMPETITOR = "#1f77b4", "#7f7f7f", "#ff7f0e"
+
+SET_LOAD = [
+    ("textNaive", "text, naive (article: `readLine` + `split` + `Long.parseLong`)", BASELINE),
+    ("textSpindex", "text, Spindex parser (parse + sort + dedupe)", SPINDEX),
+    ("io", "io (`DataInputStream` over `BufferedInputStream`)", SPINDEX),
+    ("nio", "nio (`FileChannel` + direct buffer → int[])", SPINDEX),
+    ("mmap", "mmap (map, bulk copy → int[])", SPINDEX),
+    ("mapped", "mapped (zero-copy, CRC32C checked)", SPINDEX),
+    ("mappedUnchecked", "mapped, unchecked (header only)", SPINDEX),
+    ("memcpy", "memcpy reference (`System.arraycopy` into a fresh int[])", BASELINE),
+    ("roaringMapped", "RoaringBitmap, mapped `ImmutableRoaringBitmap`", COMPETITOR),
+    ("roaringHeap", "RoaringBitmap, deserialized to the heap", COMPETITOR),
+]
+RANGE_LOAD = [
+    ("textSpindex", "Spindex text loader (parse range text)", SPINDEX),
+    ("nio", "Spindex nio", SPINDEX),
+    ("mapped", "Spindex mapped (CRC32C checked)", SPINDEX),
+    ("mappedUnchecked", "Spindex mapped, unchecked", SPINDEX),
+    ("ip2regionContent", "ip2region 2.7.0, content mode (`loadContentFromFile` + `newWithBuffer`)", COMPETITOR),
+    ("maxmindMemory", "MaxMind DB reader 3.2.0, `MEMORY`", COMPETITOR),
+    ("maxmindMapped", "MaxMind DB reader 3.2.0, `MEMORY_MAPPED`", COMPETITOR),
+]
+SET_LOOKUP = [
+    ("heapPrefix", "Spindex heap (nio), /16 prefix table", SPINDEX),
+    ("heapNoPrefix", "Spindex heap (nio), no prefix table", SPINDEX),
+    ("mappedPrefix", "Spindex mapped, /16 prefix table", SPINDEX),
+    ("mappedNoPrefix", "Spindex mapped, no prefix table", SPINDEX),
+    ("binarySearch", "`Arrays.binarySearch` on the same int[] (baseline)", BASELINE),
+    ("roaringMapped", "RoaringBitmap mapped `contains`", COMPETITOR),
+    ("roaringHeap", "RoaringBitmap heap `contains`", COMPETITOR),
+]
+RANGE_LOOKUP = [
+    ("heapPrefix", "Spindex `labelId`, heap, /16 prefix table", SPINDEX),
+    ("heapNoPrefix", "Spindex `labelId`, heap, no prefix table", SPINDEX),
+    ("mappedPrefix", "Spindex `labelId`, mapped, /16 prefix table", SPINDEX),
+    ("mappedNoPrefix", "Spindex `labelId`, mapped, no prefix table", SPINDEX),
+    ("binarySearch", "binary search over int[] starts/ends (baseline)", BASELINE),
+    ("labelText", "Spindex `label` (String), heap, prefix table", SPINDEX),
+    ("ip2region", "ip2region `search` (String), content mode", COMPETITOR),
+    ("maxmindMemory", "MaxMind `get` (Map), `MEMORY`", COMPETITOR),
+    ("maxmindMemoryCached", "MaxMind `get` (Map), `MEMORY` + `CHMCache`", COMPETITOR),
+    ("maxmindMapped", "MaxMind `get` (Map), `MEMORY_MAPPED`", COMPETITOR),
+]
+EP = [
+    ("byteLoopBufferedStreams", "byte loop, `BufferedInputStream` → `BufferedOutputStream` (test 1)", 7034),
+    ("channelCopy", "`FileChannel` + 1 MB direct buffer (test 2)", 280),
+    ("lineBufferedReader", "line-wise `BufferedReader` → `BufferedWriter` (test 3)", 1602),
+    ("lineNioPerByte", "line-wise nio, a `get()` per byte, a write per line (test 4)", 2484),
+    ("lineBytes", "line-wise on bytes, Spindex `LineReader` (no Strings)", None),
+]
+ARTICLE_WRITE = {1: 14368, 2: 7474, 10: 1692, 100: 180, 1000: 28, 8000: 13, 80000: 12}

@@ -1,0 +1,113 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.bench;
+
+import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.gen.IpListGenerator;
+import io.spindex.gen.RangeGenerator;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+/**
+ * Benchmark data, generated in each benchmark's setup (never committed): a scratch directory, the
+ * generated IP list and range text, and indexes built from them with the current code, so that a
+ * benchmark always measures the index format it is compiled against.
+ */
+public final class BenchFiles {
+  /** The seed every benchmark uses: the same data in every fork and every run. */
+  public static final long SEED = 42;
+
+  private BenchFiles() {}
+
+  /**
+   * A fresh scratch directory under {@code spindex.bench.tmp} (default: the JVM temp directory).
+   */
+  public static Path scratch(String name) throws IOException {
+    String base = System.getProperty("spindex.bench.tmp", System.getProperty("java.io.tmpdir"));
+    Path dir = Paths.get(base);
+    Files.createDirectories(dir);
+    return Files.createTempDirectory(dir, "spindex-" + name + "-");
+  }
+
+  /** Deletes a scratch directory and everything in it; quiet about files already gone. */
+  public static void delete(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).forEach(BenchFiles::deleteQuietly);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code count} random dotted quads, one per line, no malformed lines (the naive code has none).
+   */
+  public static Path ipText(Path dir, long count) throws IOException {
+    Path out = dir.resolve("ips-" + count + ".txt");
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+      new IpListGenerator(count, SEED, 0).writeTo(o);
+    }
+    return out;
+  }
+
+  /** About {@code count} sorted ranges with labels, {@code start|end|label}. */
+  public static Path rangeText(Path dir, int count) throws IOException {
+    Path out = dir.resolve("ranges-" + count + ".txt");
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+      new RangeGenerator(count, SEED, RangeGenerator.Format.RANGE).writeTo(o);
+    }
+    return out;
+  }
+
+  /** Builds a set index from IP list text, with or without the /16 prefix table. */
+  public static Path setIndex(Path text, Path out, boolean prefixTable) throws IOException {
+    new Ipv4SetBuilder()
+        .prefixTable(prefixTable)
+        .createdMillis(0)
+        .build(Collections.singletonList(text), out);
+    return out;
+  }
+
+  /** Builds a range index from range text, with or without the /16 prefix table. */
+  public static Path rangeIndex(Path text, Path out, boolean prefixTable) throws IOException {
+    new Ipv4RangeBuilder()
+        .delimiter('|')
+        .prefixTable(prefixTable)
+        .createdMillis(0)
+        .build(Collections.singletonList(text), out);
+    return out;
+  }
+
+  /** Uniformly random addresses (network-order bits as ints). */
+  public static int[] randomAddresses(int n, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = rnd.nextInt();
+    }
+    return a;
+  }
+}
