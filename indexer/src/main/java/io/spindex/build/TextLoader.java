@@ -19,20 +19,28 @@ import java.util.Collections;
 public final class TextLoader implements IndexLoader {
   private final boolean ranges;
   private final Ipv4RangeBuilder rangeBuilder;
+  private final ProductIndexBuilder productBuilder;
 
-  private TextLoader(boolean ranges, Ipv4RangeBuilder rangeBuilder) {
+  private TextLoader(
+      boolean ranges, Ipv4RangeBuilder rangeBuilder, ProductIndexBuilder productBuilder) {
     this.ranges = ranges;
     this.rangeBuilder = rangeBuilder;
+    this.productBuilder = productBuilder;
   }
 
   /** Loads an IP list. */
   public static TextLoader ips() {
-    return new TextLoader(false, null);
+    return new TextLoader(false, null, null);
   }
 
   /** Loads range text with the given builder's delimiter and overlap policy. */
   public static TextLoader ranges(Ipv4RangeBuilder builder) {
-    return new TextLoader(true, builder);
+    return new TextLoader(true, builder, null);
+  }
+
+  /** Loads a full EP feed with the given builder's settings (extra int fields, line cap). */
+  public static TextLoader products(ProductIndexBuilder builder) {
+    return new TextLoader(false, null, builder);
   }
 
   @Override
@@ -42,6 +50,9 @@ public final class TextLoader implements IndexLoader {
 
   @Override
   public SpindexIndex load(Path source) throws IOException {
+    if (productBuilder != null) {
+      return productBuilder.buildInMemory(Collections.singletonList(source));
+    }
     return ranges
         ? rangeBuilder.buildInMemory(Collections.singletonList(source))
         : new Ipv4SetBuilder().buildInMemory(Collections.singletonList(source));

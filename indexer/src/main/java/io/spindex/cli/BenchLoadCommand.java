@@ -98,7 +98,11 @@ final class BenchLoadCommand implements Callable<Integer> {
       all.add(
           h.kind() == IndexKind.IPV4_SET
               ? TextLoader.ips()
-              : TextLoader.ranges(new Ipv4RangeBuilder().onOverlap(OverlapPolicy.LAST)));
+              : h.kind() == IndexKind.PRODUCTS
+                  ? TextLoader.products(
+                      new io.spindex.build.ProductIndexBuilder()
+                          .extraIntFields(productExtras(file)))
+                  : TextLoader.ranges(new Ipv4RangeBuilder().onOverlap(OverlapPolicy.LAST)));
     }
     for (IndexLoader l : all) {
       Path target = l.loaderName().equals("text") ? source : file;
@@ -117,6 +121,12 @@ final class BenchLoadCommand implements Callable<Integer> {
     rows.add(new Row("memcpy", memcpy(h, runs)));
     print(rows, bytes);
     return 0;
+  }
+
+  /** The extra int columns of a product index, so the text loader builds the same index. */
+  private static List<String> productExtras(Path file) throws IOException {
+    List<String> names = Loader.MAPPED.load(file).asProducts().columnNames();
+    return names.subList(io.spindex.index.ProductIndex.FIXED_COLUMNS.size(), names.size());
   }
 
   /** Copies as many ints as the index holds rows (per int column) into a fresh array. */

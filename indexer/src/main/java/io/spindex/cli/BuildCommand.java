@@ -22,12 +22,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code spindex build ips|ranges}: text side data to an index file. */
+/** {@code spindex build ips|ranges|products}: text side data to an index file. */
 @Command(
     name = "build",
     mixinStandardHelpOptions = true,
-    description = "Build an index file from text side data.",
-    subcommands = {BuildCommand.Ips.class, BuildCommand.Ranges.class})
+    description = "Build an index file from text side data (IP lists, IP ranges, EP feeds).",
+    subcommands = {BuildCommand.Ips.class, BuildCommand.Ranges.class, BuildProductsCommand.class})
 final class BuildCommand {
 
   /** Options every build has. */

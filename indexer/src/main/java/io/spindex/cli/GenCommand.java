@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     name = "gen",
     mixinStandardHelpOptions = true,
     description = "Generate deterministic synthetic side data (same seed, same bytes).",
-    subcommands = {GenCommand.Ips.class, GenCommand.Ranges.class})
+    subcommands = {GenCommand.Ips.class, GenCommand.Ranges.class, GenEpCommand.class})
 final class GenCommand {
 
   /** Output and seed options of every generator. */

@@ -63,7 +63,14 @@ final class LookupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     IndexLoader l = Loader.byName(loader);
-    Answerer a = new Answerer(l.load(index), spec.commandLine().getErr());
+    SpindexIndex loaded = l.load(index);
+    if (loaded.kind() == io.spindex.index.IndexKind.PRODUCTS) {
+      throw new io.spindex.build.InputException(
+          index
+              + ": a product index, not an IP index (products are looked up by spindex ep diff"
+              + " and the filter step of ep transform)");
+    }
+    Answerer a = new Answerer(loaded, spec.commandLine().getErr());
     OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
     if (ips != null && !ips.isEmpty()) {
       long n = 0;

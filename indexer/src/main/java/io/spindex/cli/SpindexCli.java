@@ -23,13 +23,16 @@ import picocli.CommandLine.Command;
     name = "spindex",
     mixinStandardHelpOptions = true,
     versionProvider = SpindexCli.Version.class,
-    description = "Build, check and query compact binary indexes of IPv4 lists and IP ranges.",
+    description =
+        "Build, check and query compact binary indexes of IPv4 lists, IP ranges and EP product"
+            + " feeds; transform and diff EP feeds.",
     subcommands = {
       BuildCommand.class,
       LookupCommand.class,
       InspectCommand.class,
       VerifyCommand.class,
       GenCommand.class,
+      EpCommand.class,
       BenchLoadCommand.class,
       FetchCommand.class,
       StageCommand.class,

@@ -10,7 +10,9 @@ public enum IndexKind {
   /** Sorted, unique IPv4 addresses: membership. */
   IPV4_SET(1),
   /** Sorted, non-overlapping IPv4 ranges, each with a label: range lookup. */
-  IPV4_RANGES(2);
+  IPV4_RANGES(2),
+  /** Products keyed by a 64-bit hash of their id, with int columns and the id text: EP diffs. */
+  PRODUCTS(3);
 
   private final int code;
 

@@ -19,8 +19,9 @@ import java.util.List;
  * The deep check behind {@code spindex verify}: everything the loaders check at open (header,
  * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, ranges
  * sorted and non-overlapping with {@code start <= end}, label ids and offsets within the
- * dictionary, the prefix table equal to the one the keys imply, and zero padding between sections.
- * Reads through a mapping, so it needs no heap for the data.
+ * dictionary, product id hashes strictly ascending and equal to the hashes of the stored ids, the
+ * prefix table equal to the one the keys imply, and zero padding between sections. Reads through a
+ * mapping, so it needs no heap for the data.
  */
 public final class IndexVerifier {
   private IndexVerifier() {}
@@ -43,7 +44,9 @@ public final class IndexVerifier {
           throw unordered(h, keys, i, set.address(i - 1), set.address(i), "strictly ascending");
         }
       }
-      checkPrefix(h, set.prefixTable(), set.size(), set::address);
+      checkPrefix(h, set.prefixTable(), set.size(), row -> set.address(row) >>> 16);
+    } else if (index instanceof ProductIndex) {
+      verifyProducts(h, (ProductIndex) index);
     } else {
       Ipv4Ranges r = (Ipv4Ranges) index;
       SectionEntry starts = h.require(Section.RANGE_STARTS);
@@ -85,9 +88,54 @@ public final class IndexVerifier {
         }
         prev = at;
       }
-      checkPrefix(h, r.prefixTable(), r.size(), r::start);
+      checkPrefix(h, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
     }
     return h;
+  }
+
+  /**
+   * Products: hashes strictly ascending in unsigned order (sorted, no two rows for one hash), id
+   * offsets non-decreasing, every stored hash equal to the hash of the stored id, prefix table.
+   */
+  private static void verifyProducts(IndexHeader h, ProductIndex p) throws CorruptIndexException {
+    SectionEntry hashes = h.require(Section.ID_HASHES);
+    SectionEntry offsets = h.require(Section.ID_OFFSETS);
+    for (int i = 0; i < p.size(); i++) {
+      if (i > 0 && Long.compareUnsigned(p.idHashOf(i - 1), p.idHashOf(i)) >= 0) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'id_hashes'",
+            hashes.offset() + 8L * i,
+            "row " + i + " strictly ascending (unsigned) after " + hex(p.idHashOf(i - 1)),
+            hex(p.idHashOf(i)));
+      }
+      if (p.idOffset(i + 1) < p.idOffset(i)) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'id_offsets'",
+            offsets.offset() + 4L * (i + 1),
+            "offsets in ascending order, at least " + p.idOffset(i),
+            String.valueOf(p.idOffset(i + 1)));
+      }
+    }
+    // Order first: a swapped pair of rows reads as unsorted, not as two wrong hashes.
+    for (int i = 0; i < p.size(); i++) {
+      byte[] id = p.idBytes(i);
+      long expected = ProductIndex.idHash(id, 0, id.length);
+      if (expected != p.idHashOf(i)) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'id_hashes'",
+            hashes.offset() + 8L * i,
+            "row " + i + " = the hash of its id '" + p.id(i) + "', " + hex(expected),
+            hex(p.idHashOf(i)));
+      }
+    }
+    checkPrefix(h, p.prefixTable(), p.size(), row -> (int) (p.idHashOf(row) >>> 48));
+  }
+
+  private static String hex(long v) {
+    return String.format("%016x", v);
   }
 
   /** Bytes outside the header, directory and sections are zero: no checksum covers them. */
@@ -121,8 +169,9 @@ public final class IndexVerifier {
     }
   }
 
+  /** The 16-bit prefix (0..65535) of a row's key, in the order the rows are sorted. */
   private interface Rows {
-    int address(int row);
+    int prefix(int row);
   }
 
   private static void checkPrefix(IndexHeader h, IntColumn prefix, int rows, Rows keys)
@@ -133,7 +182,7 @@ public final class IndexVerifier {
     }
     int row = 0;
     for (int p = 0; p < Layout.PREFIX16_ENTRIES; p++) {
-      while (row < rows && (keys.address(row) >>> 16) < p) {
+      while (row < rows && keys.prefix(row) < p) {
         row++;
       }
       if (prefix.get(p) != row) {

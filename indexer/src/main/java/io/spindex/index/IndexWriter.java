@@ -36,12 +36,14 @@ public final class IndexWriter {
   private static final class Pending {
     final Section section;
     final int[] ints;
+    final long[] longs;
     final byte[] bytes;
     final int count;
 
-    Pending(Section section, int[] ints, byte[] bytes, int count) {
+    Pending(Section section, int[] ints, long[] longs, byte[] bytes, int count) {
       this.section = section;
       this.ints = ints;
+      this.longs = longs;
       this.bytes = bytes;
       this.count = count;
     }
@@ -72,14 +74,21 @@ public final class IndexWriter {
   /** Adds an int32 section: the first {@code count} values, written little-endian. */
   public IndexWriter ints(Section section, int[] values, int count) {
     require(section, 4, count <= values.length);
-    pending.add(new Pending(section, values, null, count));
+    pending.add(new Pending(section, values, null, null, count));
+    return this;
+  }
+
+  /** Adds an int64 section: the first {@code count} values, written little-endian. */
+  public IndexWriter longs(Section section, long[] values, int count) {
+    require(section, 8, count <= values.length);
+    pending.add(new Pending(section, null, values, null, count));
     return this;
   }
 
   /** Adds a byte section: the first {@code count} bytes. */
   public IndexWriter bytes(Section section, byte[] values, int count) {
     require(section, 1, count <= values.length);
-    pending.add(new Pending(section, null, values, count));
+    pending.add(new Pending(section, null, null, values, count));
     return this;
   }
 
@@ -116,6 +125,12 @@ public final class IndexWriter {
           public IntColumn ints(SectionEntry e) {
             Pending p = pendingFor(e.section());
             return IntColumn.of(p.ints, p.count);
+          }
+
+          @Override
+          public LongColumn longs(SectionEntry e) {
+            Pending p = pendingFor(e.section());
+            return LongColumn.of(p.longs, p.count);
           }
 
           @Override
@@ -190,6 +205,9 @@ public final class IndexWriter {
       if (p.ints != null) {
         buf.asIntBuffer().put(p.ints, i, n);
         buf.limit(n * 4);
+      } else if (p.longs != null) {
+        buf.asLongBuffer().put(p.longs, i, n);
+        buf.limit(n * 8);
       } else {
         buf.put(p.bytes, i, n).flip();
       }

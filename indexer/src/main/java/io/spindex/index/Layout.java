@@ -7,6 +7,7 @@ package io.spindex.index;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +37,8 @@ import java.util.zip.CRC32C;
  *    128  32*n  directory: id u32, width u16, reserved u16, offset u64, length u64, crc32c u32, 0 u32
  * </pre>
  *
- * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between.
+ * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between. Section
+ * elements are 1, 4 or 8 bytes wide ({@link Section#width}).
  */
 final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
@@ -204,7 +206,7 @@ final class Layout {
     IndexKind kind = IndexKind.forCode(kindCode);
     if (kind == null) {
       throw CorruptIndexException.at(
-          file, "header", OFF_KIND, "a known index kind (1 or 2)", String.valueOf(kindCode));
+          file, "header", OFF_KIND, "a known index kind (1, 2 or 3)", String.valueOf(kindCode));
     }
     int flags = b.getInt(OFF_FLAGS);
     if (flags != 0) {
@@ -239,7 +241,7 @@ final class Layout {
             file,
             "directory",
             at,
-            "a known, not yet listed section id (1..7)",
+            "a known, not yet listed section id (1.." + Section.values().length + ")",
             String.valueOf(Integer.toUnsignedLong(id)));
       }
       int width = Short.toUnsignedInt(b.getShort(at + 4));
@@ -305,6 +307,12 @@ final class Layout {
   private static void checkCounts(IndexHeader h) throws CorruptIndexException {
     if (h.kind() == IndexKind.IPV4_SET) {
       expectElements(h, h.require(Section.KEYS), h.rowCount());
+    } else if (h.kind() == IndexKind.PRODUCTS) {
+      expectElements(h, h.require(Section.ID_HASHES), h.rowCount());
+      expectElements(h, h.require(Section.ID_OFFSETS), h.rowCount() + 1);
+      h.require(Section.PRODUCT_INTS);
+      h.require(Section.COLUMN_NAMES);
+      h.require(Section.ID_BYTES);
     } else {
       expectElements(h, h.require(Section.RANGE_STARTS), h.rowCount());
       expectElements(h, h.require(Section.RANGE_ENDS), h.rowCount());
@@ -336,6 +344,32 @@ final class Layout {
           expected + " elements (" + expected * e.section().width() + " bytes)",
           e.elements() + " elements (" + e.length() + " bytes)");
     }
+  }
+
+  /**
+   * The product index's column names: LF-separated UTF-8 in section {@code column_names}, starting
+   * with {@link ProductIndex#FIXED_COLUMNS}, none empty or repeated.
+   */
+  static List<String> columnNames(IndexHeader h, SectionEntry e, ByteBuffer bytes)
+      throws CorruptIndexException {
+    byte[] b = new byte[bytes.remaining()];
+    bytes.duplicate().get(b);
+    List<String> names =
+        new ArrayList<>(Arrays.asList(new String(b, StandardCharsets.UTF_8).split("\n", -1)));
+    List<String> fixed = ProductIndex.FIXED_COLUMNS;
+    boolean ok = names.size() >= fixed.size() && names.subList(0, fixed.size()).equals(fixed);
+    for (int i = 0; ok && i < names.size(); i++) {
+      ok = !names.get(i).isEmpty() && names.indexOf(names.get(i)) == i;
+    }
+    if (!ok) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'column_names'",
+          e.offset(),
+          "distinct, non-empty names starting " + String.join(",", fixed),
+          "'" + String.join(",", names) + "'");
+    }
+    return names;
   }
 
   static String crcHex(int crc) {

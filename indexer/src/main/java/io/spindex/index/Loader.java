@@ -34,7 +34,10 @@ public enum Loader implements IndexLoader {
       return IoLoader.load(file);
     }
   },
-  /** java.nio: {@code FileChannel} reads into one reused direct buffer, bulk-copied into int[]. */
+  /**
+   * java.nio: {@code FileChannel} reads into one reused direct buffer, bulk-copied into int[] (and
+   * long[]).
+   */
   NIO {
     @Override
     public SpindexIndex load(Path file) throws IOException {
@@ -162,23 +165,40 @@ public enum Loader implements IndexLoader {
     @Override
     public IntColumn ints(SectionEntry e) throws IOException {
       int[] out = new int[Math.toIntExact(e.elements())];
+      read(e, (b, filled) -> b.asIntBuffer().get(out, filled, b.remaining() >>> 2));
+      return IntColumn.of(out);
+    }
+
+    @Override
+    public LongColumn longs(SectionEntry e) throws IOException {
+      long[] out = new long[Math.toIntExact(e.elements())];
+      read(e, (b, filled) -> b.asLongBuffer().get(out, filled, b.remaining() >>> 3));
+      return LongColumn.of(out);
+    }
+
+    /** Receives each filled buffer and the number of elements before it. */
+    private interface Chunk {
+      void copy(ByteBuffer filled, int elementsBefore);
+    }
+
+    private void read(SectionEntry e, Chunk chunk) throws IOException {
       CRC32C crc = new CRC32C();
       long pos = e.offset();
       long end = e.offset() + e.length();
+      int width = e.section().width();
       int filled = 0;
       while (pos < end) {
         buffer.clear();
+        // The buffer holds whole elements: its capacity is a multiple of every width.
         buffer.limit((int) Math.min(buffer.capacity(), end - pos));
         readFully(channel, buffer, pos, header.file());
         buffer.flip();
         pos += buffer.remaining();
         crc.update(buffer.duplicate());
-        int n = buffer.remaining() >>> 2;
-        buffer.asIntBuffer().get(out, filled, n);
-        filled += n;
+        chunk.copy(buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN), filled);
+        filled += buffer.remaining() / width;
       }
       SectionSource.checkCrc(header, e, crc);
-      return IntColumn.of(out);
     }
 
     @Override
@@ -239,6 +259,22 @@ public enum Loader implements IndexLoader {
         filled += n;
       }
       return IntColumn.of(out);
+    }
+
+    @Override
+    public LongColumn longs(SectionEntry e) throws IOException {
+      ByteBuffer[] chunks = map(e);
+      if (!copy) {
+        return LongColumn.view(chunks);
+      }
+      long[] out = new long[Math.toIntExact(e.elements())];
+      int filled = 0;
+      for (ByteBuffer c : chunks) {
+        int n = c.remaining() >>> 3;
+        c.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out, filled, n);
+        filled += n;
+      }
+      return LongColumn.of(out);
     }
 
     @Override
@@ -316,6 +352,13 @@ public enum Loader implements IndexLoader {
           }
           SectionSource.checkCrc(header, e, crcOf(values));
           loaded.add(values);
+        } else if (e.section().width() == 8) {
+          long[] values = new long[Math.toIntExact(e.elements())];
+          for (int i = 0; i < values.length; i++) {
+            values[i] = Long.reverseBytes(in.readLong());
+          }
+          SectionSource.checkCrc(header, e, crcOf(values));
+          loaded.add(values);
         } else {
           byte[] bytes = new byte[Math.toIntExact(e.length())];
           in.readFully(bytes);
@@ -348,6 +391,11 @@ public enum Loader implements IndexLoader {
     }
 
     @Override
+    public LongColumn longs(SectionEntry e) {
+      return LongColumn.of((long[]) get(e));
+    }
+
+    @Override
     public ByteBuffer bytes(SectionEntry e) {
       return ByteBuffer.wrap((byte[]) get(e));
     }
@@ -362,6 +410,21 @@ public enum Loader implements IndexLoader {
       chunk.clear();
       chunk.asIntBuffer().put(values, i, n);
       chunk.limit(n << 2);
+      crc.update(chunk);
+      i += n;
+    }
+    return crc;
+  }
+
+  /** CRC32C of longs as they are stored (little-endian). */
+  static CRC32C crcOf(long[] values) {
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < values.length; ) {
+      int n = Math.min(values.length - i, chunk.capacity() >>> 3);
+      chunk.clear();
+      chunk.asLongBuffer().put(values, i, n);
+      chunk.limit(n << 3);
       crc.update(chunk);
       i += n;
     }

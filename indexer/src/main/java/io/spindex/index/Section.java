@@ -20,7 +20,17 @@ public enum Section {
   /** Label dictionary: labelCount + 1 int32 byte offsets into {@link #LABEL_BYTES}. */
   LABEL_OFFSETS(6, "label_offsets", 4),
   /** Label dictionary: the labels' bytes, each distinct label stored once. */
-  LABEL_BYTES(7, "label_bytes", 1);
+  LABEL_BYTES(7, "label_bytes", 1),
+  /** Products: 64-bit hash of each product id, int64, ascending in unsigned order. */
+  ID_HASHES(8, "id_hashes", 8),
+  /** Products: the int columns, row-major: {@code rows x columns} int32. */
+  PRODUCT_INTS(9, "product_ints", 4),
+  /** Products: the names of the int columns, UTF-8, separated by LF. */
+  COLUMN_NAMES(10, "column_names", 1),
+  /** Products: rows + 1 int32 byte offsets into {@link #ID_BYTES}; id of row i at [i, i+1). */
+  ID_OFFSETS(11, "id_offsets", 4),
+  /** Products: the ids' bytes as in the source, in row order. */
+  ID_BYTES(12, "id_bytes", 1);
 
   private final int id;
   private final String displayName;
@@ -37,7 +47,7 @@ public enum Section {
     return id;
   }
 
-  /** Element width in bytes (1 or 4); a section's length is a multiple of it. */
+  /** Element width in bytes (1, 4 or 8); a section's length is a multiple of it. */
   public int width() {
     return width;
   }

@@ -7,6 +7,7 @@ package io.spindex.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /** How one loader strategy reads a section; the index objects are assembled the same way. */
@@ -14,6 +15,8 @@ interface SectionSource {
   IntColumn ints(SectionEntry section) throws IOException;
 
   ByteBuffer bytes(SectionEntry section) throws IOException;
+
+  LongColumn longs(SectionEntry section) throws IOException;
 
   /** Builds the index object for {@code header}, reading its sections through {@code source}. */
   static SpindexIndex assemble(IndexHeader h, String loader, SectionSource source)
@@ -24,6 +27,9 @@ interface SectionSource {
       IntColumn keys = source.ints(h.require(Section.KEYS));
       checkPrefixEnds(h, prefixEntry, prefix, keys.size());
       return new Ipv4Set(h, loader, keys, prefix);
+    }
+    if (h.kind() == IndexKind.PRODUCTS) {
+      return products(h, loader, source, prefixEntry, prefix);
     }
     IntColumn starts = source.ints(h.require(Section.RANGE_STARTS));
     IntColumn ends = source.ints(h.require(Section.RANGE_ENDS));
@@ -43,6 +49,46 @@ interface SectionSource {
           "from " + offsets.get(0) + " to " + last);
     }
     return new Ipv4Ranges(h, loader, starts, ends, labels, prefix, offsets, bytes);
+  }
+
+  private static ProductIndex products(
+      IndexHeader h,
+      String loader,
+      SectionSource source,
+      SectionEntry prefixEntry,
+      IntColumn prefix)
+      throws IOException {
+    LongColumn hashes = source.longs(h.require(Section.ID_HASHES));
+    SectionEntry intsEntry = h.require(Section.PRODUCT_INTS);
+    IntColumn ints = source.ints(intsEntry);
+    SectionEntry namesEntry = h.require(Section.COLUMN_NAMES);
+    ByteBuffer namesBytes = source.bytes(namesEntry);
+    SectionEntry offsetsEntry = h.require(Section.ID_OFFSETS);
+    IntColumn offsets = source.ints(offsetsEntry);
+    SectionEntry idsEntry = h.require(Section.ID_BYTES);
+    ByteBuffer ids = source.bytes(idsEntry);
+    checkPrefixEnds(h, prefixEntry, prefix, hashes.size());
+    List<String> names = Layout.columnNames(h, namesEntry, namesBytes);
+    // The element count of product_ints depends on the column names, so it is checked here.
+    long expected = (long) names.size() * h.rowCount();
+    if (intsEntry.elements() != expected) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'product_ints'",
+          intsEntry.offset(),
+          expected + " elements (" + h.rowCount() + " rows x " + names.size() + " columns)",
+          intsEntry.elements() + " elements");
+    }
+    int last = offsets.get(offsets.size() - 1);
+    if (offsets.get(0) != 0 || last != idsEntry.length()) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'id_offsets'",
+          offsetsEntry.offset(),
+          "offsets from 0 to " + idsEntry.length() + " (the id bytes)",
+          "from " + offsets.get(0) + " to " + last);
+    }
+    return new ProductIndex(h, loader, hashes, prefix, ints, names, offsets, ids);
   }
 
   /**

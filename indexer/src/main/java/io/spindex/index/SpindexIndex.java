@@ -6,8 +6,9 @@
 package io.spindex.index;
 
 /**
- * A loaded, read-only index: {@link Ipv4Set} or {@link Ipv4Ranges}. Every loader returns the same
- * types with the same answers; only where the data lives differs (heap arrays or a mapping).
+ * A loaded, read-only index: {@link Ipv4Set}, {@link Ipv4Ranges} or {@link ProductIndex}. Every
+ * loader returns the same types with the same answers; only where the data lives differs (heap
+ * arrays or a mapping).
  *
  * <p>Addresses are passed as the 32 bits of the IPv4 address in network order, as an {@code int}
  * ({@code 1.2.3.4} is {@code 0x01020304}; addresses from 128.0.0.0 up are negative ints). All
@@ -36,7 +37,7 @@ public abstract class SpindexIndex {
     return loader;
   }
 
-  /** Rows: addresses of a set, ranges of a range index. */
+  /** Rows: addresses of a set, ranges of a range index, products of a product index. */
   public abstract int size();
 
   /** This index as a set; fails with a message naming the file when it is not one. */
@@ -48,6 +49,12 @@ public abstract class SpindexIndex {
   public Ipv4Ranges asRanges() {
     throw new IllegalStateException(
         header.file() + " is a " + kind() + " index, not an IPv4 range index");
+  }
+
+  /** This index as a product index; fails with a message naming the file when it is not one. */
+  public ProductIndex asProducts() {
+    throw new IllegalStateException(
+        header.file() + " is a " + kind() + " index, not a product index");
   }
 
   /** First row in {@code [lo, hi)} whose key is {@code >= key} (keys are flipped, signed order). */

@@ -11,8 +11,10 @@ import io.spindex.index.IndexLoader;
 import io.spindex.index.IndexVerifier;
 import io.spindex.index.Ipv4Ranges;
 import io.spindex.index.Loader;
+import io.spindex.index.ProductIndex;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * Any file given to a loader or the verifier ends in an index or a {@link CorruptIndexException}
  * (the one documented exception); an index that passes {@code verify} answers lookups without
- * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind.
+ * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products included).
  */
 class IndexReaderFuzzTest {
   private static Path file;
@@ -51,6 +53,23 @@ class IndexReaderFuzzTest {
       IndexVerifier.verify(file);
       index = Loader.mappedUnchecked().load(file);
     } catch (CorruptIndexException expected) {
+      return;
+    }
+    if (index instanceof ProductIndex) {
+      ProductIndex p = (ProductIndex) index;
+      for (String id : new String[] {"", "P001", "P1000000000"}) {
+        byte[] b = id.getBytes(StandardCharsets.UTF_8);
+        int row = p.rowOfId(b, 0, b.length);
+        if (row != ProductIndex.NONE) {
+          p.id(row);
+        }
+      }
+      for (int row = 0; row < Math.min(p.size(), 3); row++) {
+        p.id(row);
+        p.pricePc(row);
+        p.contentHash(row);
+        p.row(p.idHashOf(row));
+      }
       return;
     }
     for (int a : new int[] {0, -1, 0x0A000001, 0x7FFFFFFF, 0x80000000, 0x01000100}) {

@@ -7,6 +7,7 @@ package io.spindex.index;
 
 import io.spindex.build.Ipv4RangeBuilder;
 import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.ProductIndexBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -48,6 +49,19 @@ public final class BadFixtures {
     new Ipv4SetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
     new Ipv4SetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
     new Ipv4RangeBuilder().createdMillis(0).prefixTable(false).build(List.of(rangesText), ranges);
+    Path productsText = work.resolve("products.tsv");
+    Files.write(
+        productsText,
+        ("id\ttitle\tprice_pc\tshipping\n"
+                + "P001\t사과\t1000\t0\nP002\t배\t2000\t2500\nP003\t감\t3000\t-1\n")
+            .getBytes(StandardCharsets.UTF_8));
+    Path products = work.resolve("products.spx");
+    new ProductIndexBuilder()
+        .createdMillis(0)
+        .prefixTable(false)
+        .build(List.of(productsText), products);
+    byte[] prod = Files.readAllBytes(products);
+    IndexHeader ph = Loader.readHeader(products);
     byte[] set = Files.readAllBytes(ips);
     byte[] rng = Files.readAllBytes(ranges);
     IndexHeader sh = Loader.readHeader(ips);
@@ -86,7 +100,30 @@ public final class BadFixtures {
             Section.PREFIX16,
             2561,
             0));
+    out.put(
+        "products-bit-flip-id-hashes.spx",
+        flip(prod, (int) ph.find(Section.ID_HASHES).offset() + 3, 0x08));
+    out.put("products-unsorted-hashes.spx", swapLongs(prod, ph, Section.ID_HASHES, 0, 1));
+    out.put("products-id-not-its-hash.spx", setByte(prod, ph, Section.ID_BYTES, 3, (byte) '9'));
+    out.put(
+        "products-bad-column-names.spx", setByte(prod, ph, Section.COLUMN_NAMES, 3, (byte) 'z'));
+    out.put("products-id-offsets-end.spx", setInt(prod, ph, Section.ID_OFFSETS, 3, 11));
     return out;
+  }
+
+  private static byte[] swapLongs(byte[] b, IndexHeader h, Section s, int i, int j) {
+    ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    int base = (int) h.find(s).offset();
+    long x = bb.getLong(base + 8 * i);
+    bb.putLong(base + 8 * i, bb.getLong(base + 8 * j));
+    bb.putLong(base + 8 * j, x);
+    return fixSectionCrc(bb.array(), h, s);
+  }
+
+  private static byte[] setByte(byte[] b, IndexHeader h, Section s, int i, byte v) {
+    byte[] c = b.clone();
+    c[(int) h.find(s).offset() + i] = v;
+    return fixSectionCrc(c, h, s);
   }
 
   private static byte[] flip(byte[] b, int at, int mask) {

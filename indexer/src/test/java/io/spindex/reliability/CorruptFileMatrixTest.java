@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.build.Ipv4RangeBuilder;
 import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.ProductIndexBuilder;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexVerifier;
@@ -42,6 +43,12 @@ class CorruptFileMatrixTest {
           "10.0.0.1\n10.0.0.2\n10.0.1.7\n172.16.5.4\n8.8.8.8\n255.255.255.255\n0.0.0.0\n"
               .getBytes(StandardCharsets.UTF_8));
       new Ipv4SetBuilder().build(List.of(src), idx);
+    } else if (kind.equals("products")) {
+      Files.write(
+          src,
+          "id\tprice_pc\tshipping\ttitle\nP1\t100\t0\t사과\nP2\t200\t-1\t배\nP3\t\t0\t감\n"
+              .getBytes(StandardCharsets.UTF_8));
+      new ProductIndexBuilder().extraIntFields(List.of()).build(List.of(src), idx);
     } else {
       Files.write(
           src,
@@ -95,7 +102,7 @@ class CorruptFileMatrixTest {
     long seed = System.nanoTime();
     SplittableRandom rnd = new SplittableRandom(seed);
     Tally t = new Tally();
-    for (String kind : new String[] {"set", "ranges"}) {
+    for (String kind : new String[] {"set", "ranges", "products"}) {
       Path idx = build(kind);
       byte[] good = Files.readAllBytes(idx);
       IndexHeader h = Loader.readHeader(idx);

@@ -9,9 +9,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The job jar's entry point: {@code spark-submit spindex-spark-job.jar <job> [options]} with job
- * {@code ip-lookup}, {@code loader-compare} or {@code gen-logs}. Prints the job's summary table
- * (also written as JSON next to the output) and exits non-zero when the job failed or its counts do
- * not reconcile.
+ * {@code ip-lookup}, {@code loader-compare}, {@code gen-logs}, {@code ep-transform} or {@code
+ * ep-diff}. Prints the job's summary table (also written as JSON next to the output) and exits
+ * non-zero when the job failed or its counts do not reconcile.
  */
 public final class SpindexSpark {
   private SpindexSpark() {}
@@ -48,6 +48,10 @@ public final class SpindexSpark {
         return LoaderCompareJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);
+      case EpTransformSparkJob.NAME:
+        return EpTransformSparkJob.run(spark, args);
+      case EpDiffSparkJob.NAME:
+        return EpDiffSparkJob.run(spark, args);
       case IdentityJob.NAME:
         return IdentityJob.run(spark, args);
       case ReadinessJob.NAME:
@@ -63,6 +67,8 @@ public final class SpindexSpark {
         + "  ip-lookup       annotate, filter or count lines by the IPv4 address in them\n"
         + "  loader-compare  load an index with every loader on every executor; timing table\n"
         + "  gen-logs        write reproducible nginx-style access-log lines\n"
+        + "  ep-transform    clean EP product feeds with a transform spec (docs/EP.md)\n"
+        + "  ep-diff         summary EP: today's full EP against yesterday's product index\n"
         + "benchmark tools (scripts/bench-spark):\n"
         + "  identity        copy lines unchanged (Spark's own pass, strings or bytes)\n"
         + "  readiness       time to first lookup per executor: holder per loader vs broadcast\n"

@@ -27,6 +27,8 @@ class ConfMirrorTest {
     all.addAll(java.util.Arrays.asList(GenLogsJob.Opt.values()));
     all.addAll(java.util.Arrays.asList(IdentityJob.Opt.values()));
     all.addAll(java.util.Arrays.asList(ReadinessJob.Opt.values()));
+    all.addAll(java.util.Arrays.asList(EpTransformSparkJob.Opt.values()));
+    all.addAll(java.util.Arrays.asList(EpDiffSparkJob.Opt.values()));
     for (OptionKey k : all) {
       String key = "# spark.spindex." + k.optionName() + " ";
       assertTrue(text.contains(key), key);

@@ -1,0 +1,69 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import io.spindex.build.BuildReport;
+import io.spindex.build.ProductIndexBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code spindex build products}: a full EP feed to a product index. */
+@Command(
+    name = "products",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Build a product index from full EP files (UTF-8 TSV, header line first): per product id"
+          + " (64-bit hash, collisions fail the build naming both ids) price_pc, shipping, a"
+          + " content hash of the row and any --int-field; the id text for ep-diff's D rows."
+    })
+final class BuildProductsCommand implements Callable<Integer> {
+  @CommandLine.Mixin BuildCommand.Common common;
+
+  @Option(
+      names = "--int-field",
+      paramLabel = "FIELD",
+      description = "Also store this field as an int column (repeatable), e.g. review_count.")
+  List<String> intFields = new ArrayList<>();
+
+  @Option(
+      names = "--max-line-bytes",
+      defaultValue = "65536",
+      description = "Longest accepted line in bytes (default 65536).")
+  int maxLineBytes;
+
+  @Option(names = "--threads", description = "Parser threads (default: all processors).")
+  Integer threads;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    ProductIndexBuilder b =
+        new ProductIndexBuilder()
+            .strict(common.strict)
+            .prefixTable(!common.noPrefixTable)
+            .extraIntFields(intFields)
+            .maxLineBytes(maxLineBytes);
+    if (threads != null) {
+      b.threads(threads);
+    }
+    if (common.createdMillis() != null) {
+      b.createdMillis(common.createdMillis());
+    }
+    Path out = common.output();
+    BuildReport r;
+    try (Progress p = new Progress("reading", common.totalBytes())) {
+      r = b.progress(p.counter()).build(common.inputs, out);
+    }
+    return common.report(spec.commandLine().getOut(), spec.commandLine().getErr(), r, out);
+  }
+}

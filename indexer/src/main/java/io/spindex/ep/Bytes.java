@@ -1,0 +1,57 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.ep;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/** Word-at-a-time byte helpers (SWAR) shared by the EP scanners; a plain loop is kept in tests. */
+final class Bytes {
+  private static final VarHandle LE64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  private Bytes() {}
+
+  /** Eight bytes at {@code i}, little-endian ({@code b[i]} is the low byte). */
+  static long le64(byte[] b, int i) {
+    return (long) LE64.get(b, i);
+  }
+
+  /**
+   * A word with the top bit set in each byte of {@code word} equal to {@code pattern} (a byte
+   * repeated eight times), and possibly in bytes above a match: only the lowest set bit is exact.
+   */
+  static long matches(long word, long pattern) {
+    long x = word ^ pattern;
+    return (x - ONES) & ~x & HIGHS;
+  }
+
+  /** {@code b} repeated in all eight bytes of a long. */
+  static long repeat(byte b) {
+    return (b & 0xFFL) * ONES;
+  }
+
+  /** First index in {@code [from, to)} holding {@code value}, or {@code to}. */
+  static int indexOf(byte[] b, int from, int to, byte value, long pattern) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long m = matches(le64(b, i), pattern);
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == value) {
+        return i;
+      }
+    }
+    return to;
+  }
+}

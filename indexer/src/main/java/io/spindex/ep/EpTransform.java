@@ -1,0 +1,162 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.ep;
+
+import java.util.List;
+
+/**
+ * A transform spec compiled against one input header: the row steps to run and the output columns.
+ * Immutable and thread-safe; each thread (task) takes its own {@link #worker}.
+ *
+ * <p>Rows are worked on as bytes: a line is split at tabs into slices of its own buffer; only the
+ * fields a step reads are looked at, only changed values are copied, and the output row is the
+ * slices written in output order. A row no step changed, whose columns keep their order, is copied
+ * as it was (without its CR).
+ */
+public final class EpTransform {
+  private final TransformSpec spec;
+  private final EpHeader input;
+  private final EpHeader output;
+  private final int[] outSlots;
+  private final boolean identityColumns;
+  private final int slots;
+  private final Step.RowStep[] steps;
+
+  EpTransform(TransformSpec spec, EpHeader input, Schema schema, List<Step.RowStep> steps) {
+    this.spec = spec;
+    this.input = input;
+    this.output = EpHeader.of(schema.names());
+    this.outSlots = schema.outputSlots();
+    this.slots = schema.slotCount();
+    this.steps = steps.toArray(new Step.RowStep[0]);
+    boolean identity = outSlots.length == input.size();
+    for (int i = 0; identity && i < outSlots.length; i++) {
+      identity = outSlots[i] == i;
+    }
+    this.identityColumns = identity;
+  }
+
+  /** The input header this transform was compiled against. */
+  public EpHeader inputHeader() {
+    return input;
+  }
+
+  /** The header of the output. */
+  public EpHeader outputHeader() {
+    return output;
+  }
+
+  public TransformSpec spec() {
+    return spec;
+  }
+
+  /** A new worker with its own row buffers and counts. */
+  public Worker worker() {
+    return new Worker();
+  }
+
+  /** Applies the transform to rows, one at a time. Not thread-safe: one per thread. */
+  public final class Worker {
+    private final EpRow row = new EpRow(slots);
+    private final Step.Verdict verdict = new Step.Verdict();
+    private final LineCheck lineCheck =
+        new LineCheck(input.size(), spec.maxLineBytes(), spec.validateUtf8());
+    private final EpCounts counts = new EpCounts(spec.stepLabels());
+
+    /**
+     * Transforms one line ({@code b[from, to)}, without its LF): appends the output row with LF to
+     * {@code out} and returns {@code true}, or returns {@code false} and leaves the reason in
+     * {@link #rejectReason()} and {@link #rejectDetail()}.
+     */
+    public boolean apply(byte[] b, int from, int to, ByteSink out) {
+      counts.in++;
+      if (!lineCheck.check(b, from, to, row, verdict)) {
+        counts.reject(verdict.reason);
+        return false;
+      }
+      boolean changed = false;
+      for (Step.RowStep s : steps) {
+        int r = s.apply(row, verdict);
+        counts.step(s.position, r);
+        if (r == Step.RowStep.REJECTED) {
+          counts.reject(verdict.reason);
+          return false;
+        }
+        changed |= r == Step.RowStep.CHANGED;
+      }
+      counts.out++;
+      if (!changed && identityColumns) {
+        int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
+        out.ensure(end - from + 1);
+        System.arraycopy(b, from, out.buf, out.len, end - from);
+        out.len += end - from;
+        out.buf[out.len++] = '\n';
+        return true;
+      }
+      writeRow(out);
+      return true;
+    }
+
+    /**
+     * Writes the slots in output order. Neighbouring output columns whose bytes are neighbours in
+     * the line too (unchanged, in input order) are copied as one run, tab included: a row with its
+     * columns in input order and one changed value is three copies, not thirty.
+     */
+    private void writeRow(ByteSink out) {
+      int n = 1;
+      for (int s : outSlots) {
+        n += row.length(s) + 1;
+      }
+      out.ensure(n);
+      byte[] o = out.buf;
+      int at = out.len;
+      int last = outSlots.length - 1;
+      for (int i = 0; i <= last; ) {
+        int s = outSlots[i];
+        byte[] a = row.array(s);
+        int from = row.from(s);
+        int to = row.to(s);
+        while (i < last) {
+          int next = outSlots[i + 1];
+          if (row.array(next) != a || row.from(next) != to + 1 || a[to] != '\t') {
+            break;
+          }
+          to = row.to(next);
+          i++;
+        }
+        System.arraycopy(a, from, o, at, to - from);
+        at += to - from;
+        o[at++] = i == last ? (byte) '\n' : (byte) '\t';
+        i++;
+      }
+      if (outSlots.length == 0) {
+        o[at++] = '\n';
+      }
+      out.len = at;
+    }
+
+    /** Counts a line the reader rejected before it reached {@link #apply} (over-long lines). */
+    public void rejectUnread(String reason) {
+      counts.in++;
+      counts.reject(reason);
+    }
+
+    /** Why the last rejected row was rejected, e.g. {@code too-long:title}. */
+    public String rejectReason() {
+      return verdict.reason;
+    }
+
+    /** The specifics of the last reject, e.g. {@code 123 characters, limit 100}. */
+    public String rejectDetail() {
+      return verdict.detail;
+    }
+
+    /** This worker's counts so far. */
+    public EpCounts counts() {
+      return counts;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.ep;
+
+/**
+ * A {@link ChunkPipeline.Processor} that hands each line of a chunk to {@link #line} and formats
+ * rejects as rejects-file rows: {@code POSITION<TAB>REASON<TAB>DETAIL<TAB>LINE} (the position is
+ * added by the writer, which knows the line numbers). Not thread-safe.
+ */
+abstract class LineProcessor implements ChunkPipeline.Processor {
+  private static final long LFS = Bytes.repeat((byte) '\n');
+
+  @Override
+  public final void process(ChunkPipeline.Chunk c) {
+    if (c.oversized) {
+      String reason = LineCheck.TOO_LONG;
+      String detail = "more than " + (c.in.length - 1) + " bytes (first " + c.len + " kept)";
+      oversized(reason);
+      reject(c, 0, reason, detail, c.in, 0, c.len);
+      c.lines = 1;
+      return;
+    }
+    byte[] b = c.in;
+    int pos = 0;
+    long n = 0;
+    while (pos < c.len) {
+      int lf = Bytes.indexOf(b, pos, c.len, (byte) '\n', LFS);
+      line(c, b, pos, lf, n);
+      n++;
+      pos = lf + 1;
+    }
+    c.lines = n;
+  }
+
+  /** Processes line {@code index} of chunk {@code c}: {@code b[from, to)}, LF excluded. */
+  abstract void line(ChunkPipeline.Chunk c, byte[] b, int from, int to, long index);
+
+  /** Counts a line the reader could not hold (over a chunk long). */
+  abstract void oversized(String reason);
+
+  /** Adds a reject row for line {@code index} of the chunk. */
+  static void reject(
+      ChunkPipeline.Chunk c, long index, String reason, String detail, byte[] b, int from, int to) {
+    ByteSink t = c.text;
+    int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
+    t.write((byte) '\t');
+    t.write(reason);
+    t.write((byte) '\t');
+    t.write(detail == null ? "" : detail.replace('\t', ' '));
+    t.write((byte) '\t');
+    t.write(b, from, end);
+    t.write((byte) '\n');
+    c.rejected(index);
+  }
+}

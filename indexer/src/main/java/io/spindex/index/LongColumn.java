@@ -1,0 +1,104 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+
+/**
+ * A read-only column of int64 values, the 8-byte sibling of {@link IntColumn}: on the heap ({@code
+ * long[]}, loaded by io, nio and mmap) or a {@code LongBuffer} view over a mapping ({@code
+ * mapped}). Thread-safe: only absolute gets.
+ */
+abstract class LongColumn {
+  /** Longs per mapped chunk (1 GiB, like {@link IntColumn#CHUNK_INTS}). */
+  static final int CHUNK_LONGS = 1 << 27;
+
+  abstract long get(int i);
+
+  abstract int size();
+
+  static LongColumn of(long[] values) {
+    return new Heap(values, values.length);
+  }
+
+  /** The first {@code size} values of {@code values}. */
+  static LongColumn of(long[] values, int size) {
+    return new Heap(values, size);
+  }
+
+  /** A view over little-endian bytes; each chunk holds {@link #CHUNK_LONGS} longs but the last. */
+  static LongColumn view(ByteBuffer[] chunks) {
+    LongBuffer[] views = new LongBuffer[chunks.length];
+    for (int i = 0; i < chunks.length; i++) {
+      views[i] = chunks[i].duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    }
+    return views.length == 1 ? new View(views[0]) : new Chunked(views);
+  }
+
+  private static final class Heap extends LongColumn {
+    private final long[] values;
+    private final int size;
+
+    Heap(long[] values, int size) {
+      this.values = values;
+      this.size = size;
+    }
+
+    @Override
+    long get(int i) {
+      return values[i];
+    }
+
+    @Override
+    int size() {
+      return size;
+    }
+  }
+
+  private static final class View extends LongColumn {
+    private final LongBuffer values;
+
+    View(LongBuffer values) {
+      this.values = values;
+    }
+
+    @Override
+    long get(int i) {
+      return values.get(i);
+    }
+
+    @Override
+    int size() {
+      return values.limit();
+    }
+  }
+
+  private static final class Chunked extends LongColumn {
+    private final LongBuffer[] chunks;
+    private final int size;
+
+    Chunked(LongBuffer[] chunks) {
+      this.chunks = chunks;
+      long n = 0;
+      for (LongBuffer c : chunks) {
+        n += c.limit();
+      }
+      this.size = Math.toIntExact(n);
+    }
+
+    @Override
+    long get(int i) {
+      return chunks[i >>> 27].get(i & (CHUNK_LONGS - 1));
+    }
+
+    @Override
+    int size() {
+      return size;
+    }
+  }
+}
