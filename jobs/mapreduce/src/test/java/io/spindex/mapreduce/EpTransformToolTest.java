@@ -180,6 +180,32 @@ class EpTransformToolTest {
   }
 
   @Test
+  void sideFilesShippedWithFilesAndTheSpecBaseSetToTheTaskDirectory() throws Exception {
+    Path out = dir.resolve("mr-files");
+    Path conf = SPEC.getParent();
+    run(
+        0,
+        "-files",
+        conf.resolve("ep-blocked.example.tsv") + "," + conf.resolve("ep-category-map.example.tsv"),
+        "-D",
+        EpTransformTool.CONF_SPEC_BASE + "=.",
+        "--input",
+        input.toString(),
+        "--output",
+        out.toString(),
+        "--spec",
+        SPEC.toString());
+    ByteArrayOutputStream rows = new ByteArrayOutputStream();
+    for (Path p : parts(out)) {
+      byte[] b = Files.readAllBytes(p);
+      int h = afterFirstLine(b);
+      rows.write(b, h, b.length - h);
+    }
+    int coreH = afterFirstLine(coreOut);
+    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows.toByteArray());
+  }
+
+  @Test
   void aFileWithAnotherHeaderFailsTheJob() throws Exception {
     Path two = dir.resolve("two");
     Files.createDirectories(two);
