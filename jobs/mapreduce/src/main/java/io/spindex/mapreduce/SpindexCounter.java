@@ -49,6 +49,13 @@ public enum SpindexCounter {
   REJECTS_IPV6,
   REJECTS_NO_IPV4_FOUND;
 
+  /**
+   * The group of ep-transform's named counters: {@code rejected REASON} and {@code step LABEL
+   * changed|rejected}. EP reject reasons name columns ({@code too-long:title}), so they cannot be
+   * enum constants; the totals (records in, out, rejected) are the enum counters above.
+   */
+  public static final String EP_GROUP = "Spindex EP";
+
   /** The counter of rejects for {@code reason}. */
   public static SpindexCounter rejects(RejectReason reason) {
     return valueOf("REJECTS_" + reason.name());

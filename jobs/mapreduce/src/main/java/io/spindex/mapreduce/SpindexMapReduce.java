@@ -26,6 +26,7 @@ public final class SpindexMapReduce {
     Map<String, Supplier<Tool>> m = new LinkedHashMap<>();
     m.put(IpLookupTool.NAME, IpLookupTool::new);
     m.put(LoaderCompareTool.NAME, LoaderCompareTool::new);
+    m.put(EpTransformTool.NAME, EpTransformTool::new);
     return m;
   }
 

@@ -30,6 +30,7 @@ class ConfMirrorTest {
     List<OptionKey> all = new ArrayList<>();
     all.addAll(Arrays.asList(IpLookupTool.Opt.values()));
     all.addAll(Arrays.asList(LoaderCompareTool.Opt.values()));
+    all.addAll(Arrays.asList(EpTransformTool.Opt.values()));
     for (OptionKey k : all) {
       String key = "<!-- spindex." + k.optionName() + " ";
       assertTrue(text.contains(key), key);

@@ -7,7 +7,7 @@ package io.spindex.spark;
 
 import io.spindex.ep.ByteSink;
 import io.spindex.ep.EpHeader;
-import java.nio.charset.StandardCharsets;
+import io.spindex.ep.EpSplitLines;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -90,16 +90,7 @@ abstract class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
       byte[] b = line.getBytes();
       int len = line.getLength();
       if (kv._1().get() == 0) {
-        EpHeader h;
-        try {
-          h = EpHeader.parse(b, 0, len, source + ":1");
-        } catch (io.spindex.build.InputException e) {
-          throw new IllegalStateException(e.getMessage(), e);
-        }
-        if (!h.equals(expected)) {
-          throw new IllegalStateException(
-              source + ":1: header differs from the first input's (" + expected + "): " + h);
-        }
+        EpSplitLines.checkHeader(b, len, source, expected);
         continue;
       }
       out.clear();
@@ -110,11 +101,8 @@ abstract class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
         text.set(out.array(), 0, out.length() - 1);
         return outLine;
       }
-      String r = source + ":" + kv._1().get() + "\t" + reason() + "\t" + detail() + "\t";
-      byte[] rb = r.getBytes(StandardCharsets.UTF_8);
-      text.set(rb, 0, rb.length);
-      int end = len > 0 && b[len - 1] == '\r' ? len - 1 : len;
-      text.append(b, 0, end);
+      byte[] r = EpSplitLines.rejectRecord(source, kv._1().get(), reason(), detail(), b, len);
+      text.set(r, 0, r.length);
       return outReject;
     }
     if (!finished) {

@@ -7,7 +7,7 @@ package io.spindex.spark;
 
 import io.spindex.build.InputException;
 import io.spindex.ep.EpHeader;
-import java.io.ByteArrayOutputStream;
+import io.spindex.ep.EpSplitLines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,9 +23,6 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory;
 
 /** Driver-side file work of the EP jobs: the input's header, the single-file merge. */
 final class EpSparkIo {
-  /** Longest header line read on the driver. */
-  private static final int MAX_HEADER_BYTES = 1 << 20;
-
   private EpSparkIo() {}
 
   /** The input files of a path or glob, in name order (as Hadoop lists them). */
@@ -61,19 +58,7 @@ final class EpSparkIo {
     CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(file);
     try (InputStream raw = fs.open(file);
         InputStream in = codec == null ? raw : codec.createInputStream(raw)) {
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      int c;
-      while ((c = in.read()) >= 0 && c != '\n') {
-        line.write(c);
-        if (line.size() > MAX_HEADER_BYTES) {
-          throw new InputException(file + ":1: header line longer than " + MAX_HEADER_BYTES);
-        }
-      }
-      if (c < 0 && line.size() == 0) {
-        throw new InputException(file + ": empty file: an EP file starts with a header line");
-      }
-      byte[] b = line.toByteArray();
-      return EpHeader.parse(b, 0, b.length, file + ":1");
+      return EpSplitLines.readHeader(in, file.toString());
     }
   }
 

@@ -1,0 +1,242 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.ep.EpHeader;
+import io.spindex.ep.EpTransformJob;
+import io.spindex.ep.TransformSpec;
+import io.spindex.gen.EpGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ep-transform on the LocalJobRunner against the single-machine core ({@link EpTransformJob}, what
+ * {@code spindex ep transform} runs) on the same generated feed and the example spec: data rows
+ * byte for byte, rejects by reason and line, counters against the core's counts.
+ */
+class EpTransformToolTest {
+  /** The example spec; its side files (category map, blocked words) sit next to it. */
+  static final Path SPEC =
+      Paths.get("../../../conf/ep-transform.example.conf").toAbsolutePath().normalize();
+
+  @TempDir static Path dir;
+  static Path input;
+  static EpTransformJob.Result core;
+  static byte[] coreOut;
+  static List<String> coreRejects;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    input = dir.resolve("in/ep.tsv");
+    Files.createDirectories(input.getParent());
+    try (OutputStream out = Files.newOutputStream(input)) {
+      new EpGenerator(3000, 42, 0.05).writeTo(out);
+    }
+    Path out = dir.resolve("core.tsv");
+    Path rej = dir.resolve("core-rejects.tsv");
+    core = EpTransformJob.run(input, out, rej, TransformSpec.load(SPEC), 2);
+    coreOut = Files.readAllBytes(out);
+    coreRejects = lines(Files.readAllBytes(rej));
+  }
+
+  private static EpTransformTool run(int wantExit, String... args) throws Exception {
+    EpTransformTool tool = new EpTransformTool();
+    assertEquals(wantExit, ToolRunner.run(MrTests.local(), tool, args));
+    return tool;
+  }
+
+  private static List<Path> parts(Path d) throws Exception {
+    try (Stream<Path> s = Files.list(d)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("part-"))
+          .sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
+  /** LF-terminated lines, one char per byte (rejects may hold invalid UTF-8 and CRs). */
+  private static List<String> lines(byte[] b) {
+    List<String> l = new ArrayList<>();
+    int from = 0;
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] == '\n') {
+        l.add(new String(b, from, i - from, StandardCharsets.ISO_8859_1));
+        from = i + 1;
+      }
+    }
+    return l;
+  }
+
+  private static int afterFirstLine(byte[] b) {
+    int i = 0;
+    while (b[i] != '\n') {
+      i++;
+    }
+    return i + 1;
+  }
+
+  @Test
+  void matchesTheCoreRowsRejectsAndCounts() throws Exception {
+    assertTrue(core.counts.rejected() > 0, "the generated feed has defects");
+    Path out = dir.resolve("mr-out");
+    // Small splits: several map tasks, most without the file's header line.
+    EpTransformTool tool =
+        run(
+            0,
+            "--input",
+            input.toString(),
+            "--output",
+            out.toString(),
+            "--spec",
+            SPEC.toString(),
+            "--split-mb",
+            "0.25");
+
+    // Every part is an EP file with exactly one header line: the core's output header.
+    byte[] header = core.outputHeader.toLine();
+    List<Path> parts = parts(out);
+    assertTrue(parts.size() > 1, "several map tasks: " + parts);
+    ByteArrayOutputStream rows = new ByteArrayOutputStream();
+    for (Path p : parts) {
+      byte[] b = Files.readAllBytes(p);
+      int h = afterFirstLine(b);
+      assertArrayEquals(header, Arrays.copyOf(b, h), p.toString());
+      rows.write(b, h, b.length - h);
+    }
+    int coreH = afterFirstLine(coreOut);
+    assertArrayEquals(header, Arrays.copyOf(coreOut, coreH));
+    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows.toByteArray());
+
+    // Rejects: same reasons and lines (the core's position is a line number, ours a byte offset,
+    // which must point at the rejected line).
+    byte[] in = Files.readAllBytes(input);
+    List<String> mine = new ArrayList<>();
+    List<String> rejectLines = new ArrayList<>();
+    for (Path p : parts(out.resolve("_rejects"))) {
+      rejectLines.addAll(lines(Files.readAllBytes(p)));
+    }
+    for (String line : rejectLines) {
+      String[] f = line.split("\t", 4);
+      int colon = f[0].lastIndexOf(':');
+      assertTrue(f[0].substring(0, colon).endsWith(input.getFileName().toString()), f[0]);
+      int offset = Integer.parseInt(f[0].substring(colon + 1));
+      assertTrue(offset == 0 || in[offset - 1] == '\n', "offset at a line start: " + f[0]);
+      byte[] raw = f[3].getBytes(StandardCharsets.ISO_8859_1);
+      assertArrayEquals(raw, Arrays.copyOfRange(in, offset, offset + raw.length), f[0]);
+      mine.add(f[1] + "\t" + f[3]);
+    }
+    List<String> theirs = new ArrayList<>();
+    for (String line : coreRejects.subList(1, coreRejects.size())) {
+      String[] f = line.split("\t", 4);
+      theirs.add(f[1] + "\t" + f[3]);
+    }
+    Collections.sort(mine);
+    Collections.sort(theirs);
+    assertEquals(theirs, mine);
+
+    // Counters: the core's counts, name for name; the report balances.
+    Map<String, Long> counts =
+        EpTransformTool.counts(tool.counters, TransformSpec.load(SPEC).stepLabels());
+    assertEquals(core.counts.asMap(), counts);
+    assertTrue(core.counts.reconciles());
+    assertEquals(
+        core.counts.in()
+            + " in = "
+            + core.counts.out()
+            + " out + "
+            + core.counts.rejected()
+            + " rejected",
+        tool.report.toJson().contains("\"balanced\": true") ? balance(tool) : "unbalanced");
+    assertEquals((long) parts.size(), IpLookupTool.value(tool.counters, SpindexCounter.TASKS));
+    assertTrue(Files.isRegularFile(out.resolve("_summary.json")));
+  }
+
+  private static String balance(EpTransformTool tool) {
+    String j = tool.report.toJson();
+    int at = j.indexOf("\"balance\"");
+    int from = j.indexOf('"', j.indexOf(':', at) + 1) + 1;
+    return j.substring(from, j.indexOf('"', from));
+  }
+
+  @Test
+  void sideFilesShippedWithFilesAndTheSpecBaseSetToTheTaskDirectory() throws Exception {
+    Path out = dir.resolve("mr-files");
+    Path conf = SPEC.getParent();
+    run(
+        0,
+        "-files",
+        conf.resolve("ep-blocked.example.tsv") + "," + conf.resolve("ep-category-map.example.tsv"),
+        "-D",
+        EpTransformTool.CONF_SPEC_BASE + "=.",
+        "--input",
+        input.toString(),
+        "--output",
+        out.toString(),
+        "--spec",
+        SPEC.toString());
+    ByteArrayOutputStream rows = new ByteArrayOutputStream();
+    for (Path p : parts(out)) {
+      byte[] b = Files.readAllBytes(p);
+      int h = afterFirstLine(b);
+      rows.write(b, h, b.length - h);
+    }
+    int coreH = afterFirstLine(coreOut);
+    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows.toByteArray());
+  }
+
+  @Test
+  void aFileWithAnotherHeaderFailsTheJob() throws Exception {
+    Path two = dir.resolve("two");
+    Files.createDirectories(two);
+    Files.copy(input, two.resolve("a.tsv"));
+    List<String> names = new ArrayList<>(EpHeader.read(input).names());
+    Collections.swap(names, 1, 2);
+    Files.write(
+        two.resolve("b.tsv"), (String.join("\t", names) + "\n").getBytes(StandardCharsets.UTF_8));
+    run(
+        1,
+        "--input",
+        two.toString(),
+        "--output",
+        dir.resolve("bad-out").toString(),
+        "--spec",
+        SPEC.toString());
+  }
+
+  @Test
+  void isInTheDispatcherAndReportsUsageErrors() throws Exception {
+    assertTrue(SpindexMapReduce.jobs().containsKey(EpTransformTool.NAME));
+    assertEquals(
+        2,
+        SpindexMapReduce.run(
+            MrTests.local(),
+            EpTransformTool.NAME,
+            "--input",
+            input.toString(),
+            "--output",
+            dir.resolve("x").toString(),
+            "--spec",
+            dir.resolve("missing.conf").toString()));
+  }
+}
