@@ -14,6 +14,7 @@ import io.spindex.ep.TransformSpec;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
+import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
@@ -94,14 +95,14 @@ final class EpDiffSparkJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     boolean single = Boolean.parseBoolean(o.get(Opt.SINGLE_FILE).trim());
     String time = o.get(Opt.UPDATE_TIME).trim();
     if (time.equals("now")) {
       time = LocalDateTime.now().format(EpDiff.UPDATE_TIME);
     }
     String loader = o.get(Opt.LOADER).trim();
-    LookupPartition.loaderNamed(loader);
+    Loader.forOption(loader);
     int maxLine = o.getInt(Opt.MAX_LINE_BYTES);
     IndexRef ref = IndexRef.resolve(sc, o.get(Opt.YESTERDAY), o.get(Opt.INDEX_SHIP));
     IndexHeader ih = ref.headerOnDriver(o.get(Opt.YESTERDAY));
@@ -165,7 +166,7 @@ final class EpDiffSparkJob {
             it -> {
               int p = it.next();
               ProductIndex idx =
-                  IndexHolder.acquire(ref.localPath(conf), LookupPartition.loaderNamed(loader))
+                  IndexHolder.acquire(ref.localPath(conf), Loader.forOption(loader))
                       .index()
                       .asProducts();
               EpDiff diff = new EpDiff(header, idx, t, maxLine);
@@ -288,8 +289,7 @@ final class EpDiffSparkJob {
     @Override
     public Iterator<Tuple2<Route, Text>> call(
         InputSplit split, Iterator<Tuple2<LongWritable, Text>> lines) throws Exception {
-      IndexHolder.Acquired a =
-          IndexHolder.acquire(ref.localPath(conf), LookupPartition.loaderNamed(loader));
+      IndexHolder.Acquired a = IndexHolder.acquire(ref.localPath(conf), Loader.forOption(loader));
       if (a.loadedByThisCall()) {
         Ledger.loaded(a, loader);
       }

@@ -97,7 +97,7 @@ final class EpTransformSparkJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
     boolean single = Boolean.parseBoolean(o.get(Opt.SINGLE_FILE).trim());
     java.nio.file.Path specFile = Paths.get(o.get(Opt.SPEC)).toAbsolutePath();
     String specText;
