@@ -268,6 +268,14 @@ def goals(run):
                                  ("RangeLookupBenchmark", "mappedPrefix", "range lookups (mapped)", 25),
                                  ("SetLookupBenchmark", "heapPrefix", "membership (heap)", 8),
                                  ("SetLookupBenchmark", "mappedPrefix", "membership (mapped)", 8),
+                                 ("RangeLookupBenchmark", "heapPrefixBatch",
+                                  "range lookups, batch `labelIds` (heap)", 25),
+                                 ("RangeLookupBenchmark", "mappedPrefixBatch",
+                                  "range lookups, batch `labelIds` (mapped)", 25),
+                                 ("SetLookupBenchmark", "heapPrefixBatch",
+                                  "membership, batch `containsAll` (heap)", 8),
+                                 ("SetLookupBenchmark", "mappedPrefixBatch",
+                                  "membership, batch `containsAll` (mapped)", 8),
                                  ("InterleavedLookupBenchmark", "interleaved",
                                   "membership (heap), interleaved what-if", 8)]:
         value_row(f"{label} ≥ {floor} M/s", g(cls, m), 1e-6, " M/s", lambda v, f=floor: v >= f)
