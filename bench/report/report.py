@@ -158,23 +158,6 @@ def lookups(run, cls, spec):
     return table(["lookup", "M lookups/s", "× binary search"], rows)
 
 
-INTERLEAVED = [
-    ("oneAtATime", "`Ipv4Set.contains`, one key at a time (today)", SPINDEX),
-    ("interleaved", "prototype: 16 keys in lock step, branch-free (bench module only)", BASELINE),
-]
-
-
-def interleaved(run):
-    cls = "InterleavedLookupBenchmark"
-    base = run.get(cls, "oneAtATime")
-    rows = []
-    for m, label, _ in INTERLEAVED:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err, 1e-6), times(r, base)])
-    return table(["membership, heap, prefix table", "M lookups/s", "× one at a time"], rows)
-
-
 def build(run):
     cls = "BuildBenchmark"
     naive = run.get(cls, "naive")
@@ -275,9 +258,7 @@ def goals(run):
                                  ("SetLookupBenchmark", "heapPrefixBatch",
                                   "membership, batch `containsAll` (heap)", 8),
                                  ("SetLookupBenchmark", "mappedPrefixBatch",
-                                  "membership, batch `containsAll` (mapped)", 8),
-                                 ("InterleavedLookupBenchmark", "interleaved",
-                                  "membership (heap), interleaved what-if", 8)]:
+                                  "membership, batch `containsAll` (mapped)", 8)]:
         value_row(f"{label} ≥ {floor} M/s", g(cls, m), 1e-6, " M/s", lambda v, f=floor: v >= f)
     rlk, slk = "RangeLookupBenchmark", "SetLookupBenchmark"
     for m, label in [("ip2region", "ip2region"), ("maxmindMemory", "MaxMind MEMORY"),
@@ -355,7 +336,6 @@ def main():
     blocks = {"run": run_info, "goals": goals, "set-load": set_load, "range-load": range_load,
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
-              "interleaved": interleaved,
               "buffers": buffers, "streams": streams, "ep": ep, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))
