@@ -18,20 +18,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Builds an IPv4 range index from range text ({@link RangeLine}): delimiter given or detected per
  * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
  * sorted, overlaps failed or flattened by an {@link OverlapPolicy}, labels stored once each.
  */
-public final class Ipv4RangeBuilder {
+public final class Ipv4RangeBuilder extends IndexBuilder<Ipv4RangeBuilder> {
+  @Override
+  Ipv4RangeBuilder self() {
+    return this;
+  }
+
   private byte delimiter;
   private OverlapPolicy policy = OverlapPolicy.FAIL;
-  private boolean strict;
-  private boolean prefixTable = true;
-  private LongAdder progress;
-  private Long createdMillis;
 
   /** A fixed field delimiter; by default tab, '|' or ',' is detected per file. */
   public Ipv4RangeBuilder delimiter(char c) {
@@ -44,28 +44,6 @@ public final class Ipv4RangeBuilder {
 
   public Ipv4RangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
-    return this;
-  }
-
-  /** Makes the first rejected line fail the build. */
-  public Ipv4RangeBuilder strict(boolean strict) {
-    this.strict = strict;
-    return this;
-  }
-
-  /** Whether to write the /16 prefix table (default yes). */
-  public Ipv4RangeBuilder prefixTable(boolean on) {
-    this.prefixTable = on;
-    return this;
-  }
-
-  public Ipv4RangeBuilder progress(LongAdder bytesRead) {
-    this.progress = bytesRead;
-    return this;
-  }
-
-  public Ipv4RangeBuilder createdMillis(long millis) {
-    this.createdMillis = millis;
     return this;
   }
 
@@ -127,9 +105,7 @@ public final class Ipv4RangeBuilder {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", scan.bytes);
     IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, flat.size, scan.digest);
-    if (createdMillis != null) {
-      w.createdMillis(createdMillis);
-    }
+    created(w);
     w.ints(Section.RANGE_STARTS, flat.starts, flat.size);
     w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
     w.ints(Section.RANGE_LABELS, flat.labels, flat.size);

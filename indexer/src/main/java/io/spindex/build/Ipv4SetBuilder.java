@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Builds an IPv4 set index from IP list text: one dotted quad per line, white space trimmed, blank
@@ -29,40 +28,17 @@ import java.util.concurrent.atomic.LongAdder;
  * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The same
  * counts become the index's prefix table.
  */
-public final class Ipv4SetBuilder {
+public final class Ipv4SetBuilder extends IndexBuilder<Ipv4SetBuilder> {
+  @Override
+  Ipv4SetBuilder self() {
+    return this;
+  }
+
   private int threads = Runtime.getRuntime().availableProcessors();
-  private boolean strict;
-  private boolean prefixTable = true;
-  private LongAdder progress;
-  private Long createdMillis;
 
   /** Parser threads (default: available processors). */
   public Ipv4SetBuilder threads(int n) {
     this.threads = Math.max(1, n);
-    return this;
-  }
-
-  /** Makes the first rejected line fail the build. */
-  public Ipv4SetBuilder strict(boolean strict) {
-    this.strict = strict;
-    return this;
-  }
-
-  /** Whether to write the /16 prefix table (default yes; off only to measure what it buys). */
-  public Ipv4SetBuilder prefixTable(boolean on) {
-    this.prefixTable = on;
-    return this;
-  }
-
-  /** Counts source bytes as they are read. */
-  public Ipv4SetBuilder progress(LongAdder bytesRead) {
-    this.progress = bytesRead;
-    return this;
-  }
-
-  /** Fixed creation time for reproducible files. */
-  public Ipv4SetBuilder createdMillis(long millis) {
-    this.createdMillis = millis;
     return this;
   }
 
@@ -153,9 +129,7 @@ public final class Ipv4SetBuilder {
     counts.put("addresses", (long) rows);
     counts.put("source bytes", scan.bytes);
     IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, rows, scan.digest);
-    if (createdMillis != null) {
-      w.createdMillis(createdMillis);
-    }
+    created(w);
     w.ints(Section.KEYS, keys, rows);
     if (prefixTable) {
       w.ints(Section.PREFIX16, prefix, prefix.length);

@@ -21,7 +21,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Builds a product index from full EP files ({@code spindex build products}): every row's id hash,
@@ -31,30 +30,19 @@ import java.util.concurrent.atomic.LongAdder;
  * a repeated id keeps its first row (the others are rejected as {@code duplicate-id}); two
  * different ids with the same 64-bit hash fail the build, naming both.
  */
-public final class ProductIndexBuilder {
+public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder> {
+  @Override
+  ProductIndexBuilder self() {
+    return this;
+  }
+
   private int threads = Runtime.getRuntime().availableProcessors();
-  private boolean strict;
-  private boolean prefixTable = true;
   private int prefixTableMinRows = 1 << 16;
   private int maxLineBytes = TransformSpec.DEFAULT_MAX_LINE_BYTES;
   private List<String> extraIntFields = new ArrayList<>();
-  private LongAdder progress;
-  private Long createdMillis;
 
   public ProductIndexBuilder threads(int n) {
     this.threads = Math.max(1, n);
-    return this;
-  }
-
-  /** Makes the first rejected line fail the build. */
-  public ProductIndexBuilder strict(boolean strict) {
-    this.strict = strict;
-    return this;
-  }
-
-  /** Whether to write the /16 prefix table over the hashes' top 16 bits (default yes). */
-  public ProductIndexBuilder prefixTable(boolean on) {
-    this.prefixTable = on;
     return this;
   }
 
@@ -76,16 +64,6 @@ public final class ProductIndexBuilder {
   /** Int fields stored after price_pc, shipping and the content hash. */
   public ProductIndexBuilder extraIntFields(List<String> fields) {
     this.extraIntFields = new ArrayList<>(fields);
-    return this;
-  }
-
-  public ProductIndexBuilder progress(LongAdder bytesRead) {
-    this.progress = bytesRead;
-    return this;
-  }
-
-  public ProductIndexBuilder createdMillis(long millis) {
-    this.createdMillis = millis;
     return this;
   }
 
@@ -201,9 +179,7 @@ public final class ProductIndexBuilder {
     b.counts.put("int columns", (long) stride);
     b.counts.put("source bytes", scan.bytes);
     IndexWriter w = new IndexWriter(IndexKind.PRODUCTS, kept, scan.digest);
-    if (createdMillis != null) {
-      w.createdMillis(createdMillis);
-    }
+    created(w);
     byte[] names = String.join("\n", perFile.get(0).columnNames()).getBytes(StandardCharsets.UTF_8);
     w.longs(Section.ID_HASHES, outHashes, kept);
     if (prefixTable && kept >= prefixTableMinRows) {
