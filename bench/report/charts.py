@@ -10,8 +10,8 @@ import matplotlib.patches
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from specs import ARTICLE_WRITE, BASELINE, COMPETITOR, EP, RANGE_LOAD, RANGE_LOOKUP  # noqa: E402
-from specs import SET_LOAD, SET_LOOKUP, SPINDEX  # noqa: E402
+from specs import ARTICLE_WRITE, BASELINE, COMPETITOR, COPY, EP, EP_TRANSFORM  # noqa: E402
+from specs import RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, SPINDEX, STAGE_CHECKS  # noqa: E402
 
 
 def bars(ax, run, cls, spec, scale, xlabel, log):
@@ -108,4 +108,92 @@ def make(run, out_dir):
                                       for m, lab, _ in EP], 1, "ms per copy (log scale)", True)
     ax.set_title(f"Copy a {run.param('EpFileBenchmark', 'mb')} MB EP feed")
     save(fig, "ep.png")
+
+    mb = float(run.param("EpFileBenchmark", "mb") or "nan")
+    pts = [(re.sub(r"[`]", "", label), run.get("EpFileBenchmark", m), color)
+           for m, label, color in EP_TRANSFORM if run.get("EpFileBenchmark", m)]
+    if pts:
+        fig, ax = plt.subplots(figsize=(10, 3.5))
+        y = list(range(len(pts)))
+        wall = [mb / (r.score / 1e3) for _, r, _ in pts]
+        cpu = [mb / (r.secondary["cpu.ms"] / 1e3) if r.secondary.get("cpu.ms") else 0
+               for _, r, _ in pts]
+        ax.barh([v - 0.2 for v in y], wall, height=0.4, color=[c for _, _, c in pts],
+                label="MB per wall second")
+        ax.barh([v + 0.2 for v in y], cpu, height=0.4, color=[c for _, _, c in pts], alpha=0.45,
+                hatch="//", label="MB per CPU-second (per core)")
+        ax.axvline(1000, color="k", ls="--", alpha=0.5, label="goal: 1 GB/s per core")
+        ax.set_yticks(y)
+        ax.set_yticklabels([p[0] for p in pts], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("MB/s, higher is better")
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+        ax.set_title(f"EP transform of a {num(mb)} MB generated feed vs the two copy baselines")
+        save(fig, "ep-transform.png")
+
+    copy_mb = float(run.param("CopyBenchmark", "mb") or "nan")
+    idx_mb = float(run.param("StageIndexBenchmark", "mb") or "nan")
+    rows = [(label, run.find("CopyBenchmark", "copy", method=m), copy_mb,
+             SPINDEX if m == "transfer-to" else BASELINE) for m, label in COPY]
+    rows += [(label, run.find("StageIndexBenchmark", "stage", check=c), idx_mb, SPINDEX)
+             for c, label in STAGE_CHECKS]
+    rows = [r for r in rows if r[1]]
+    if rows:
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        y = list(range(len(rows)))
+        ax.barh(y, [size / (r.score / 1e3) for _, r, size, _ in rows], color=[c for *_, c in rows])
+        ax.set_yticks(y)
+        ax.set_yticklabels([re.sub(r"[`]", "", label) for label, *_ in rows], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xscale("log")
+        ax.set_xlabel("MB/s (log scale), higher is better")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(f"Copy a {num(copy_mb)} MB file through spindex stage, by method; "
+                     f"stage a {num(idx_mb)} MB index")
+        save(fig, "copy.png")
+
+    fetch = [r for r in run.csv("fetch.csv") if r["limited"] == "1"]
+    if fetch:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        ns = sorted({int(r["n"]) for r in fetch})
+        rate = float(fetch[0]["rate_bytes_per_s"]) / 1e6
+        for i, (tool, color) in enumerate((("spindex", SPINDEX), ("curl", BASELINE))):
+            got = {int(r["n"]): float(r["bytes"]) / 1e6 / float(r["transfer_s"])
+                   for r in fetch if r["tool"].startswith(tool)}
+            ax.bar([k + (i - 0.5) * 0.35 for k in range(len(ns))], [got.get(n, 0) for n in ns],
+                   width=0.35, color=color, label=f"{tool} (transfer)")
+        ax.plot(range(len(ns)), [n * rate for n in ns], "k_", markersize=40, mew=2,
+                label="N · R (server limit)")
+        ax.set_xticks(range(len(ns)))
+        ax.set_xticklabels([f"N = {n}" for n in ns])
+        ax.set_ylabel("MB/s")
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_title(f"Download, nginx limit_rate R = {rate:.1f} MB/s per connection")
+        save(fig, "fetch.png")
+
+    ready = run.csv(os.path.join("spark", "readiness.csv"))
+    if ready:
+        fig, ax = plt.subplots(figsize=(10, 3.5))
+        y = list(range(len(ready)))
+        colors = [BASELINE if r["variant"].startswith("broadcast") else SPINDEX for r in ready]
+        ax.barh([v - 0.2 for v in y], [float(r["in_task_ms"]) for r in ready], height=0.4,
+                color=colors, label="in-task ms to first lookup")
+        ax.barh([v + 0.2 for v in y], [float(r["job_start_to_first_lookup_ms"]) for r in ready],
+                height=0.4, color=colors, alpha=0.45, hatch="//",
+                label="job start → first lookup ms")
+        ax.set_yticks(y)
+        ax.set_yticklabels([r["variant"] for r in ready], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xscale("log")
+        ax.set_xlabel("ms (log scale), lower is better; slowest executor")
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+        ax.set_title("Spark executors ready to look up: Spindex holder per loader vs a broadcast")
+        save(fig, "spark.png")
     return made
+
+
+def num(x):
+    return f"{x:,.0f}" if math.isfinite(x) else "?"

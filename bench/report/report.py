@@ -7,6 +7,7 @@ in the markdown file; everything else in it is prose kept as written. Every rati
 results of the same run; its error bar comes from the JMH 99.9% confidence intervals of both.
 """
 import argparse
+import csv
 import glob
 import json
 import math
@@ -14,8 +15,8 @@ import os
 import re
 
 import charts
-from specs import ARTICLE_WRITE, EP, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP
-from specs import BASELINE, SPINDEX
+from specs import ARTICLE_WRITE, COPY, EP, EP_TRANSFORM, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD
+from specs import SET_LOOKUP, STAGE_CHECKS
 
 PKG = "io.spindex.bench."
 
@@ -53,10 +54,10 @@ class Run:
                     self.jvm = self.jvm or (e.get("jdkVersion"), e.get("vmName"), e.get("vmVersion"))
         self.machine = read_properties(os.path.join(results_dir, "machine.properties"))
 
-    def find(self, cls, method, **params):
-        """The result of cls.method (with these parameter values, when given), or None."""
+    def find(self, cls, bench_method, **params):
+        """The result of cls.bench_method (with these parameter values, when given), or None."""
         for r in self.entries:
-            if r.cls == cls and r.method == method and all(
+            if r.cls == cls and r.method == bench_method and all(
                     r.params.get(k) == v for k, v in params.items()):
                 return r
         return None
@@ -66,6 +67,14 @@ class Run:
 
     def of_class(self, cls):
         return [r for r in self.entries if r.cls == cls]
+
+    def csv(self, name):
+        """Rows (dicts) of a CSV file a script group wrote into the results directory, or []."""
+        path = os.path.join(self.dir, name)
+        if not os.path.exists(path):
+            return []
+        with open(path, encoding="utf-8", newline="") as f:
+            return list(csv.DictReader(f))
 
     def param(self, cls, name):
         for r in self.of_class(cls):
@@ -215,6 +224,104 @@ def ep(run):
                   "article ms (200 MB, its machine)"], rows)
 
 
+def ep_transform(run):
+    cls = "EpFileBenchmark"
+    mb = float(run.param(cls, "mb") or "nan")
+    chan, rdr = run.get(cls, "channelCopy"), run.get(cls, "lineBufferedReader")
+    rows = []
+    for m, label, _ in EP_TRANSFORM:
+        r = run.get(cls, m)
+        if r:
+            cpu = r.secondary.get("cpu.ms")
+            rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)),
+                         num(cpu) if cpu else "n/a", num(mb / (cpu / 1e3)) if cpu else "n/a",
+                         times(rdr, r), times(r, chan)])
+    return table(["", "ms", "MB/s", "CPU ms (all threads)", "MB per CPU-second",
+                  "speed-up vs `BufferedReader`", "time ÷ `FileChannel` copy"], rows)
+
+
+def copy_methods(run):
+    cls = "CopyBenchmark"
+    mb = float(run.param(cls, "mb") or "nan")
+    slowest, default = run.find(cls, "copy", method="stream-byte"), run.find(cls, "copy", method="transfer-to")
+    rows = []
+    for m, label in COPY:
+        r = run.find(cls, "copy", method=m)
+        if r:
+            rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)), times(slowest, r),
+                         times(r, default)])
+    idx_mb = float(run.param("StageIndexBenchmark", "mb") or "nan")
+    for check, label in STAGE_CHECKS:
+        r = run.find("StageIndexBenchmark", "stage", check=check)
+        if r:
+            rows.append([f"{label}, {num(idx_mb)} MB index", pm(r.score, r.err),
+                         num(idx_mb / (r.score / 1e3)), times(slowest, r), times(r, default)])
+    return table(["copy", "ms", "MB/s", "speed-up vs a byte per call", "time ÷ `transferTo`"], rows)
+
+
+def fetch_rows(run):
+    """fetch.csv rows with their rates: (row, limit N·R MB/s or None, wall MB/s, transfer MB/s)."""
+    out = []
+    for row in run.csv("fetch.csv"):
+        size, n = float(row["bytes"]), int(row["n"])
+        limit = float(row["rate_bytes_per_s"]) * n / 1e6 if row["limited"] == "1" else None
+        out.append((row, limit, size / 1e6 / float(row["wall_s"]), size / 1e6 / float(row["transfer_s"])))
+    return out
+
+
+def fetch(run):
+    rows = []
+    for row, limit, wall, transfer in fetch_rows(run):
+        rows.append([row["tool"], row["n"], num(limit) if limit else "no limit", row["wall_s"],
+                     num(wall), f"{wall / limit:.2f}" if limit else "", num(transfer),
+                     f"{transfer / limit:.2f}" if limit else ""])
+    if not rows:
+        return "(no fetch results in this run: scripts/bench --only fetch)"
+    return table(["tool", "connections N", "N·R MB/s", "wall s", "MB/s (wall)", "÷ N·R",
+                  "MB/s (transfer)", "÷ N·R"], rows)
+
+
+def spark_readiness(run):
+    rows = run.csv(os.path.join("spark", "readiness.csv"))
+    if not rows:
+        return "(no Spark results in this run: scripts/bench --only spark)"
+    return table(["variant (per executor)", "executors", "in-task ms to first lookup",
+                  "job start → first lookup ms", "driver heap growth MB",
+                  "in-task speed-up vs broadcast", "job-start speed-up vs broadcast"],
+                 [[r["variant"], r["executors"], num(float(r["in_task_ms"])),
+                   num(float(r["job_start_to_first_lookup_ms"])), num(float(r["driver_heap_growth_mb"])),
+                   f"{float(r['in_task_x_faster_than_broadcast']):.1f}×",
+                   f"{float(r['job_start_x_faster']):.2f}×"] for r in rows])
+
+
+def spark_throughput_best(run):
+    """Per job, the best (shortest) of its runs: {job: (seconds, MB/s)}."""
+    best = {}
+    for r in run.csv(os.path.join("spark", "throughput.csv")):
+        sec, rate = float(r["seconds"]), float(r["MB_per_s"])
+        if r["job"] not in best or sec < best[r["job"]][0]:
+            best[r["job"]] = (sec, rate)
+    return best
+
+
+def spark_throughput(run):
+    best = spark_throughput_best(run)
+    if not best:
+        return "(no Spark results in this run: scripts/bench --only spark)"
+    labels = {"identity-strings": "Spark identity pass, `textFile` → `saveAsTextFile` (Strings)",
+              "identity-bytes": "Spark identity pass on bytes (`Text` end to end)",
+              "lookup-nio": "`ip-lookup` annotate, 700,000 ranges, `nio` loader",
+              "lookup-mapped": "`ip-lookup` annotate, 700,000 ranges, `mapped` loader"}
+    base = best.get("identity-strings")
+    rows = []
+    for job, label in labels.items():
+        if job in best:
+            sec, rate = best[job]
+            rows.append([label, f"{sec:.2f}", num(rate),
+                         f"{base[0] / sec:.2f}×" if base else "n/a"])
+    return table(["job (local[2], best of 2 runs)", "s", "MB/s", "speed vs Strings identity pass"], rows)
+
+
 def goals(run):
     g = run.get
     rows = []
@@ -281,7 +388,31 @@ def goals(run):
                           "Spindex mapped unchecked vs RoaringBitmap mapped"),
                          ("nio", "roaringHeap", "Spindex nio vs RoaringBitmap heap")]:
         ratio_row(f"set load faster: {label}", g(sl, bm), g(sl, a), lambda r: r > 1, slower)
-    return table(["goal (issues 2 and 8)", "measured (same run)", "verdict"], rows)
+    ep_cls = "EpFileBenchmark"
+    one, two = g(ep_cls, "transformOneThread"), g(ep_cls, "transformTwoThreads")
+    ep_mb = float(run.param(ep_cls, "mb") or "nan")
+    if one and one.secondary.get("cpu.ms"):
+        per_core = ep_mb / (one.secondary["cpu.ms"] / 1e3)
+        add("EP transform ≥ 1 GB/s per core (MB per CPU-second, 1 thread)", per_core, float("nan"),
+            lambda v: v >= 1000, f"{num(per_core)} MB per CPU-second")
+    fastest = min((r for r in (one, two) if r), key=lambda r: r.score, default=None)
+    ratio_row("EP transform ≥ 8× a `BufferedReader` line copy (faster thread count)",
+              g(ep_cls, "lineBufferedReader"), fastest, lambda r: r >= 8)
+    ratio_row("EP transform within 2× of a `FileChannel` byte copy (faster thread count)",
+              fastest, g(ep_cls, "channelCopy"), lambda r: r <= 2, "takes {}× as long")
+    for row, limit, wall, transfer in fetch_rows(run):
+        if limit and row["tool"] == "spindex fetch":
+            n = int(row["n"])
+            floor = 0.9 if n == 1 else 0.8
+            add(f"fetch, {n} connection{'s' if n > 1 else ''}: ≥ {floor} · N · R (transfer)",
+                transfer / limit, float("nan"), lambda v, f=floor: v >= f,
+                f"{transfer / limit:.2f} · N · R (wall, JVM start included: {wall / limit:.2f})")
+    best = spark_throughput_best(run)
+    if "lookup-mapped" in best and "identity-strings" in best:
+        r = best["identity-strings"][0] / best["lookup-mapped"][0]
+        add("Spark ip-lookup (mapped) ≥ 1.0× the throughput of Spark's identity pass", r,
+            float("nan"), lambda v: v >= 1.0, f"{r:.2f}× (best of 2 runs each)")
+    return table(["goal (from the issues)", "measured (same run)", "verdict"], rows)
 
 
 def run_info(run):
@@ -298,7 +429,9 @@ def run_info(run):
     sizes = (f"{int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs; "
              f"{int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges; "
              f"{run.param('BufferSizeBenchmark', 'mb')} MiB buffer-size file; "
-             f"{run.param('EpFileBenchmark', 'mb')} MB EP feed")
+             f"{run.param('EpFileBenchmark', 'mb')} MB EP feed; "
+             f"{run.param('CopyBenchmark', 'mb')} MB copies; "
+             f"{fetch_size(run)} download")
     rows = [["mode", m.get("mode", "n/a")], ["date", m.get("date", "n/a")],
             ["machine", f"{m.get('cpu', 'n/a')}, {m.get('cores', '?')} cores, "
                         f"{m.get('memory_gib', '?')} GiB, {m.get('os', '')}"],
@@ -307,6 +440,11 @@ def run_info(run):
                     "error = 99.9% confidence half-width"],
             ["duration", minutes]]
     return table(["", ""], rows)
+
+
+def fetch_size(run):
+    rows = run.csv("fetch.csv")
+    return f"{int(rows[0]['bytes']) / 1e6:,.0f} MB" if rows else "n/a"
 
 
 def commands(run):
@@ -336,7 +474,9 @@ def main():
     blocks = {"run": run_info, "goals": goals, "set-load": set_load, "range-load": range_load,
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
-              "buffers": buffers, "streams": streams, "ep": ep, "commands": commands}
+              "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
+              "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
+              "spark-throughput": spark_throughput, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))
     with open(a.markdown, "w", encoding="utf-8") as f:

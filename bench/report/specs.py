@@ -58,3 +58,25 @@ EP = [
     ("lineBytes", "line-wise on bytes, Spindex `LineReader` (no Strings)", None),
 ]
 ARTICLE_WRITE = {1: 14368, 2: 7474, 10: 1692, 100: 180, 1000: 28, 8000: 13, 80000: 12}
+EP_TRANSFORM = [
+    ("channelCopy", "`FileChannel` byte copy, 1 MB direct buffer (baseline)", BASELINE),
+    ("lineBufferedReader", "`BufferedReader` → `BufferedWriter` line copy (baseline)", BASELINE),
+    ("transformOneThread", "`spindex ep transform`, example spec, 1 thread", SPINDEX),
+    ("transformTwoThreads", "`spindex ep transform`, example spec, 2 threads", SPINDEX),
+]
+# CopyBenchmark's `method` values, in the article's order, with its labels.
+COPY = [
+    ("stream-byte", "buffered streams, a byte per call (8 KiB buffers)"),
+    ("stream-array", "streams, 8 KiB `byte[]` per call"),
+    ("channel-8k", "`FileChannel` + 8 KiB direct buffer"),
+    ("channel-1m", "`FileChannel` + 1 MiB direct buffer"),
+    ("map", "map the source + `FileChannel.write`"),
+    ("transfer-to", "`FileChannel.transferTo` (what `stage` uses)"),
+    ("transfer-from", "`FileChannel.transferFrom`"),
+    ("files-copy", "`Files.copy`"),
+]
+STAGE_CHECKS = [
+    ("size", "`stage --check size` (length only)"),
+    ("checksums", "`stage` (default: header + every section's CRC32C on the copy)"),
+    ("deep", "`stage --check deep` (everything `verify` checks)"),
+]

@@ -5,6 +5,9 @@
  */
 package io.spindex.bench;
 
+import io.spindex.ep.EpTransformJob;
+import io.spindex.ep.TransformSpec;
+import io.spindex.gen.EpGenerator;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -13,12 +16,14 @@ import java.io.BufferedWriter;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -32,12 +37,17 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The EP-file article: copy an EP feed to a new file byte-wise and line-wise with java.io and
- * java.nio. Every strategy writes the same bytes (lines keep their LF). The article's results: nio
- * wins byte-wise, {@code BufferedReader} wins line-wise against its nio line loop; the last row is
- * the way Spindex reads lines (bytes, not Strings: {@link LineReader}).
+ * java.nio. Every copy strategy writes the same bytes (lines keep their LF). The article's results:
+ * nio wins byte-wise, {@code BufferedReader} wins line-wise against its nio line loop; {@link
+ * #lineBytes} is the way Spindex reads lines (bytes, not Strings: {@link LineReader}). Then {@code
+ * spindex ep transform} itself on the same feed in the same run, with the example spec of {@code
+ * conf/}, on one and on two threads: the EP issue's goals are ratios against {@link #channelCopy}
+ * and {@link #lineBufferedReader}. The feed is {@code spindex gen ep} output (about 655 bytes a
+ * row, Korean text, 0.1 % defective rows that the transform rejects).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,29 +58,45 @@ import org.openjdk.jmh.annotations.TearDown;
 public class EpFileBenchmark {
   private static final int NIO_BUFFER = 1 << 20;
 
+  /** Average bytes of a generated row, to turn {@link #mb} into a row count. */
+  private static final int ROW_BYTES = 655;
+
   /** Feed size in MB (the article's smaller file: 200 MB, about 280,000 rows). */
   @Param("200")
   public int mb;
 
+  /** The transform spec, relative to the working directory (scripts/bench runs in the root). */
+  @Param("conf/ep-transform.example.conf")
+  public String spec;
+
   private Path dir;
   private Path source;
   private Path target;
+  private Path rejects;
+  private TransformSpec transformSpec;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = BenchFiles.scratch("ep");
     source = dir.resolve("ep.tsv");
     target = dir.resolve("copy.tsv");
-    EpFeed.write(source, mb * 1_000_000L, BenchFiles.SEED);
+    rejects = dir.resolve("rejects.tsv");
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(source), 1 << 16)) {
+      new EpGenerator(mb * 1_000_000L / ROW_BYTES, BenchFiles.SEED, 0.001).writeTo(out);
+    }
+    transformSpec = TransformSpec.load(Paths.get(spec));
   }
 
   @TearDown(Level.Iteration)
-  public void checkCopy() throws IOException {
-    if (Files.exists(target) && Files.size(target) != Files.size(source)) {
+  public void checkCopy(BenchmarkParams params) throws IOException {
+    String name = params.getBenchmark();
+    boolean copy = !name.contains(".transform") && !name.endsWith(".lineBufferedReader");
+    if (copy && Files.exists(target) && Files.size(target) != Files.size(source)) {
       throw new IllegalStateException(
           "copy has " + Files.size(target) + " bytes, source " + Files.size(source));
     }
     Files.deleteIfExists(target);
+    Files.deleteIfExists(rejects);
   }
 
   @TearDown(Level.Trial)
@@ -112,11 +138,19 @@ public class EpFileBenchmark {
     return n;
   }
 
-  /** Test 3: {@code BufferedReader.readLine} into {@code BufferedWriter} (String per line). */
+  /**
+   * Test 3: {@code BufferedReader.readLine} into {@code BufferedWriter} (String per line). The
+   * reader is an {@code InputStreamReader}, as in the article, so the defective rows' invalid UTF-8
+   * becomes U+FFFD instead of failing the copy ({@code Files.newBufferedReader} would throw): this
+   * copy's length differs from the source by those replacements.
+   */
   @Benchmark
   public long lineBufferedReader() throws IOException {
     long lines = 0;
-    try (BufferedReader r = Files.newBufferedReader(source, StandardCharsets.UTF_8);
+    try (BufferedReader r =
+            new BufferedReader(
+                new InputStreamReader(
+                    new FileInputStream(source.toFile()), StandardCharsets.UTF_8));
         BufferedWriter w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
       String line;
       while ((line = r.readLine()) != null) {
@@ -189,6 +223,32 @@ public class EpFileBenchmark {
                 }
               });
     }
+  }
+
+  /** {@code spindex ep transform IN -o OUT --spec SPEC}, one worker thread. */
+  @Benchmark
+  public long transformOneThread() throws IOException {
+    return transform(1);
+  }
+
+  /** The same with two worker threads (reading and writing overlap the work in both). */
+  @Benchmark
+  public long transformTwoThreads() throws IOException {
+    return transform(2);
+  }
+
+  private long transform(int threads) throws IOException {
+    EpTransformJob.Result r = EpTransformJob.run(source, target, rejects, transformSpec, threads);
+    if (r.counts.out() == 0 || !r.counts.reconciles()) {
+      throw new IllegalStateException(
+          "transform counts: in "
+              + r.counts.in()
+              + ", out "
+              + r.counts.out()
+              + ", rejected "
+              + r.counts.rejected());
+    }
+    return r.bytesOut;
   }
 
   private FileChannel openTarget() throws IOException {
