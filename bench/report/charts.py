@@ -50,6 +50,26 @@ def make(run, out_dir):
         plt.close(fig)
         made.append(name)
 
+    def has(*classes):
+        return all(run.of_class(c) for c in classes)
+
+    if has("SetLoadBenchmark", "RangeLoadBenchmark"):
+        load_chart(run, save)
+    if has("SetLookupBenchmark", "RangeLookupBenchmark"):
+        lookup_chart(run, save)
+    if has("BuildBenchmark"):
+        build_chart(run, save)
+    if has("BufferSizeBenchmark"):
+        buffer_chart(run, save)
+    if has("EpFileBenchmark"):
+        ep_charts(run, save)
+    copy_chart(run, save)
+    fetch_chart(run, save)
+    spark_chart(run, save)
+    return made
+
+
+def load_chart(run, save):
     fig, axes = plt.subplots(2, 1, figsize=(10, 8))
     bars(axes[0], run, "SetLoadBenchmark", SET_LOAD, 1, "ms per load (log scale), lower is better", True)
     axes[0].set_title(f"Load {int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs")
@@ -57,6 +77,8 @@ def make(run, out_dir):
     axes[1].set_title(f"Open {int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges")
     save(fig, "load.png")
 
+
+def lookup_chart(run, save):
     fig, axes = plt.subplots(2, 1, figsize=(10, 8))
     bars(axes[0], run, "SetLookupBenchmark", SET_LOOKUP, 1e-6, "M lookups/s, higher is better", False)
     axes[0].set_title("Membership, one thread")
@@ -64,6 +86,8 @@ def make(run, out_dir):
     axes[1].set_title("Range lookups, one thread")
     save(fig, "lookups.png")
 
+
+def build_chart(run, save):
     fig, axes = plt.subplots(1, 2, figsize=(10, 3))
     names, secs, errs, heap = [], [], [], []
     for m in ("spindex", "naive"):
@@ -82,6 +106,8 @@ def make(run, out_dir):
     fig.suptitle("Build the set index from its text")
     save(fig, "build.png")
 
+
+def buffer_chart(run, save):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for method, style in (("write", "o-"), ("read", "s-")):
         pts = sorted((int(r.params["bufferBytes"]), r.score, r.err)
@@ -103,6 +129,8 @@ def make(run, out_dir):
     ax.grid(alpha=0.3)
     save(fig, "buffers.png")
 
+
+def ep_charts(run, save):
     fig, ax = plt.subplots(figsize=(10, 3.5))
     bars(ax, run, "EpFileBenchmark", [(m, lab, SPINDEX if m == "lineBytes" else BASELINE)
                                       for m, lab, _ in EP], 1, "ms per copy (log scale)", True)
@@ -132,6 +160,8 @@ def make(run, out_dir):
         ax.set_title(f"EP transform of a {num(mb)} MB generated feed vs the two copy baselines")
         save(fig, "ep-transform.png")
 
+
+def copy_chart(run, save):
     copy_mb = float(run.param("CopyBenchmark", "mb") or "nan")
     idx_mb = float(run.param("StageIndexBenchmark", "mb") or "nan")
     rows = [(label, run.find("CopyBenchmark", "copy", method=m), copy_mb,
@@ -153,26 +183,36 @@ def make(run, out_dir):
                      f"stage a {num(idx_mb)} MB index")
         save(fig, "copy.png")
 
-    fetch = [r for r in run.csv("fetch.csv") if r["limited"] == "1"]
-    if fetch:
-        fig, ax = plt.subplots(figsize=(8, 4))
-        ns = sorted({int(r["n"]) for r in fetch})
-        rate = float(fetch[0]["rate_bytes_per_s"]) / 1e6
-        for i, (tool, color) in enumerate((("spindex", SPINDEX), ("curl", BASELINE))):
-            got = {int(r["n"]): float(r["bytes"]) / 1e6 / float(r["transfer_s"])
-                   for r in fetch if r["tool"].startswith(tool)}
-            ax.bar([k + (i - 0.5) * 0.35 for k in range(len(ns))], [got.get(n, 0) for n in ns],
-                   width=0.35, color=color, label=f"{tool} (transfer)")
-        ax.plot(range(len(ns)), [n * rate for n in ns], "k_", markersize=40, mew=2,
-                label="N · R (server limit)")
-        ax.set_xticks(range(len(ns)))
-        ax.set_xticklabels([f"N = {n}" for n in ns])
-        ax.set_ylabel("MB/s")
-        ax.legend(fontsize=8)
-        ax.grid(axis="y", alpha=0.3)
-        ax.set_title(f"Download, nginx limit_rate R = {rate:.1f} MB/s per connection")
-        save(fig, "fetch.png")
 
+def fetch_chart(run, save):
+    fetch = [r for r in run.csv("fetch.csv") if r["limited"] == "1"]
+    if not fetch:
+        return
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ns = sorted({int(r["n"]) for r in fetch})
+    rate = float(fetch[0]["rate_bytes_per_s"]) / 1e6
+    top = 1.5
+    for i, (tool, color) in enumerate((("spindex", SPINDEX), ("curl", BASELINE))):
+        got = {int(r["n"]): float(r["bytes"]) / 1e6 / float(r["transfer_s"]) / (rate * int(r["n"]))
+               for r in fetch if r["tool"].startswith(tool)}
+        xs = [k + (i - 0.5) * 0.35 for k in range(len(ns))]
+        ys = [got.get(n, 0) for n in ns]
+        ax.bar(xs, [min(y, top) for y in ys], width=0.35, color=color, label=f"{tool} (transfer)")
+        for x, y in zip(xs, ys):
+            ax.annotate(f"{y:.2f}", (x, min(y, top)), ha="center", va="bottom", fontsize=8)
+    ax.axhline(0.9, color="k", ls=":", alpha=0.6, label="goal, one stream: 0.9")
+    ax.axhline(0.8, color="k", ls="--", alpha=0.6, label="goal, N ranges: 0.8")
+    ax.set_ylim(0, top + 0.1)
+    ax.set_xticks(range(len(ns)))
+    ax.set_xticklabels([f"N = {n}" for n in ns])
+    ax.set_ylabel("download rate ÷ (N · R)")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(f"Download, nginx limit_rate R = {rate:.1f} MB/s per connection")
+    save(fig, "fetch.png")
+
+
+def spark_chart(run, save):
     ready = run.csv(os.path.join("spark", "readiness.csv"))
     if ready:
         fig, ax = plt.subplots(figsize=(10, 3.5))
@@ -192,7 +232,6 @@ def make(run, out_dir):
         ax.legend(fontsize=8, loc="lower right")
         ax.set_title("Spark executors ready to look up: Spindex holder per loader vs a broadcast")
         save(fig, "spark.png")
-    return made
 
 
 def num(x):
