@@ -6,16 +6,25 @@
 package io.spindex.options;
 
 /**
- * One option of a job (Spark or MapReduce): name, default and usage line. Each job declares its
- * options as an enum implementing this.
+ * One option of a job (Spark or MapReduce). Each job declares its options as an enum implementing
+ * this, each constant holding its {@link OptionSpec}.
  */
 public interface OptionKey {
+  /** Name, default and usage line. */
+  OptionSpec spec();
+
   /** The option name without dashes, e.g. {@code loader}. */
-  String optionName();
+  default String optionName() {
+    return spec().name();
+  }
 
   /** The built-in default, or {@code null} when the option is required. */
-  String defaultValue();
+  default String defaultValue() {
+    return spec().defaultValue();
+  }
 
   /** One line for usage text. */
-  String description();
+  default String description() {
+    return spec().description();
+  }
 }

@@ -12,6 +12,7 @@ import io.spindex.ep.TransformSpec;
 import io.spindex.lookup.Report;
 import io.spindex.options.JobOptions;
 import io.spindex.options.OptionKey;
+import io.spindex.options.OptionSpec;
 import io.spindex.options.UsageException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -76,29 +77,15 @@ public final class EpTransformTool extends Configured implements Tool {
             + "=.)"),
     SPLIT_MB("split-mb", "0", "max input split size in MiB (0: the file system's block size)");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -13,6 +13,7 @@ import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
 import io.spindex.options.JobOptions;
 import io.spindex.options.OptionKey;
+import io.spindex.options.OptionSpec;
 import io.spindex.options.UsageException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -66,29 +67,15 @@ public final class IpLookupTool extends Configured implements Tool {
     COMPRESS("compress", "none", "output compression: none | gzip"),
     REDUCERS("reducers", "1", "count mode: reduce tasks");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -9,6 +9,7 @@ import io.spindex.index.Loader;
 import io.spindex.lookup.Report;
 import io.spindex.options.JobOptions;
 import io.spindex.options.OptionKey;
+import io.spindex.options.OptionSpec;
 import io.spindex.options.UsageException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,29 +47,15 @@ public final class LoaderCompareTool extends Configured implements Tool {
     ROUNDS("rounds", "5", "loads per loader per task"),
     TASKS("tasks", "2", "map tasks");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

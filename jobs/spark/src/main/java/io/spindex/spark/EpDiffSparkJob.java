@@ -18,6 +18,7 @@ import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,29 +66,15 @@ final class EpDiffSparkJob {
     DELETE_TASKS("delete-tasks", "0", "tasks that write D rows (0: as many as input partitions)"),
     SINGLE_FILE("single-file", "false", "true: merge the parts into OUT/summary.tsv");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

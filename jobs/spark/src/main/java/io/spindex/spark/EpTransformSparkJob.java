@@ -11,6 +11,7 @@ import io.spindex.ep.EpTransform;
 import io.spindex.ep.TransformSpec;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,29 +55,15 @@ final class EpTransformSparkJob {
             + " must be readable at the same paths on the executors)"),
     SINGLE_FILE("single-file", "false", "true: merge the parts into OUT/ep.tsv with one header");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -8,6 +8,7 @@ package io.spindex.spark;
 import io.spindex.lookup.AccessLogGen;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -39,29 +40,15 @@ final class GenLogsJob {
     REJECT_PER_MILLE("reject-per-mille", "10", "lines per thousand without an IPv4 address"),
     COMPRESS("compress", "none", "none | gzip");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -7,6 +7,7 @@ package io.spindex.spark;
 
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.util.Collections;
 import java.util.Locale;
 import org.apache.hadoop.io.LongWritable;
@@ -33,29 +34,15 @@ final class IdentityJob {
     VIA("via", "strings", "strings (textFile/saveAsTextFile) | bytes (Text end to end)"),
     SPLIT_MB("split-mb", "0", "bytes only: max input split size in MiB (0: block size)");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -11,6 +11,7 @@ import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,29 +56,15 @@ final class IpLookupJob {
     SPLIT_MB("split-mb", "0", "max input split size in MiB (0: the file system's block size)"),
     COMPRESS("compress", "none", "output compression: none | gzip");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -7,6 +7,7 @@ package io.spindex.spark;
 
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,29 +48,15 @@ final class LoaderCompareJob {
     TASKS("tasks", "0", "tasks to spread over the executors (0: 4 x default parallelism)"),
     INDEX_SHIP("index-ship", "auto", "auto | files | stage | local");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 

@@ -13,6 +13,7 @@ import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.options.OptionSpec;
 import java.io.Serializable;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -45,29 +46,15 @@ final class ReadinessJob {
     TASKS("tasks", "0", "tasks (0: 2 x default parallelism); the first per executor counts"),
     OUTPUT("output", "", "optional: write the report as JSON to this file");
 
-    private final String name;
-    private final String def;
-    private final String description;
+    private final OptionSpec spec;
 
     Opt(String name, String def, String description) {
-      this.name = name;
-      this.def = def;
-      this.description = description;
+      spec = new OptionSpec(name, def, description);
     }
 
     @Override
-    public String optionName() {
-      return name;
-    }
-
-    @Override
-    public String defaultValue() {
-      return def;
-    }
-
-    @Override
-    public String description() {
-      return description;
+    public OptionSpec spec() {
+      return spec;
     }
   }
 
