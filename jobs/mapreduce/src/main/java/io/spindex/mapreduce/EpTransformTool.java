@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
@@ -41,7 +40,6 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
-import org.apache.hadoop.util.Tool;
 
 /**
  * ep-transform on MapReduce (map-only): the Spark job's spec and semantics (docs/EP.md). The driver
@@ -51,7 +49,7 @@ import org.apache.hadoop.util.Tool;
  * OUT/_rejects/part-m-*} ({@code FILE:BYTE-OFFSET<TAB>reason<TAB>detail<TAB>line}); {@code
  * OUT/_summary.json}. Exit 0 when {@code in = out + rejected}.
  */
-public final class EpTransformTool extends Configured implements Tool {
+public final class EpTransformTool extends SpindexTool<EpTransformTool.Opt> {
   static final String NAME = "ep-transform";
 
   static final String CONF_SPEC_TEXT = "spindex.ep-transform.spec-text";
@@ -89,24 +87,12 @@ public final class EpTransformTool extends Configured implements Tool {
     }
   }
 
-  /** The finished job's counters (for tests and callers that run the tool in-process). */
-  Counters counters;
-
-  Report report;
-
-  @Override
-  public int run(String[] args) throws Exception {
-    try {
-      return runJob(args);
-    } catch (UsageException e) {
-      System.err.println(e.getMessage());
-      return 2;
-    }
+  public EpTransformTool() {
+    super(NAME, Opt.class);
   }
 
-  private int runJob(String[] args) throws Exception {
-    Configuration conf = new Configuration(getConf());
-    JobOptions o = MrOptions.parse(NAME, Opt.class, args, conf);
+  @Override
+  int run(JobOptions o, Configuration conf) throws Exception {
     java.nio.file.Path specFile = Paths.get(o.get(Opt.SPEC)).toAbsolutePath();
     String specText;
     try {

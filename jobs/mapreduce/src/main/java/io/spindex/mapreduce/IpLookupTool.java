@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -35,7 +34,6 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
-import org.apache.hadoop.util.Tool;
 
 /**
  * ip-lookup on MapReduce: the same modes, options, rejects and counts as the Spark job (see
@@ -44,7 +42,7 @@ import org.apache.hadoop.util.Tool;
  * label<TAB>lines}, sorted by label), {@code OUT/_rejects/part-m-*} ({@code
  * reason<TAB>source:offset<TAB>line}), {@code OUT/_summary.json}.
  */
-public final class IpLookupTool extends Configured implements Tool {
+public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
   static final String NAME = "ip-lookup";
 
   static final String CONF_INDEX_NAME = "spindex.ip-lookup.index-name";
@@ -79,24 +77,12 @@ public final class IpLookupTool extends Configured implements Tool {
     }
   }
 
-  /** The finished job's counters (for tests and callers that run the tool in-process). */
-  Counters counters;
-
-  Report report;
-
-  @Override
-  public int run(String[] args) throws Exception {
-    try {
-      return runJob(args);
-    } catch (UsageException e) {
-      System.err.println(e.getMessage());
-      return 2;
-    }
+  public IpLookupTool() {
+    super(NAME, Opt.class);
   }
 
-  private int runJob(String[] args) throws Exception {
-    Configuration conf = new Configuration(getConf());
-    JobOptions o = MrOptions.parse(NAME, Opt.class, args, conf);
+  @Override
+  int run(JobOptions o, Configuration conf) throws Exception {
     LookupMode mode;
     IpLocator locator;
     try {

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
@@ -24,7 +23,6 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
-import org.apache.hadoop.util.Tool;
 
 /**
  * loader-compare on MapReduce: {@code --tasks} map tasks each load the index (shipped through the
@@ -34,7 +32,7 @@ import org.apache.hadoop.util.Tool;
  * All loads in a task read the same file, so after the first they run from the page cache: the
  * table compares decoding strategies, not disks.
  */
-public final class LoaderCompareTool extends Configured implements Tool {
+public final class LoaderCompareTool extends SpindexTool<LoaderCompareTool.Opt> {
   static final String NAME = "loader-compare";
   static final String CONF_INDEX_NAME = "spindex.loader-compare.index-name";
   static final String CONF_LOADERS = "spindex.loader-compare.loaders";
@@ -62,23 +60,14 @@ public final class LoaderCompareTool extends Configured implements Tool {
   static final List<String> COLUMNS =
       Arrays.asList("loader", "loads", "total ms", "mean ms", "MB/s", "speedup vs io");
 
-  Counters counters;
-  Report report;
   List<List<Object>> table;
 
-  @Override
-  public int run(String[] args) throws Exception {
-    try {
-      return runJob(args);
-    } catch (UsageException e) {
-      System.err.println(e.getMessage());
-      return 2;
-    }
+  public LoaderCompareTool() {
+    super(NAME, Opt.class);
   }
 
-  private int runJob(String[] args) throws Exception {
-    Configuration conf = new Configuration(getConf());
-    JobOptions o = MrOptions.parse(NAME, Opt.class, args, conf);
+  @Override
+  int run(JobOptions o, Configuration conf) throws Exception {
     List<String> loaders = new ArrayList<>();
     for (String l : o.get(Opt.LOADERS).split(",")) {
       String name = l.trim().toLowerCase(Locale.ROOT);
