@@ -24,10 +24,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -81,6 +83,16 @@ public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
     super(NAME, Opt.class);
   }
 
+  /** The finished job (for tests: task completion events and attempt diagnostics). */
+  Job job;
+
+  /**
+   * The map task's class: {@link IpLookupMapper}, or in tests a wrapper around it that injects a
+   * fault into one attempt.
+   */
+  Class<? extends Mapper<LongWritable, Text, Writable, Writable>> mapperClass =
+      IpLookupMapper.class;
+
   @Override
   int run(JobOptions o, Configuration conf) throws Exception {
     LookupMode mode;
@@ -116,7 +128,7 @@ public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
     Path output = new Path(o.get(Opt.OUTPUT));
     FileOutputFormat.setOutputPath(job, output);
     job.setOutputFormatClass(TextOutputFormat.class);
-    job.setMapperClass(IpLookupMapper.class);
+    job.setMapperClass(mapperClass);
     MultipleOutputs.addNamedOutput(
         job, IpLookupMapper.REJECTS, TextOutputFormat.class, NullWritable.class, Text.class);
     if (mode == LookupMode.COUNT) {
@@ -144,6 +156,7 @@ public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
     boolean ok = job.waitForCompletion(true);
     double seconds = (System.nanoTime() - t0) / 1e9;
     counters = job.getCounters();
+    this.job = job;
     if (!ok || counters == null) {
       System.err.println(NAME + ": job " + job.getJobID() + " failed: " + job.getStatus());
       return 1;

@@ -6,20 +6,36 @@
 package io.spindex.mapreduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
+import io.spindex.lookup.RejectReason;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ip-lookup on a real MiniDFSCluster + MiniMRYarnCluster: input and index on HDFS, the index
  * localized by the NodeManager from the distributed cache, every map task in its own JVM. Checks
- * exactly one index load per task JVM and the same output as the LocalJobRunner.
+ * exactly one index load per task JVM and the same output as the LocalJobRunner and the fixture's
+ * reference; then failed map attempts (an exception, a halted JVM) change neither output nor
+ * counters.
  */
 class IpLookupClusterTest {
   private static final String OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
@@ -39,6 +57,10 @@ class IpLookupClusterTest {
   static IpLookupFixture fx;
   static MiniDFSCluster dfs;
   static MiniMRYarnCluster yarn;
+  static FileSystem fs;
+  static IpLookupTool undisturbed;
+  static final org.apache.hadoop.fs.Path IN = new org.apache.hadoop.fs.Path("/data/in");
+  static final org.apache.hadoop.fs.Path INDEX = new org.apache.hadoop.fs.Path("/data/ranges.spx");
 
   @BeforeAll
   static void start() throws Exception {
@@ -72,12 +94,15 @@ class IpLookupClusterTest {
         }) {
       conf.set(k, "127.0.0.1");
     }
-    // One attempt per task, so that "one load per task JVM" is exact.
+    // No speculative attempts: the only extra attempts are the injected failures' retries.
     conf.setBoolean("mapreduce.map.speculative", false);
     conf.setBoolean("mapreduce.reduce.speculative", false);
     yarn = new MiniMRYarnCluster("spindex-mr", 1);
     yarn.init(conf);
     yarn.start();
+    fs = dfs.getFileSystem();
+    fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.inputDir.toUri()), IN);
+    fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.ranges.toUri()), INDEX);
   }
 
   @AfterAll
@@ -90,32 +115,43 @@ class IpLookupClusterTest {
     }
   }
 
-  @Test
-  void indexFromTheDistributedCacheLoadsOncePerTaskJvmAndMatchesTheLocalRunner() throws Exception {
+  /** One ip-lookup run on YARN over the fixture's input, output under {@code /data/NAME}. */
+  private static IpLookupTool runOnYarn(
+      String name, Class<? extends Mapper<LongWritable, Text, Writable, Writable>> mapper)
+      throws Exception {
     Configuration conf = new Configuration(yarn.getConfig());
     conf.setInt("mapreduce.client.completion.pollinterval", 100);
-    FileSystem fs = dfs.getFileSystem();
-    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/data/in");
-    fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.inputDir.toUri()), in);
-    org.apache.hadoop.fs.Path index = new org.apache.hadoop.fs.Path("/data/ranges.spx");
-    fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.ranges.toUri()), index);
-
-    IpLookupTool onYarn = new IpLookupTool();
+    IpLookupTool tool = new IpLookupTool();
+    tool.mapperClass = mapper;
     int exit =
         ToolRunner.run(
             conf,
-            onYarn,
+            tool,
             new String[] {
               "--input",
-              fs.makeQualified(in).toString(),
+              fs.makeQualified(IN).toString(),
               "--output",
-              "/data/out",
+              "/data/" + name,
               "--index",
-              fs.makeQualified(index).toString(),
+              fs.makeQualified(INDEX).toString(),
               "--split-mb",
               "0.1"
             });
     assertEquals(0, exit);
+    return tool;
+  }
+
+  /** The undisturbed run on YARN, shared by the tests (run by the first that needs it). */
+  private static IpLookupTool undisturbed() throws Exception {
+    if (undisturbed == null) {
+      undisturbed = runOnYarn("out", IpLookupMapper.class);
+    }
+    return undisturbed;
+  }
+
+  @Test
+  void indexFromTheDistributedCacheLoadsOncePerTaskJvmAndMatchesTheLocalRunner() throws Exception {
+    IpLookupTool onYarn = undisturbed();
     Counters c = onYarn.counters;
     long maps = IpLookupTool.launchedMaps(c);
     assertTrue(maps >= 4, "map tasks " + maps);
@@ -123,7 +159,7 @@ class IpLookupClusterTest {
     // Every map task runs in a JVM of its own: each one loads the index, exactly once.
     assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
     assertEquals(
-        maps * fs.getFileStatus(index).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
+        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
     LookupCounts t = IpLookupTool.totals(c);
     assertTrue(t.balanced(), t.toString());
     assertEquals(fx.lines.size(), t.linesIn());
@@ -145,12 +181,104 @@ class IpLookupClusterTest {
     List<String> got = sorted(MrTests.readParts(fs, new org.apache.hadoop.fs.Path("/data/out")));
     assertEquals(want.size(), t.linesOut());
     assertEquals(want, got);
+    assertEquals(reference().get(0), got);
     List<String> wantRejects = withoutDirs(MrTests.readParts(localOut.resolve("_rejects")));
     List<String> gotRejects =
         withoutDirs(MrTests.readParts(fs, new org.apache.hadoop.fs.Path("/data/out/_rejects")));
     assertEquals(wantRejects, gotRejects);
+    assertEquals(reference().get(1), gotRejects);
     assertEquals(t.rejected(), gotRejects.size());
     assertEquals(IpLookupTool.totals(local.counters).toString(), t.toString());
+  }
+
+  /**
+   * Two map attempts fail: one throws, one halts its JVM, both after loading the index and writing
+   * output. Hadoop runs a second attempt of each task in a new JVM; the job succeeds with the
+   * undisturbed run's output, rejects and Spindex counters, because only each task's successful
+   * attempt is committed and counted.
+   */
+  @Test
+  void failedMapAttemptsAreRetriedAndLeaveWhatAnUndisturbedRunLeaves() throws Exception {
+    IpLookupTool calm = undisturbed();
+    IpLookupTool faulty = runOnYarn("out-faulty", FaultyIpLookupMapper.class);
+    long maps = IpLookupTool.launchedMaps(calm.counters);
+
+    // The faults happened: exactly the two first attempts failed, and every task succeeded once.
+    List<String> failed = new ArrayList<>();
+    Map<Integer, Integer> succeeded = new TreeMap<>();
+    for (TaskCompletionEvent e : faulty.job.getTaskCompletionEvents(0, 10_000)) {
+      TaskAttemptID a = e.getTaskAttemptId();
+      if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
+        failed.add("m" + a.getTaskID().getId() + "/" + a.getId());
+      } else if (e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+        assertNull(succeeded.put(a.getTaskID().getId(), a.getId()), "task succeeded twice: " + a);
+      }
+    }
+    Collections.sort(failed);
+    assertEquals(List.of("m0/0", "m1/0"), failed);
+    assertEquals(maps, succeeded.size(), "succeeded tasks " + succeeded);
+    assertEquals(1, succeeded.get(0));
+    assertEquals(1, succeeded.get(1));
+    String thrown = diagnostics(faulty.job, 0);
+    assertTrue(thrown.contains(FaultyIpLookupMapper.THROWN), thrown);
+    String halted = diagnostics(faulty.job, 1);
+    assertTrue(halted.contains("exit code " + FaultyIpLookupMapper.HALT_STATUS), halted);
+    Counters c = faulty.counters;
+    assertEquals(2, IpLookupTool.value(c, JobCounter.NUM_FAILED_MAPS));
+    assertEquals(maps + 2, IpLookupTool.launchedMaps(c));
+
+    // Counters of failed attempts are dropped: the two extra loads and task starts do not count.
+    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.TASKS));
+    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
+    assertEquals(
+        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
+    LookupCounts t = IpLookupTool.totals(c);
+    assertTrue(t.balanced(), t.toString());
+    assertEquals(fx.lines.size(), t.linesIn());
+    assertEquals(IpLookupTool.totals(calm.counters).toString(), t.toString());
+
+    // Only the successful attempts' files were committed: one part per task, nothing left over.
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/data/out-faulty");
+    List<String> names = new ArrayList<>();
+    for (FileStatus st : fs.listStatus(out)) {
+      names.add(st.getPath().getName());
+    }
+    assertFalse(names.contains("_temporary"), names.toString());
+    assertEquals(
+        maps, names.stream().filter(n -> n.startsWith("part-m-")).count(), names.toString());
+    List<String> got = sorted(MrTests.readParts(fs, out));
+    assertEquals(reference().get(0), got);
+    assertEquals(sorted(MrTests.readParts(fs, new org.apache.hadoop.fs.Path("/data/out"))), got);
+    assertEquals(t.linesOut(), got.size());
+    List<String> gotRejects =
+        withoutDirs(MrTests.readParts(fs, new org.apache.hadoop.fs.Path(out, "_rejects")));
+    assertEquals(reference().get(1), gotRejects);
+    assertEquals(t.rejected(), gotRejects.size());
+  }
+
+  /** The diagnostics of the first attempt of map task {@code task}. */
+  private static String diagnostics(Job job, int task) throws Exception {
+    TaskAttemptID a = new TaskAttemptID(new TaskID(job.getJobID(), TaskType.MAP, task), 0);
+    return String.join("\n", job.getTaskDiagnostics(a));
+  }
+
+  /**
+   * Output lines and rejects (source reduced to the file name) computed from the fixture's TreeMap
+   * reference, independently of the job, both sorted.
+   */
+  private static List<List<String>> reference() {
+    List<String> out = new ArrayList<>();
+    List<String> rejects = new ArrayList<>();
+    for (IpLookupFixture.Line l : fx.lines) {
+      long a = IpLookupFixture.address(l.text);
+      if (a < 0) {
+        rejects.add(
+            RejectReason.ofCode(a).label() + "\t" + l.file + ":" + l.offset + "\t" + l.text);
+      } else {
+        out.add(l.text + "\t" + fx.rangeLabel(a));
+      }
+    }
+    return List.of(sorted(out), sorted(rejects));
   }
 
   private static List<String> sorted(List<String> lines) {
