@@ -79,10 +79,6 @@ public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
     }
   }
 
-  public IpLookupTool() {
-    super(NAME, Opt.class);
-  }
-
   /** The finished job (for tests: task completion events and attempt diagnostics). */
   Job job;
 
@@ -92,6 +88,10 @@ public final class IpLookupTool extends SpindexTool<IpLookupTool.Opt> {
    */
   Class<? extends Mapper<LongWritable, Text, Writable, Writable>> mapperClass =
       IpLookupMapper.class;
+
+  public IpLookupTool() {
+    super(NAME, Opt.class);
+  }
 
   @Override
   int run(JobOptions o, Configuration conf) throws Exception {
