@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -259,6 +260,45 @@ class FetchTest {
             String.format("resuming: %,d of %,d bytes already in f.bin.part", 2 * sent, LENGTH)),
         notes.notices().toString());
     assertFalse(notes.any("shorter"), notes.notices().toString());
+    assertFalse(Files.exists(dir.resolve("f.bin.part.state")));
+  }
+
+  @Test
+  void stateWithAdjacentRangesFromAnEarlierVersionResumes() throws Exception {
+    // Earlier versions saved one missing range per piece, adjacent ones included.
+    server = TestServer.http(data);
+    int a = LENGTH / 3;
+    int b = (int) ((long) LENGTH * 2 / 3);
+    int kept = 300_000;
+    byte[] part = Arrays.copyOf(data, a + kept);
+    Arrays.fill(part, kept, a, (byte) 0);
+    Files.write(dir.resolve("f.bin.part"), part);
+    String state =
+        "format=spindex-fetch-state-1\n"
+            + "url="
+            + server.uri("/f")
+            + "\nlength="
+            + LENGTH
+            + "\netag=\"v1\"\nlastModified="
+            + server.lastModified
+            + "\nmissing="
+            + kept
+            + "-"
+            + a
+            + ","
+            + (a + kept)
+            + "-"
+            + b
+            + ","
+            + b
+            + "-"
+            + LENGTH
+            + "\n";
+    Files.write(dir.resolve("f.bin.part.state"), state.getBytes(StandardCharsets.UTF_8));
+    FetchResult r = fetch(quick(notes).parallel(3), "/f");
+    assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
+    assertEquals(2 * kept, r.resumedBytes(), notes.notices().toString());
+    assertEquals("GET /f bytes=" + kept + "-", server.log().get(0));
     assertFalse(Files.exists(dir.resolve("f.bin.part.state")));
   }
 
