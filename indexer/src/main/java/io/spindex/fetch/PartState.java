@@ -29,13 +29,34 @@ final class PartState {
   final String url;
   final Validator validator;
 
-  /** Missing ranges as {start, end (exclusive)}, in file order. */
+  /**
+   * Missing ranges as {start, end (exclusive)}, in file order, with a kept byte between any two:
+   * adjacent ranges are merged.
+   */
   final List<long[]> missing;
 
+  /**
+   * @param missing ranges {start, end} in file order, not overlapping; adjacent ones are merged
+   *     (the pieces of a range download adjoin, and a piece that got no bytes leaves its whole
+   *     range)
+   */
   PartState(String url, Validator validator, List<long[]> missing) {
     this.url = url;
     this.validator = validator;
-    this.missing = Collections.unmodifiableList(new ArrayList<>(missing));
+    this.missing = Collections.unmodifiableList(merged(missing));
+  }
+
+  private static List<long[]> merged(List<long[]> ranges) {
+    List<long[]> m = new ArrayList<>();
+    for (long[] r : ranges) {
+      long[] last = m.isEmpty() ? null : m.get(m.size() - 1);
+      if (last != null && last[1] == r[0]) {
+        last[1] = r[1];
+      } else {
+        m.add(new long[] {r[0], r[1]});
+      }
+    }
+    return m;
   }
 
   long missingBytes() {
@@ -46,7 +67,10 @@ final class PartState {
     return n;
   }
 
-  /** The end of the last byte the state counts as kept: FILE.part must be at least this long. */
+  /**
+   * The end of the last byte the state counts as kept: FILE.part must be at least this long. With
+   * adjacent missing ranges merged, that is the start of the last one when it reaches the end.
+   */
   long keptEnd() {
     if (missing.isEmpty()) {
       return validator.length;

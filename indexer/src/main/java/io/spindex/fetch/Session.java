@@ -19,7 +19,10 @@ import java.util.concurrent.ScheduledFuture;
 /**
  * One call of {@link Fetcher#fetch}: decides between resuming, a range download and one stream, and
  * starts over when the server's copy changes. Runs on the caller's thread; the range workers run on
- * their own. Not reusable.
+ * their own. When {@link #run} returns or throws, the last state is saved and nothing of this
+ * session writes {@code FILE.part} or the state file any more: the workers are joined (or, when the
+ * caller is interrupted, can only write through the channel the caller closes), the watchdog's
+ * timer has stopped, and a checkpoint after the last save does nothing. Not reusable.
  */
 final class Session {
   /** Times a download starts over because the content changed before giving up. */
@@ -236,6 +239,8 @@ final class Session {
     } finally {
       cp.cancel(false);
       synchronized (checkpointLock) {
+        // First, so that no checkpoint follows this last save, even when the save fails.
+        finished = true;
         List<long[]> left = plan.missing();
         if (left.isEmpty()) {
           Files.deleteIfExists(stateFile);
@@ -243,7 +248,6 @@ final class Session {
             && ((FetchException) t.failure()).kind() == Kind.CHANGED)) {
           saveState(new PartState(url, v, left));
         }
-        finished = true;
       }
       o.connections = d.connections();
     }

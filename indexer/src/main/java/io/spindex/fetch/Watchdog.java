@@ -110,8 +110,21 @@ final class Watchdog implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the timer and waits for a task it is running to end, so that no stall check or checkpoint
+   * of this download runs after it. The task is not interrupted: an interrupt during a checkpoint's
+   * {@code force} would close {@code FILE.part}'s channel.
+   */
   @Override
   public void close() {
-    timer.shutdownNow();
+    timer.shutdown(); // cancels the periodic tasks; one that is running finishes
+    try {
+      while (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
+        // A checkpoint on a slow disk: wait on.
+      }
+    } catch (InterruptedException e) {
+      timer.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

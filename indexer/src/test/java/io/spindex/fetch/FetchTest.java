@@ -17,8 +17,12 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import io.spindex.fetch.FetchTestSupport.Notes;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -30,7 +34,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,9 +164,6 @@ class FetchTest {
   }
 
   @Test
-  @Disabled(
-      "known bug, issue 6 left open: the second run sometimes finds f.bin.part shorter than the"
-          + " state records and starts over instead of resuming (safe, but no resume)")
   void interruptedDownloadResumesInTheNextRun() throws Exception {
     server = TestServer.http(data);
     server.cutAfterBytes = 300_000;
@@ -213,6 +213,117 @@ class FetchTest {
     assertFalse(Files.exists(dir.resolve("f.bin.part.state")));
   }
 
+  @Test
+  void failureBeforeTheLastPieceGotAnyBytesStillResumes() throws Exception {
+    // The first two of three pieces get 300,000 bytes each and then stall; the request for the
+    // last piece waits until those bytes are in f.bin.part and then fails. The last piece's
+    // missing range then adjoins the second's, and f.bin.part ends where the second piece's bytes
+    // end, before the last piece's start: the next run must still resume all 600,000 bytes.
+    server = TestServer.http(data);
+    long a = LENGTH / 3;
+    long b = (long) LENGTH * 2 / 3;
+    int sent = 300_000;
+    Path part = dir.resolve("f.bin.part");
+    server.cutAfterBytes = sent;
+    server.stalls.set(2);
+    server.hook =
+        (ex, from, to, n) -> {
+          if (from != b) {
+            return false;
+          }
+          long deadline = System.nanoTime() + 20_000_000_000L;
+          while (!(holds(part, 0, sent) && holds(part, a, sent)) && System.nanoTime() < deadline) {
+            TestServer.sleep(5);
+          }
+          ex.sendResponseHeaders(503, -1);
+          return true;
+        };
+    FetchException e = fails(quick(notes).parallel(3).retries(0), "/f");
+    assertEquals(
+        "HTTP 503 Service Unavailable: "
+            + server.uri("/f")
+            + " (gave up after 1 attempts); f.bin.part kept: run again to resume",
+        e.getMessage());
+    assertEquals(a + sent, Files.size(part));
+    PartState state = PartState.load(dir.resolve("f.bin.part.state"));
+    assertEquals(Arrays.asList(sent + "-" + a, (a + sent) + "-" + LENGTH), ranges(state.missing));
+    assertEquals(a + sent, state.keptEnd());
+
+    server.hook = null;
+    int before = server.requests();
+    FetchResult r = fetch(quick(notes).parallel(3), "/f");
+    assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
+    assertEquals(2 * sent, r.resumedBytes(), notes.notices().toString());
+    assertEquals("GET /f bytes=" + sent + "-", server.log().get(before));
+    assertTrue(
+        notes.any(
+            String.format("resuming: %,d of %,d bytes already in f.bin.part", 2 * sent, LENGTH)),
+        notes.notices().toString());
+    assertFalse(notes.any("shorter"), notes.notices().toString());
+    assertFalse(Files.exists(dir.resolve("f.bin.part.state")));
+  }
+
+  @Test
+  void stateWithAdjacentRangesFromAnEarlierVersionResumes() throws Exception {
+    // Earlier versions saved one missing range per piece, adjacent ones included.
+    server = TestServer.http(data);
+    int a = LENGTH / 3;
+    int b = (int) ((long) LENGTH * 2 / 3);
+    int kept = 300_000;
+    byte[] part = Arrays.copyOf(data, a + kept);
+    Arrays.fill(part, kept, a, (byte) 0);
+    Files.write(dir.resolve("f.bin.part"), part);
+    String state =
+        "format=spindex-fetch-state-1\n"
+            + "url="
+            + server.uri("/f")
+            + "\nlength="
+            + LENGTH
+            + "\netag=\"v1\"\nlastModified="
+            + server.lastModified
+            + "\nmissing="
+            + kept
+            + "-"
+            + a
+            + ","
+            + (a + kept)
+            + "-"
+            + b
+            + ","
+            + b
+            + "-"
+            + LENGTH
+            + "\n";
+    Files.write(dir.resolve("f.bin.part.state"), state.getBytes(StandardCharsets.UTF_8));
+    FetchResult r = fetch(quick(notes).parallel(3), "/f");
+    assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
+    assertEquals(2 * kept, r.resumedBytes(), notes.notices().toString());
+    assertEquals("GET /f bytes=" + kept + "-", server.log().get(0));
+    assertFalse(Files.exists(dir.resolve("f.bin.part.state")));
+  }
+
+  /** Whether {@code file} holds the served bytes {@code [from, from + n)}. */
+  private boolean holds(Path file, long from, int n) throws IOException {
+    byte[] got = new byte[n];
+    ByteBuffer buf = ByteBuffer.wrap(got);
+    try (FileChannel ch = FileChannel.open(file)) {
+      while (buf.hasRemaining() && ch.read(buf, from + buf.position()) > 0) {
+        // read on
+      }
+    } catch (NoSuchFileException e) {
+      return false;
+    }
+    return !buf.hasRemaining() && Arrays.equals(data, (int) from, (int) from + n, got, 0, n);
+  }
+
+  private static List<String> ranges(List<long[]> missing) {
+    List<String> s = new ArrayList<>();
+    for (long[] m : missing) {
+      s.add(m[0] + "-" + m[1]);
+    }
+    return s;
+  }
+
   /**
    * Runs a download that the server cuts until the cut left some bytes to resume from: on a busy
    * machine a connection can be cut before its first body bytes reach the file, and a resume of
@@ -230,9 +341,6 @@ class FetchTest {
   }
 
   @Test
-  @Disabled(
-      "known bug, issue 6 left open: the second run sometimes finds f.bin.part shorter than the"
-          + " state records and starts over instead of resuming (safe, but no resume)")
   void changedEtagBetweenRunsStartsOver() throws Exception {
     server = TestServer.http(data);
     server.cutAfterBytes = 300_000;
