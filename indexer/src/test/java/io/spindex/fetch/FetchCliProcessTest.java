@@ -46,7 +46,8 @@ class FetchCliProcessTest {
     String[] lines = r.out.split("\n");
     assertEquals("fetched " + url + " -> f.bin", lines[0]);
     assertEquals(String.format("%-22s %15s", "bytes", String.format("%,d", data.length)), lines[1]);
-    assertTrue(r.out.contains(String.format("%-22s %15s%n", "connections", "3")), r.out);
+    // Up to 3: a worker that finishes its piece before the last one starts takes that piece too.
+    assertTrue(r.out.matches("(?s).*\\nconnections +[123]\\n.*"), r.out);
     assertTrue(r.out.contains(String.format("%-22s %15s%n", "ranges", "yes")), r.out);
     assertTrue(r.out.contains(sha256(data) + " (verified)"), r.out);
   }
