@@ -426,16 +426,24 @@ def run_info(run):
     total = sum(sec for _, sec in groups)
     minutes = (f"{total / 60:.0f} min of benchmarks (" +
                ", ".join(f"{g} {sec / 60:.1f} min" for g, sec in groups) + ")") if groups else "n/a"
-    sizes = (f"{int(run.param('SetLoadBenchmark', 'count') or 0):,} IPs; "
-             f"{int(run.param('RangeLoadBenchmark', 'count') or 0):,} generated ranges; "
-             f"{run.param('BufferSizeBenchmark', 'mb')} MiB buffer-size file; "
-             f"{run.param('EpFileBenchmark', 'mb')} MB EP feed; "
-             f"{run.param('CopyBenchmark', 'mb')} MB copies; "
-             f"{fetch_size(run)} download")
+    parts = [(("SetLoadBenchmark", "count"), "{:,} IPs"),
+             (("RangeLoadBenchmark", "count"), "{:,} generated ranges"),
+             (("BufferSizeBenchmark", "mb"), "{} MiB buffer-size file"),
+             (("EpFileBenchmark", "mb"), "{} MB EP feed"),
+             (("CopyBenchmark", "mb"), "{} MB copies")]
+    sizes = [fmt.format(int(run.param(*key))) for key, fmt in parts if run.param(*key)]
+    if run.csv("fetch.csv"):
+        sizes.append(f"{fetch_size(run)} download")
+    commits = {}
+    for path in sorted(glob.glob(os.path.join(run.dir, "*.commit"))):
+        with open(path, encoding="utf-8") as f:
+            commits.setdefault(f.read().strip(), []).append(os.path.basename(path)[:-7])
+    code = "; ".join(f"{c} ({', '.join(g)})" for c, g in commits.items()) if len(commits) > 1 \
+        else (next(iter(commits)) if commits else m.get("commit", "n/a"))
     rows = [["mode", m.get("mode", "n/a")], ["date", m.get("date", "n/a")],
             ["machine", f"{m.get('cpu', 'n/a')}, {m.get('cores', '?')} cores, "
                         f"{m.get('memory_gib', '?')} GiB, {m.get('os', '')}"],
-            ["JDK", jdk], ["code measured", m.get("commit", "n/a")], ["sizes", sizes],
+            ["JDK", jdk], ["code measured", code], ["sizes", "; ".join(sizes) or "n/a"],
             ["JMH", f"1 fork, {any_r.iterations if any_r else '?'} measurement iterations; "
                     "error = 99.9% confidence half-width"],
             ["duration", minutes]]
