@@ -33,13 +33,29 @@ final class RowSteps {
       }
       Normalizer[] ops = this.ops;
       Screen screen = new Screen(ops);
+      boolean text = screen.textChain;
+      boolean trim = screen.trim;
       return new RowStep(label()) {
+        @Override
+        boolean usesClean() {
+          return text;
+        }
+
         @Override
         int apply(EpRow row, Verdict v) {
           int result = UNCHANGED;
           for (int slot : slots) {
             int len = row.length(slot);
-            if (len == 0 || !screen.mayChange(row.array(slot), row.from(slot), row.to(slot))) {
+            if (len == 0) {
+              continue;
+            }
+            if (text && row.isClean(slot)) {
+              // Screened while the line was split: only a space at an end can matter (trim).
+              byte[] a = row.array(slot);
+              if (!trim || a[row.from(slot)] != ' ' && a[row.to(slot) - 1] != ' ') {
+                continue;
+              }
+            } else if (!screen.mayChange(row.array(slot), row.from(slot), row.to(slot))) {
               continue;
             }
             int at = row.reserve(len);

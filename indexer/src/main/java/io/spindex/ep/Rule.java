@@ -33,6 +33,7 @@ final class Rule {
   private final long min;
   private final long max;
   private final byte separator;
+  private final long separators;
   private final boolean[] allowed;
   private final String spec;
 
@@ -43,6 +44,7 @@ final class Rule {
     this.min = min;
     this.max = max;
     this.separator = separator;
+    this.separators = Bytes.repeat(separator);
     this.allowed = allowed;
     this.spec = spec;
   }
@@ -151,10 +153,7 @@ final class Rule {
         }
       case MAX_ITEMS:
         {
-          int n = 1;
-          for (int i = from; i < to; i++) {
-            n += b[i] == separator ? 1 : 0;
-          }
+          int n = 1 + Bytes.count(b, from, to, separator, separators);
           return n <= max ? null : n + " items, limit " + max;
         }
       default:

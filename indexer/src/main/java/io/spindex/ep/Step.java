@@ -58,6 +58,11 @@ abstract class Step {
      *     Verdict#reject} on {@code verdict}
      */
     abstract int apply(EpRow row, Verdict verdict);
+
+    /** Whether the step reads {@link EpRow#isClean}, so lines must be screened for it. */
+    boolean usesClean() {
+      return false;
+    }
   }
 
   /** Why a row was rejected: filled by the step that rejects it. One per thread. */
