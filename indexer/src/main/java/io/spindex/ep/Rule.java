@@ -119,6 +119,24 @@ final class Rule {
     return kind != REQUIRED;
   }
 
+  /**
+   * The longest value (in bytes, not empty) that passes whatever its bytes, so needs no look: any
+   * for required; {@code max} for max-chars (a character is at least a byte); {@code max - 1} for
+   * max-items (a value of n bytes has at most n + 1 items); -1 for the others.
+   */
+  int passesUpTo() {
+    switch (kind) {
+      case REQUIRED:
+        return Integer.MAX_VALUE;
+      case MAX_CHARS:
+        return (int) Math.min(max, Integer.MAX_VALUE);
+      case MAX_ITEMS:
+        return (int) Math.min(max - 1, Integer.MAX_VALUE);
+      default:
+        return -1;
+    }
+  }
+
   /** {@code null} when {@code b[from, to)} passes, else what is wrong, for the rejects file. */
   String check(byte[] b, int from, int to) {
     switch (kind) {
