@@ -166,9 +166,10 @@ public final class EpRow {
    * The common case of {@link LineCheck#check} and {@link #splitUtf8} fused with finding the line
    * end, eight bytes at a time with no branch per byte: finds the LF of the line starting at {@code
    * start}, splits the line at tabs into the first {@code fields} slots (a CR before the LF
-   * dropped), checks that it is valid UTF-8 and, with {@code screen}, notes which fields hold a
-   * byte a text normaliser looks at (a control character, U+007F, 0xC2 or 0xE3 lead bytes, two
-   * spaces in a row): the others are {@link #isClean}.
+   * dropped), checks that it is valid UTF-8 and, for the fields of {@code screen} (bit {@code f}:
+   * field {@code f}), notes which hold a byte a text normaliser looks at (a control character,
+   * U+007F, 0xC2 or 0xE3 lead bytes, two spaces in a row): the others are {@link #isClean}, and so
+   * may be fields next to them that share a word with them; all other fields are not.
    *
    * <p>It accepts only what the byte-wise path accepts, and gives up on anything else: invalid or
    * rare UTF-8 (overlong and surrogate checks for leads other than 0xED, four-byte sequences), a
@@ -178,7 +179,7 @@ public final class EpRow {
    * @return the index of the line's LF, or {@link #SLOW}: the caller then finds the line end itself
    *     and checks the line with {@link LineCheck#check}
    */
-  int scanLine(byte[] b, int start, int limit, int fields, boolean screen) {
+  int scanLine(byte[] b, int start, int limit, int fields, long screen) {
     int last = Math.min(limit, b.length) - 8;
     int n = 0;
     int f = start;
@@ -193,11 +194,15 @@ public final class EpRow {
       long x = w & LOWS7;
       long ctl = ~((x + 0x6060606060606060L) | w) & HIGHS; // bytes below 0x20, exactly
       long hi = w & HIGHS;
-      long odd = 0;
-      if (screen) {
+      // Words of fields no step screens are not looked at: the fields they touch are not clean.
+      boolean on = ((bit | bit << 1) & screen) != 0;
+      long odd = -1;
+      if (on) {
         long sp = ~(((x ^ 0x2020202020202020L) + LOWS7) | w) & HIGHS;
         odd = ((x + 0x0101010101010101L) & ~w & HIGHS) | (sp & ((sp >>> 8) | spPrev));
         spPrev = sp >>> 56;
+      } else {
+        spPrev = 0;
       }
       if ((hi | pend) != 0) {
         // UTF-8 structure: every lead byte (11xxxxxx) is followed by one continuation byte
@@ -224,7 +229,7 @@ public final class EpRow {
         pend = (lead >>> 56) | (l3 >>> 48);
         e0Pend = e0 >>> 56;
         edPend = ed >>> 56;
-        if (screen) {
+        if (on) {
           odd |= zeroBytes(w ^ 0xC2C2C2C2C2C2C2C2L) | zeroBytes(w ^ 0xE3E3E3E3E3E3E3E3L);
         }
       }
@@ -258,7 +263,7 @@ public final class EpRow {
           to[n] = e > f && b[e - 1] == '\r' ? e - 1 : e;
           clearFrom(fields);
           scratchAt = 0;
-          clean = screen ? ~dirty & (fields >= 64 ? -1L : (1L << fields) - 1) : 0;
+          clean = ~dirty & (fields >= 64 ? -1L : (1L << fields) - 1);
           return p;
         } else {
           dirty |= bit; // a control character (or the CR of a CRLF)

@@ -25,8 +25,8 @@ public final class EpTransform {
   private final int slots;
   private final Step.RowStep[] steps;
 
-  /** Whether a step screens values for the text normalisers ({@link EpRow#isClean}). */
-  private final boolean screen;
+  /** The input fields lines are screened in for the text normalisers ({@link EpRow#isClean}). */
+  private final long screen;
 
   private static final long LFS = Bytes.repeat((byte) '\n');
 
@@ -42,9 +42,9 @@ public final class EpTransform {
       identity = outSlots[i] == i;
     }
     this.identityColumns = identity;
-    boolean sc = false;
+    long sc = 0;
     for (Step.RowStep s : this.steps) {
-      sc |= s.usesClean();
+      sc |= s.cleanSlots();
     }
     this.screen = sc;
   }

@@ -35,10 +35,15 @@ final class RowSteps {
       Screen screen = new Screen(ops);
       boolean text = screen.textChain;
       boolean trim = screen.trim;
+      long cleanSlots = 0;
+      for (int slot : slots) {
+        cleanSlots |= text && slot < 64 ? 1L << slot : 0;
+      }
+      long reads = cleanSlots;
       return new RowStep(label()) {
         @Override
-        boolean usesClean() {
-          return text;
+        long cleanSlots() {
+          return reads;
         }
 
         @Override

@@ -59,9 +59,9 @@ abstract class Step {
      */
     abstract int apply(EpRow row, Verdict verdict);
 
-    /** Whether the step reads {@link EpRow#isClean}, so lines must be screened for it. */
-    boolean usesClean() {
-      return false;
+    /** The slots whose {@link EpRow#isClean} the step reads (bit {@code s}: slot {@code s}). */
+    long cleanSlots() {
+      return 0;
     }
   }
 

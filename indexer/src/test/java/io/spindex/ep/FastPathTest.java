@@ -118,7 +118,7 @@ class FastPathTest {
       byte[] buf = place(r, line, off);
       int limit = r.nextInt(8) == 0 ? off + line.length + r.nextInt(9) : buf.length;
       EpRow row = new EpRow(fields + 2);
-      int lf = row.scanLine(buf, off, limit, fields, true);
+      int lf = row.scanLine(buf, off, limit, fields, r.nextInt(4) == 0 ? r.nextLong() : -1L);
       if (lf == EpRow.SLOW) {
         continue;
       }
