@@ -153,15 +153,12 @@ public final class EpTransform {
      * columns in input order and one changed value is three copies, not thirty.
      */
     private void writeRow(ByteSink out) {
-      int n = 1;
-      for (int s : outSlots) {
-        n += row.length(s) + 1;
-      }
-      out.ensure(n);
-      byte[] o = out.buf;
-      int at = out.len;
       int last = outSlots.length - 1;
-      for (int i = 0; i <= last; ) {
+      if (last < 0) {
+        out.write((byte) '\n');
+        return;
+      }
+      for (int i = 0; i <= last; i++) {
         int s = outSlots[i];
         byte[] a = row.array(s);
         int from = row.from(s);
@@ -174,15 +171,15 @@ public final class EpTransform {
           to = row.to(next);
           i++;
         }
+        // Room for each run as it comes: one pass over the slots, not one to size the row first.
+        out.ensure(to - from + 1);
+        byte[] o = out.buf;
+        int at = out.len;
         System.arraycopy(a, from, o, at, to - from);
         at += to - from;
         o[at++] = i == last ? (byte) '\n' : (byte) '\t';
-        i++;
+        out.len = at;
       }
-      if (outSlots.length == 0) {
-        o[at++] = '\n';
-      }
-      out.len = at;
     }
 
     /** Counts a line the reader rejected before it reached {@link #apply} (over-long lines). */
