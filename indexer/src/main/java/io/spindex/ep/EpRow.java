@@ -172,9 +172,9 @@ public final class EpRow {
    * may be fields next to them that share a word with them; all other fields are not.
    *
    * <p>It accepts only what the byte-wise path accepts, and gives up on anything else: invalid or
-   * rare UTF-8 (overlong and surrogate checks for leads other than 0xED, four-byte sequences), a
-   * field count other than {@code fields}, a line end not found by an 8-byte read before {@code
-   * limit}. Length and blank-line checks are the caller's.
+   * rare UTF-8 (leads 0xC0, 0xC1, 0xE0, 0xE1, four-byte sequences; 0xED is checked here), a field
+   * count other than {@code fields}, a line end not found by an 8-byte read before {@code limit}.
+   * Length and blank-line checks are the caller's.
    *
    * @return the index of the line's LF, or {@link #SLOW}: the caller then finds the line end itself
    *     and checks the line with {@link LineCheck#check}
@@ -186,7 +186,6 @@ public final class EpRow {
     long bit = 1; // the current field's bit in dirty (0 from field 64 on)
     long dirty = 0;
     long pend = 0; // continuation bytes the previous word's leads expect in bytes 0..1
-    long e0Pend = 0;
     long edPend = 0;
     long spPrev = 0;
     for (int i = start; i <= last; i += 8) {
@@ -212,22 +211,16 @@ public final class EpRow {
         long lead = hi & b6;
         long cont = hi ^ lead;
         long l3 = lead & b5;
-        long l4 = l3 & (w << 3); // 1111xxxx: four-byte sequences and invalid bytes
         long expected = (lead << 8) | (l3 << 16) | pend;
-        long e0 = zeroBytes(w ^ 0xE0E0E0E0E0E0E0E0L); // next byte must be A0..BF
+        // Left to the byte-wise path: leads 1111xxxx (four-byte sequences, invalid bytes) and
+        // leads with bits 4..1 clear: C0, C1 (overlong), E0 (overlong below A0), E1.
+        long rare = (l3 & (w << 3)) | (lead & ~((w << 3) | (w << 4) | (w << 5) | (w << 6)));
         long ed = zeroBytes(w ^ 0xEDEDEDEDEDEDEDEDL); // next byte must be 80..9F
-        long c0 = zeroBytes((w & 0xFEFEFEFEFEFEFEFEL) ^ 0xC0C0C0C0C0C0C0C0L); // C0, C1: overlong
-        long bad =
-            (expected ^ cont)
-                | l4
-                | c0
-                | (((e0 << 8) | e0Pend) & ~b5)
-                | (((ed << 8) | edPend) & b5);
+        long bad = (expected ^ cont) | rare | (((ed << 8) | edPend) & b5);
         if (bad != 0) {
           return SLOW;
         }
         pend = (lead >>> 56) | (l3 >>> 48);
-        e0Pend = e0 >>> 56;
         edPend = ed >>> 56;
         if (on) {
           odd |= zeroBytes(w ^ 0xC2C2C2C2C2C2C2C2L) | zeroBytes(w ^ 0xE3E3E3E3E3E3E3E3L);
