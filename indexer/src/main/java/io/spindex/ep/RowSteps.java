@@ -141,6 +141,9 @@ final class RowSteps {
     }
 
     boolean mayChange(byte[] b, int from, int to) {
+      if (isInteger(b, from, to)) {
+        return false; // no normaliser changes an integer (prices: the common case of digits-only)
+      }
       if (trim && Normalizer.TRIM.mayChange(b, from, to)) {
         return true;
       }
@@ -187,6 +190,20 @@ final class RowSteps {
       }
       return false;
     }
+  }
+
+  /** Whether {@code b[from, to)} is an optional '-' and one or more ASCII digits. */
+  static boolean isInteger(byte[] b, int from, int to) {
+    int i = from < to && b[from] == '-' ? from + 1 : from;
+    if (i == to) {
+      return false;
+    }
+    for (; i < to; i++) {
+      if (b[i] < '0' || b[i] > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static final long DEL = Bytes.repeat((byte) 0x7F);
