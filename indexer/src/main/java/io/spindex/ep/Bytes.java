@@ -38,6 +38,25 @@ final class Bytes {
     return (b & 0xFFL) * ONES;
   }
 
+  /** The top bit set in exactly the bytes of {@code word} equal to those of {@code pattern}. */
+  static long exactMatches(long word, long pattern) {
+    long x = word ^ pattern;
+    return ~(((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | x) & HIGHS;
+  }
+
+  /** How many bytes of {@code [from, to)} hold {@code value} ({@code pattern}: its repeat). */
+  static int count(byte[] b, int from, int to, byte value, long pattern) {
+    int n = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      n += Long.bitCount(exactMatches(le64(b, i), pattern));
+    }
+    for (; i < to; i++) {
+      n += b[i] == value ? 1 : 0;
+    }
+    return n;
+  }
+
   /** First index in {@code [from, to)} holding {@code value}, or {@code to}. */
   static int indexOf(byte[] b, int from, int to, byte value, long pattern) {
     int i = from;

@@ -25,6 +25,12 @@ public final class EpRow {
   private byte[] scratch = new byte[1 << 16];
   private int scratchAt;
 
+  /**
+   * Bit {@code s}: slot {@code s} (below 64) holds a field as {@link #scanLine} split it, with no
+   * byte a text normaliser looks at ({@link #isClean}).
+   */
+  private long clean;
+
   /** A row with room for {@code slots} slots (input fields plus added columns). */
   public EpRow(int slots) {
     arrays = new byte[slots][];
@@ -46,6 +52,7 @@ public final class EpRow {
   public int split(byte[] line, int start, int end, int fields) {
     int e = end > start && line[end - 1] == '\r' ? end - 1 : end;
     scratchAt = 0;
+    clean = 0;
     int n = 0;
     int f = start;
     while (true) {
@@ -75,6 +82,7 @@ public final class EpRow {
   public int splitUtf8(byte[] line, int start, int end, int fields) {
     int e = end > start && line[end - 1] == '\r' ? end - 1 : end;
     scratchAt = 0;
+    clean = 0;
     int n = 0;
     int f = start;
     int i = start;
@@ -148,6 +156,130 @@ public final class EpRow {
     return n;
   }
 
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
+
+  /** What {@link #scanLine} returns when the line needs the byte-wise path. */
+  static final int SLOW = -1;
+
+  /**
+   * The common case of {@link LineCheck#check} and {@link #splitUtf8} fused with finding the line
+   * end, eight bytes at a time with no branch per byte: finds the LF of the line starting at {@code
+   * start}, splits the line at tabs into the first {@code fields} slots (a CR before the LF
+   * dropped), checks that it is valid UTF-8 and, for the fields of {@code screen} (bit {@code f}:
+   * field {@code f}), notes which hold a byte a text normaliser looks at (a control character,
+   * U+007F, 0xC2 or 0xE3 lead bytes, two spaces in a row): the others are {@link #isClean}, and so
+   * may be fields next to them that share a word with them; all other fields are not.
+   *
+   * <p>It accepts only what the byte-wise path accepts, and gives up on anything else: invalid or
+   * rare UTF-8 (leads 0xC0, 0xC1, 0xE0, 0xE1, four-byte sequences; 0xED is checked here), a field
+   * count other than {@code fields}, a line end not found by an 8-byte read before {@code limit}.
+   * Length and blank-line checks are the caller's.
+   *
+   * @return the index of the line's LF, or {@link #SLOW}: the caller then finds the line end itself
+   *     and checks the line with {@link LineCheck#check}
+   */
+  int scanLine(byte[] b, int start, int limit, int fields, long screen) {
+    int last = Math.min(limit, b.length) - 8;
+    int n = 0;
+    int f = start;
+    long bit = 1; // the current field's bit in dirty (0 from field 64 on)
+    long dirty = 0;
+    long pend = 0; // continuation bytes the previous word's leads expect in bytes 0..1
+    long edPend = 0;
+    long spPrev = 0;
+    for (int i = start; i <= last; i += 8) {
+      long w = Bytes.le64(b, i);
+      long x = w & LOWS7;
+      long ctl = ~((x + 0x6060606060606060L) | w) & HIGHS; // bytes below 0x20, exactly
+      long hi = w & HIGHS;
+      // Words of fields no step screens are not looked at: the fields they touch are not clean.
+      boolean on = ((bit | bit << 1) & screen) != 0;
+      long odd = -1;
+      if (on) {
+        long sp = ~(((x ^ 0x2020202020202020L) + LOWS7) | w) & HIGHS;
+        odd = ((x + 0x0101010101010101L) & ~w & HIGHS) | (sp & ((sp >>> 8) | spPrev));
+        spPrev = sp >>> 56;
+      } else {
+        spPrev = 0;
+      }
+      if ((hi | pend) != 0) {
+        // UTF-8 structure: every lead byte (11xxxxxx) is followed by one continuation byte
+        // (10xxxxxx), three-byte leads (1110xxxx) by two, and nothing else is a continuation byte.
+        long b6 = (w << 1) & HIGHS;
+        long b5 = (w << 2) & HIGHS;
+        long lead = hi & b6;
+        long cont = hi ^ lead;
+        long l3 = lead & b5;
+        long expected = (lead << 8) | (l3 << 16) | pend;
+        // Left to the byte-wise path: leads 1111xxxx (four-byte sequences, invalid bytes) and
+        // leads with bits 4..1 clear: C0, C1 (overlong), E0 (overlong below A0), E1.
+        long rare = (l3 & (w << 3)) | (lead & ~((w << 3) | (w << 4) | (w << 5) | (w << 6)));
+        long ed = zeroBytes(w ^ 0xEDEDEDEDEDEDEDEDL); // next byte must be 80..9F
+        long bad = (expected ^ cont) | rare | (((ed << 8) | edPend) & b5);
+        if (bad != 0) {
+          return SLOW;
+        }
+        pend = (lead >>> 56) | (l3 >>> 48);
+        edPend = ed >>> 56;
+        if (on) {
+          odd |= zeroBytes(w ^ 0xC2C2C2C2C2C2C2C2L) | zeroBytes(w ^ 0xE3E3E3E3E3E3E3E3L);
+        }
+      }
+      if (odd != 0) {
+        dirty |= bit;
+      }
+      for (; ctl != 0; ctl &= ctl - 1) {
+        int p = i + (Long.numberOfTrailingZeros(ctl) >>> 3);
+        byte c = b[p];
+        if (c == '\t') {
+          if (n < fields) {
+            arrays[n] = b;
+            from[n] = f;
+            to[n] = p;
+          }
+          n++;
+          f = p + 1;
+          bit <<= 1;
+          if (odd != 0) {
+            dirty |= bit;
+          }
+        } else if (c == '\n') {
+          if (n + 1 != fields) {
+            return SLOW;
+          }
+          // As check and split drop a CR each: the line's, then one more if its value ends with
+          // one.
+          int e = p > f && b[p - 1] == '\r' ? p - 1 : p;
+          arrays[n] = b;
+          from[n] = f;
+          to[n] = e > f && b[e - 1] == '\r' ? e - 1 : e;
+          clearFrom(fields);
+          scratchAt = 0;
+          clean = ~dirty & (fields >= 64 ? -1L : (1L << fields) - 1);
+          return p;
+        } else {
+          dirty |= bit; // a control character (or the CR of a CRLF)
+        }
+      }
+    }
+    return SLOW;
+  }
+
+  /** The top bit set in exactly the zero bytes of {@code x}. */
+  private static long zeroBytes(long x) {
+    return ~(((x & LOWS7) + LOWS7) | x) & HIGHS;
+  }
+
+  /**
+   * Whether {@code slot} holds a field as {@link #scanLine} split it (or a copy), with no control
+   * character, U+007F, 0xC2 or 0xE3 byte, nor two spaces in a row: the text normalisers could only
+   * trim it.
+   */
+  boolean isClean(int slot) {
+    return slot < 64 && (clean >>> slot & 1) != 0;
+  }
+
   private void clearFrom(int slot) {
     for (int s = slot; s < arrays.length; s++) {
       arrays[s] = EMPTY;
@@ -178,6 +310,9 @@ public final class EpRow {
 
   /** Points {@code slot} at {@code b[f, t)} (which must stay unchanged while the row is used). */
   public void set(int slot, byte[] b, int f, int t) {
+    if (slot < 64) {
+      clean &= ~(1L << slot);
+    }
     arrays[slot] = b;
     from[slot] = f;
     to[slot] = t;
@@ -185,7 +320,11 @@ public final class EpRow {
 
   /** Copies the value of {@code src} into {@code dst} (they then share bytes; both read-only). */
   public void copy(int src, int dst) {
+    boolean c = isClean(src);
     set(dst, arrays[src], from[src], to[src]);
+    if (c && dst < 64) {
+      clean |= 1L << dst;
+    }
   }
 
   /**

@@ -25,6 +25,11 @@ public final class EpTransform {
   private final int slots;
   private final Step.RowStep[] steps;
 
+  /** The input fields lines are screened in for the text normalisers ({@link EpRow#isClean}). */
+  private final long screen;
+
+  private static final long LFS = Bytes.repeat((byte) '\n');
+
   EpTransform(TransformSpec spec, EpHeader input, Schema schema, List<Step.RowStep> steps) {
     this.spec = spec;
     this.input = input;
@@ -37,6 +42,11 @@ public final class EpTransform {
       identity = outSlots[i] == i;
     }
     this.identityColumns = identity;
+    long sc = 0;
+    for (Step.RowStep s : this.steps) {
+      sc |= s.cleanSlots();
+    }
+    this.screen = sc;
   }
 
   /** The input header this transform was compiled against. */
@@ -65,6 +75,9 @@ public final class EpTransform {
     private final LineCheck lineCheck =
         new LineCheck(input.size(), spec.maxLineBytes(), spec.validateUtf8());
     private final EpCounts counts = new EpCounts(spec.stepLabels());
+    private final int fields = input.size();
+    private final int maxLineBytes = spec.maxLineBytes();
+    private boolean accepted;
 
     /**
      * Transforms one line ({@code b[from, to)}, without its LF): appends the output row with LF to
@@ -77,6 +90,40 @@ public final class EpTransform {
         counts.reject(verdict.reason);
         return false;
       }
+      return steps(b, from, to, out);
+    }
+
+    /**
+     * {@link #apply} on the line starting at {@code from}, its end not yet known: finds the LF
+     * (before {@code limit}, or {@code limit} itself) in the same pass that splits and checks the
+     * line, which is the common case; lines it cannot vouch for go through {@link #apply}.
+     *
+     * @return the index of the line's LF, or {@code limit} for a last line without one; whether the
+     *     line was accepted is {@link #accepted()}
+     */
+    int applyNext(byte[] b, int from, int limit, ByteSink out) {
+      int lf = row.scanLine(b, from, limit, fields, screen);
+      if (lf >= 0) {
+        int end = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
+        if (end > from && end - from <= maxLineBytes) {
+          counts.in++;
+          accepted = steps(b, from, lf, out);
+          return lf;
+        }
+      } else {
+        lf = Bytes.indexOf(b, from, limit, (byte) '\n', LFS);
+      }
+      accepted = apply(b, from, lf, out);
+      return lf;
+    }
+
+    /** Whether the line of the last {@link #applyNext} was accepted. */
+    boolean accepted() {
+      return accepted;
+    }
+
+    /** The steps on the row the line {@code b[from, to)} was split into. */
+    private boolean steps(byte[] b, int from, int to, ByteSink out) {
       boolean changed = false;
       for (Step.RowStep s : steps) {
         int r = s.apply(row, verdict);
@@ -106,15 +153,12 @@ public final class EpTransform {
      * columns in input order and one changed value is three copies, not thirty.
      */
     private void writeRow(ByteSink out) {
-      int n = 1;
-      for (int s : outSlots) {
-        n += row.length(s) + 1;
-      }
-      out.ensure(n);
-      byte[] o = out.buf;
-      int at = out.len;
       int last = outSlots.length - 1;
-      for (int i = 0; i <= last; ) {
+      if (last < 0) {
+        out.write((byte) '\n');
+        return;
+      }
+      for (int i = 0; i <= last; i++) {
         int s = outSlots[i];
         byte[] a = row.array(s);
         int from = row.from(s);
@@ -127,15 +171,15 @@ public final class EpTransform {
           to = row.to(next);
           i++;
         }
+        // Room for each run as it comes: one pass over the slots, not one to size the row first.
+        out.ensure(to - from + 1);
+        byte[] o = out.buf;
+        int at = out.len;
         System.arraycopy(a, from, o, at, to - from);
         at += to - from;
         o[at++] = i == last ? (byte) '\n' : (byte) '\t';
-        i++;
+        out.len = at;
       }
-      if (outSlots.length == 0) {
-        o[at++] = '\n';
-      }
-      out.len = at;
     }
 
     /** Counts a line the reader rejected before it reached {@link #apply} (over-long lines). */

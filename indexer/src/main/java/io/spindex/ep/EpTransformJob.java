@@ -94,6 +94,15 @@ public final class EpTransformJob {
     }
 
     @Override
+    int lineAt(ChunkPipeline.Chunk c, byte[] b, int from, long index) {
+      int lf = worker.applyNext(b, from, c.len, c.out);
+      if (!worker.accepted()) {
+        reject(c, index, worker.rejectReason(), worker.rejectDetail(), b, from, lf);
+      }
+      return lf;
+    }
+
+    @Override
     void oversized(String reason) {
       worker.rejectUnread(reason);
     }

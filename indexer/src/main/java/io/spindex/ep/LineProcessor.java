@@ -27,12 +27,21 @@ abstract class LineProcessor implements ChunkPipeline.Processor {
     int pos = 0;
     long n = 0;
     while (pos < c.len) {
-      int lf = Bytes.indexOf(b, pos, c.len, (byte) '\n', LFS);
-      line(c, b, pos, lf, n);
+      pos = lineAt(c, b, pos, n) + 1;
       n++;
-      pos = lf + 1;
     }
     c.lines = n;
+  }
+
+  /**
+   * Processes line {@code index} of chunk {@code c}, which starts at {@code from}; returns the
+   * index of its LF (or {@code c.len} for a last line without one). By default finds the LF and
+   * calls {@link #line}.
+   */
+  int lineAt(ChunkPipeline.Chunk c, byte[] b, int from, long index) {
+    int lf = Bytes.indexOf(b, from, c.len, (byte) '\n', LFS);
+    line(c, b, from, lf, index);
+    return lf;
   }
 
   /** Processes line {@code index} of chunk {@code c}: {@code b[from, to)}, LF excluded. */

@@ -97,13 +97,18 @@ final class Require extends Step {
     int[] slotOf = slots.stream().mapToInt(Integer::intValue).toArray();
     Rule[] ruleOf = flat.toArray(new Rule[0]);
     String[] fieldOf = fields.toArray(new String[0]);
+    int[] passesUpTo = new int[ruleOf.length];
+    for (int i = 0; i < ruleOf.length; i++) {
+      passesUpTo[i] = ruleOf[i].passesUpTo();
+    }
     return new RowStep(label()) {
       @Override
       int apply(EpRow row, Verdict v) {
         for (int i = 0; i < ruleOf.length; i++) {
           int slot = slotOf[i];
+          int len = row.length(slot);
           Rule r = ruleOf[i];
-          if (row.isEmpty(slot) && r.skipsEmpty()) {
+          if (len == 0 ? r.skipsEmpty() : len <= passesUpTo[i]) {
             continue;
           }
           String problem = r.check(row.array(slot), row.from(slot), row.to(slot));

@@ -33,13 +33,34 @@ final class RowSteps {
       }
       Normalizer[] ops = this.ops;
       Screen screen = new Screen(ops);
+      boolean text = screen.textChain;
+      boolean trim = screen.trim;
+      long cleanSlots = 0;
+      for (int slot : slots) {
+        cleanSlots |= text && slot < 64 ? 1L << slot : 0;
+      }
+      long reads = cleanSlots;
       return new RowStep(label()) {
+        @Override
+        long cleanSlots() {
+          return reads;
+        }
+
         @Override
         int apply(EpRow row, Verdict v) {
           int result = UNCHANGED;
           for (int slot : slots) {
             int len = row.length(slot);
-            if (len == 0 || !screen.mayChange(row.array(slot), row.from(slot), row.to(slot))) {
+            if (len == 0) {
+              continue;
+            }
+            if (text && row.isClean(slot)) {
+              // Screened while the line was split: only a space at an end can matter (trim).
+              byte[] a = row.array(slot);
+              if (!trim || a[row.from(slot)] != ' ' && a[row.to(slot) - 1] != ' ') {
+                continue;
+              }
+            } else if (!screen.mayChange(row.array(slot), row.from(slot), row.to(slot))) {
               continue;
             }
             int at = row.reserve(len);
@@ -120,6 +141,9 @@ final class RowSteps {
     }
 
     boolean mayChange(byte[] b, int from, int to) {
+      if (isInteger(b, from, to)) {
+        return false; // no normaliser changes an integer (prices: the common case of digits-only)
+      }
       if (trim && Normalizer.TRIM.mayChange(b, from, to)) {
         return true;
       }
@@ -166,6 +190,20 @@ final class RowSteps {
       }
       return false;
     }
+  }
+
+  /** Whether {@code b[from, to)} is an optional '-' and one or more ASCII digits. */
+  static boolean isInteger(byte[] b, int from, int to) {
+    int i = from < to && b[from] == '-' ? from + 1 : from;
+    if (i == to) {
+      return false;
+    }
+    for (; i < to; i++) {
+      if (b[i] < '0' || b[i] > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static final long DEL = Bytes.repeat((byte) 0x7F);

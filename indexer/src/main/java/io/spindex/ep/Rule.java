@@ -33,6 +33,7 @@ final class Rule {
   private final long min;
   private final long max;
   private final byte separator;
+  private final long separators;
   private final boolean[] allowed;
   private final String spec;
 
@@ -43,6 +44,7 @@ final class Rule {
     this.min = min;
     this.max = max;
     this.separator = separator;
+    this.separators = Bytes.repeat(separator);
     this.allowed = allowed;
     this.spec = spec;
   }
@@ -117,6 +119,24 @@ final class Rule {
     return kind != REQUIRED;
   }
 
+  /**
+   * The longest value (in bytes, not empty) that passes whatever its bytes, so needs no look: any
+   * for required; {@code max} for max-chars (a character is at least a byte); {@code max - 1} for
+   * max-items (a value of n bytes has at most n + 1 items); -1 for the others.
+   */
+  int passesUpTo() {
+    switch (kind) {
+      case REQUIRED:
+        return Integer.MAX_VALUE;
+      case MAX_CHARS:
+        return (int) Math.min(max, Integer.MAX_VALUE);
+      case MAX_ITEMS:
+        return (int) Math.min(max - 1, Integer.MAX_VALUE);
+      default:
+        return -1;
+    }
+  }
+
   /** {@code null} when {@code b[from, to)} passes, else what is wrong, for the rejects file. */
   String check(byte[] b, int from, int to) {
     switch (kind) {
@@ -151,10 +171,7 @@ final class Rule {
         }
       case MAX_ITEMS:
         {
-          int n = 1;
-          for (int i = from; i < to; i++) {
-            n += b[i] == separator ? 1 : 0;
-          }
+          int n = 1 + Bytes.count(b, from, to, separator, separators);
           return n <= max ? null : n + " items, limit " + max;
         }
       default:

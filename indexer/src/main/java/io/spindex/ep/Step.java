@@ -58,6 +58,11 @@ abstract class Step {
      *     Verdict#reject} on {@code verdict}
      */
     abstract int apply(EpRow row, Verdict verdict);
+
+    /** The slots whose {@link EpRow#isClean} the step reads (bit {@code s}: slot {@code s}). */
+    long cleanSlots() {
+      return 0;
+    }
   }
 
   /** Why a row was rejected: filled by the step that rejects it. One per thread. */

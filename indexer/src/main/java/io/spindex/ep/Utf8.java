@@ -80,7 +80,12 @@ public final class Utf8 {
   /** Characters (code points) in valid UTF-8 {@code b[from, to)}: bytes that start a sequence. */
   public static int chars(byte[] b, int from, int to) {
     int n = 0;
-    for (int i = from; i < to; i++) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long w = Bytes.le64(b, i);
+      n += 8 - Long.bitCount(w & ~(w << 1) & 0x8080808080808080L); // 10xxxxxx bytes start none
+    }
+    for (; i < to; i++) {
       n += (b[i] & 0xC0) == 0x80 ? 0 : 1;
     }
     return n;
