@@ -151,7 +151,7 @@ public enum Loader implements IndexLoader {
   }
 
   /** Reads sections in place with positional reads through one direct buffer. */
-  private static final class NioSource implements SectionSource {
+  static final class NioSource implements SectionSource {
     private final IndexHeader header;
     private final FileChannel channel;
     private final ByteBuffer buffer =
@@ -174,6 +174,11 @@ public enum Loader implements IndexLoader {
       long[] out = new long[Math.toIntExact(e.elements())];
       read(e, (b, filled) -> b.asLongBuffer().get(out, filled, b.remaining() >>> 3));
       return LongColumn.of(out);
+    }
+
+    /** Reads the section through the buffer and checks its CRC32C; keeps nothing. */
+    void checkCrc(SectionEntry e) throws IOException {
+      read(e, (b, filled) -> {});
     }
 
     /** Receives each filled buffer and the number of elements before it. */

@@ -14,8 +14,9 @@ public final class StageOptions {
   /** What is checked on the copy before it is renamed into place. */
   public enum Check {
     /**
-     * The default. An index: the header and every section's CRC32C (read through a mapping, no
-     * heap), and the header checksum equal to the source's. Any other file: its length.
+     * The default. An index: the header and every section's CRC32C (read once through a channel and
+     * one 1 MiB buffer, nothing mapped or kept), and the header checksum equal to the source's. Any
+     * other file: its length.
      */
     CHECKSUMS,
     /** An index only: everything {@code spindex verify} checks (order, overlaps, bounds) too. */

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * For a small index of each kind: every truncation, a single-bit flip of every bit of the header
  * and directory, and flips at sampled positions of every section and of the padding. Each damaged
- * file must be rejected by {@code open} (checking loaders) and by {@code verify}; the unchecked
- * mapped loader may open a file with damaged section bytes, but {@code verify} must not pass it.
+ * file must be rejected by {@code open} (checking loaders), by the checksum check {@code stage}
+ * runs on a copy, and by {@code verify}; the unchecked mapped loader may open a file with damaged
+ * section bytes, but {@code verify} must not pass it.
  */
 class CorruptFileMatrixTest {
   @TempDir Path dir;
@@ -79,6 +80,12 @@ class CorruptFileMatrixTest {
         continue;
       }
       assertTrue(false, what + ": loader " + l.loaderName() + " opened a damaged file");
+    }
+    try {
+      IndexVerifier.checksums(damaged);
+      assertTrue(false, what + ": the checksum check (stage's default) passed a damaged file");
+    } catch (CorruptIndexException e) {
+      assertTrue(e.getMessage().startsWith(damaged.toString() + ": "), e.getMessage());
     }
     if (!sectionDamage) {
       try {
