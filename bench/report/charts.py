@@ -179,8 +179,7 @@ def copy_chart(run, save):
         ax.set_xscale("log")
         ax.set_xlabel("MB/s (log scale), higher is better")
         ax.grid(axis="x", alpha=0.3)
-        ax.set_title(f"Copy a {num(copy_mb)} MB file through spindex stage, by method; "
-                     f"stage a {num(idx_mb)} MB index")
+        ax.set_title(f"Copy {num(copy_mb)} MB through stage, by method; stage a {num(idx_mb)} MB index")
         save(fig, "copy.png")
 
 
