@@ -38,7 +38,7 @@ class IndexReaderFuzzTest {
     Files.deleteIfExists(file);
   }
 
-  @FuzzTest(maxDuration = "30s")
+  @FuzzTest(maxDuration = "")
   void anyFile(byte[] data) throws IOException {
     Files.write(file, data);
     for (IndexLoader l : new IndexLoader[] {Loader.IO, Loader.NIO, Loader.MAPPED}) {
