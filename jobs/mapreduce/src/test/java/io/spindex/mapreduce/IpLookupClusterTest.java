@@ -155,14 +155,8 @@ class IpLookupClusterTest {
     Counters c = onYarn.counters;
     long maps = IpLookupTool.launchedMaps(c);
     assertTrue(maps >= 4, "map tasks " + maps);
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.TASKS));
     // Every map task runs in a JVM of its own: each one loads the index, exactly once.
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
-    assertEquals(
-        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
-    LookupCounts t = IpLookupTool.totals(c);
-    assertTrue(t.balanced(), t.toString());
-    assertEquals(fx.lines.size(), t.linesIn());
+    LookupCounts t = assertTasksLoadsAndLines(c, maps);
 
     IndexHolder.clear();
     Path localOut = dir.resolve("local");
@@ -228,13 +222,7 @@ class IpLookupClusterTest {
     assertEquals(maps + 2, IpLookupTool.launchedMaps(c));
 
     // Counters of failed attempts are dropped: the two extra loads and task starts do not count.
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.TASKS));
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
-    assertEquals(
-        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
-    LookupCounts t = IpLookupTool.totals(c);
-    assertTrue(t.balanced(), t.toString());
-    assertEquals(fx.lines.size(), t.linesIn());
+    LookupCounts t = assertTasksLoadsAndLines(c, maps);
     assertEquals(IpLookupTool.totals(calm.counters).toString(), t.toString());
 
     // Only the successful attempts' files were committed: one part per task, nothing left over.
@@ -295,5 +283,19 @@ class IpLookupClusterTest {
       out.add(f[0] + "\t" + f[1].substring(f[1].lastIndexOf('/') + 1) + "\t" + f[2]);
     }
     return sorted(out);
+  }
+
+  /**
+   * One task count, one index load and one index's bytes per map task; lines balanced and all read.
+   */
+  private LookupCounts assertTasksLoadsAndLines(Counters c, long maps) throws Exception {
+    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.TASKS));
+    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
+    assertEquals(
+        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
+    LookupCounts t = IpLookupTool.totals(c);
+    assertTrue(t.balanced(), t.toString());
+    assertEquals(fx.lines.size(), t.linesIn());
+    return t;
   }
 }
