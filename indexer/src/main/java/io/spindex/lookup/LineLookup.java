@@ -35,6 +35,9 @@ public final class LineLookup {
   /** {@link #apply} result: no address; see {@link #lastReject()} and {@link #rejectRecord}. */
   public static final int REJECTED = 4;
 
+  /** Lines of one {@link #applyAll} call at most. */
+  public static final int BATCH = 64;
+
   /** Label written for an address in no range. */
   public static final byte[] NO_LABEL = {'\\', 'N'};
 
@@ -55,6 +58,14 @@ public final class LineLookup {
   private byte[] out = new byte[256];
   private int outLength;
   private RejectReason lastReject;
+
+  // applyAll's state: per located address, then per line.
+  private final int[] batchAddress = new int[BATCH];
+  private final int[] batchLine = new int[BATCH];
+  private final int[] batchId = new int[BATCH];
+  private final boolean[] batchHit = new boolean[BATCH];
+  private final int[] batchSlot = new int[BATCH];
+  private final RejectReason[] batchReject = new RejectReason[BATCH];
 
   /**
    * @param keepHits filter mode: keep lines whose address is in the set or in a range (true), or
@@ -95,11 +106,85 @@ public final class LineLookup {
     counts.linesIn++;
     long a = locator.locate(b, from, to);
     if (a < 0) {
-      lastReject = RejectReason.ofCode(a);
-      counts.rejects[lastReject.ordinal()]++;
+      lastReject = reject(a);
       return REJECTED;
     }
     int slot = slot((int) a);
+    int result = decide(slot);
+    if (result == WRITE_OUT) {
+      annotate(b, from, to, slot);
+    }
+    return result;
+  }
+
+  /**
+   * Handles lines {@code b[from[i], to[i])}, {@code i < n <= }{@value #BATCH}, exactly as {@link
+   * #apply} would one after another (same results, counts and outputs), but looks their addresses
+   * up together: the index's cache misses of a batch overlap instead of queueing, which on an index
+   * larger than the CPU caches is most of a lookup's time. Then {@link #select} makes each line in
+   * turn the current one for {@link #out()} and {@link #rejectRecord}.
+   *
+   * @param result receives per line what {@link #apply} returns
+   */
+  public void applyAll(byte[] b, int[] from, int[] to, int n, int[] result) {
+    if (n > BATCH) {
+      throw new IllegalArgumentException("at most " + BATCH + " lines a batch, not " + n);
+    }
+    int located = 0;
+    for (int i = 0; i < n; i++) {
+      counts.linesIn++;
+      long a = locator.locate(b, from[i], to[i]);
+      if (a < 0) {
+        batchReject[i] = reject(a);
+        batchSlot[i] = -1;
+        result[i] = REJECTED;
+      } else {
+        batchAddress[located] = (int) a;
+        batchLine[located++] = i;
+      }
+    }
+    if (set != null) {
+      set.containsAll(batchAddress, located, batchHit);
+      for (int j = 0; j < located; j++) {
+        batchSlot[batchLine[j]] = batchHit[j] ? 1 : 0;
+      }
+    } else {
+      ranges.labelIds(batchAddress, located, batchId);
+      for (int j = 0; j < located; j++) {
+        int id = batchId[j];
+        batchSlot[batchLine[j]] = id == Ipv4Ranges.NONE ? labels.length - 1 : id;
+      }
+    }
+    for (int j = 0; j < located; j++) {
+      int i = batchLine[j];
+      result[i] = decide(batchSlot[i]);
+    }
+  }
+
+  /**
+   * Makes line {@code i} of the last {@link #applyAll} the current line: a {@link #WRITE_OUT}
+   * line's record is then in {@link #out()}, a {@link #REJECTED} line's reason in {@link
+   * #lastReject()}.
+   *
+   * @param b the line's bytes, {@code b[from, to)}, as given to {@link #applyAll}
+   */
+  public void select(int i, byte[] b, int from, int to) {
+    int slot = batchSlot[i];
+    if (slot < 0) {
+      lastReject = batchReject[i];
+    } else if (mode == LookupMode.ANNOTATE) {
+      annotate(b, from, to, slot);
+    }
+  }
+
+  private RejectReason reject(long code) {
+    RejectReason r = RejectReason.ofCode(code);
+    counts.rejects[r.ordinal()]++;
+    return r;
+  }
+
+  /** Counts a located line under its slot and says what to do with it. */
+  private int decide(int slot) {
     boolean hit = set != null ? slot == 1 : slot != labels.length - 1;
     counts.lookups++;
     if (hit) {
@@ -107,13 +192,6 @@ public final class LineLookup {
     }
     switch (mode) {
       case ANNOTATE:
-        byte[] label = label(slot);
-        int n = to - from;
-        ensure(n + 1 + label.length);
-        System.arraycopy(b, from, out, 0, n);
-        out[n] = '\t';
-        System.arraycopy(label, 0, out, n + 1, label.length);
-        outLength = n + 1 + label.length;
         counts.linesOut++;
         return WRITE_OUT;
       case FILTER:
@@ -128,6 +206,17 @@ public final class LineLookup {
         counts.counted++;
         return COUNTED;
     }
+  }
+
+  /** {@code line<TAB>label} into {@link #out}. */
+  private void annotate(byte[] b, int from, int to, int slot) {
+    byte[] label = label(slot);
+    int n = to - from;
+    ensure(n + 1 + label.length);
+    System.arraycopy(b, from, out, 0, n);
+    out[n] = '\t';
+    System.arraycopy(label, 0, out, n + 1, label.length);
+    outLength = n + 1 + label.length;
   }
 
   private int slot(int address) {

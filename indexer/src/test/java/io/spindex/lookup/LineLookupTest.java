@@ -15,6 +15,7 @@ import io.spindex.text.Ipv4Text;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -165,5 +166,76 @@ class LineLookupTest {
             .getBytes(StandardCharsets.UTF_8),
         java.util.Arrays.copyOf(lookup.out(), n));
     assertEquals(1, lookup.counts().rejects(RejectReason.NO_IPV4_FOUND));
+  }
+
+  /**
+   * The batch path (what the Spark job runs) against the one-line path (what MapReduce runs and the
+   * other tests check against references): same result per line, same records, same counts, for
+   * both index kinds, every mode, batches of every size, with rejects mixed in.
+   */
+  @Test
+  void applyAllEqualsApplyLineByLine() throws Exception {
+    List<String> lines = new ArrayList<>(LINES);
+    for (int i = 0; i < lines.size(); i += 97) {
+      lines.set(i, i % 2 == 0 ? "   " : "no address on this line");
+    }
+    Random rnd = new Random(SEED);
+    for (String file : new String[] {"r.spx", "s.spx"}) {
+      SpindexIndex index = Loader.MAPPED.load(dir.resolve(file));
+      for (LookupMode mode : LookupMode.values()) {
+        for (boolean keepHits : new boolean[] {true, false}) {
+          String what = file + " " + mode + " keep hits " + keepHits;
+          LineLookup one = new LineLookup(IpLocator.first(), index, mode, keepHits);
+          LineLookup batch = new LineLookup(IpLocator.first(), index, mode, keepHits);
+          byte[] source = "src".getBytes(StandardCharsets.US_ASCII);
+          int at = 0;
+          while (at < lines.size()) {
+            int n = Math.min(1 + rnd.nextInt(LineLookup.BATCH), lines.size() - at);
+            // The batch's lines back to back in one buffer, after a few bytes of something else.
+            byte[] b = new byte[64 * 1024];
+            int[] from = new int[n];
+            int[] to = new int[n];
+            int used = 3;
+            for (int i = 0; i < n; i++) {
+              byte[] l = lines.get(at + i).getBytes(StandardCharsets.UTF_8);
+              System.arraycopy(l, 0, b, used, l.length);
+              from[i] = used;
+              to[i] = used + l.length;
+              used = to[i] + 1;
+            }
+            int[] result = new int[n];
+            batch.applyAll(b, from, to, n, result);
+            for (int i = 0; i < n; i++) {
+              byte[] l = lines.get(at + i).getBytes(StandardCharsets.UTF_8);
+              int expected = one.apply(l, 0, l.length);
+              assertEquals(expected, result[i], what + ", line " + (at + i));
+              batch.select(i, b, from[i], to[i]);
+              if (expected == LineLookup.WRITE_OUT) {
+                assertArrayEquals(
+                    Arrays.copyOf(one.out(), one.outLength()),
+                    Arrays.copyOf(batch.out(), batch.outLength()),
+                    what + ", line " + (at + i));
+              } else if (expected == LineLookup.REJECTED) {
+                assertEquals(one.lastReject(), batch.lastReject(), what);
+                int m = one.rejectRecord(source, at + i, l, 0, l.length);
+                byte[] oneRecord = Arrays.copyOf(one.out(), m);
+                int k = batch.rejectRecord(source, at + i, b, from[i], to[i]);
+                assertArrayEquals(oneRecord, Arrays.copyOf(batch.out(), k), what);
+              }
+            }
+            at += n;
+          }
+          assertEquals(one.counts().toString(), batch.counts().toString(), what);
+          Map<String, Long> oneCounts = new HashMap<>();
+          one.drainCounts(
+              (label, c) -> oneCounts.put(new String(label, StandardCharsets.UTF_8), c));
+          Map<String, Long> batchCounts = new HashMap<>();
+          batch.drainCounts(
+              (label, c) -> batchCounts.put(new String(label, StandardCharsets.UTF_8), c));
+          assertEquals(oneCounts, batchCounts, what);
+          assertTrue(one.counts().rejected() > 0, what);
+        }
+      }
+    }
   }
 }

@@ -14,6 +14,7 @@ import io.spindex.lookup.LookupMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.io.LongWritable;
@@ -79,6 +80,12 @@ final class LookupPartition
     return new Out(lines, lookup, source.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * The partition's output, lazily: lines are taken from the record reader a batch at a time
+   * (copied, since the reader reuses its {@link Text}), looked up together with {@link
+   * LineLookup#applyAll} so that the index's cache misses overlap, and handed out one record at a
+   * time in input order.
+   */
   private final class Out implements Iterator<Tuple2<Route, Text>> {
     private final Iterator<Tuple2<LongWritable, Text>> in;
     private final LineLookup lookup;
@@ -87,6 +94,17 @@ final class LookupPartition
     private final Tuple2<Route, Text> outLine = new Tuple2<>(Route.LINES, out);
     private final Tuple2<Route, Text> outReject = new Tuple2<>(Route.REJECTS, out);
     private final ArrayDeque<Tuple2<Route, Text>> tail = new ArrayDeque<>();
+
+    // The current batch: line i is lines[from[i], to[i]), at byte offset offsets[i] of the split's
+    // file, with result[i] from applyAll; lines before `at` are handed out.
+    private byte[] lines = new byte[64 * 1024];
+    private final int[] from = new int[LineLookup.BATCH];
+    private final int[] to = new int[LineLookup.BATCH];
+    private final long[] offsets = new long[LineLookup.BATCH];
+    private final int[] result = new int[LineLookup.BATCH];
+    private int count;
+    private int at;
+
     private Tuple2<Route, Text> next;
     private boolean finished;
 
@@ -115,19 +133,19 @@ final class LookupPartition
     }
 
     private Tuple2<Route, Text> advance() {
-      while (in.hasNext()) {
-        Tuple2<LongWritable, Text> kv = in.next();
-        Text line = kv._2();
-        byte[] b = line.getBytes();
-        int len = line.getLength();
-        switch (lookup.apply(b, 0, len)) {
+      while (at < count || fill()) {
+        int i = at++;
+        switch (result[i]) {
           case LineLookup.WRITE_OUT:
+            lookup.select(i, lines, from[i], to[i]);
             out.set(lookup.out(), 0, lookup.outLength());
             return outLine;
           case LineLookup.WRITE_INPUT:
-            return new Tuple2<>(Route.LINES, line);
+            out.set(lines, from[i], to[i] - from[i]);
+            return outLine;
           case LineLookup.REJECTED:
-            int n = lookup.rejectRecord(source, kv._1().get(), b, 0, len);
+            lookup.select(i, lines, from[i], to[i]);
+            int n = lookup.rejectRecord(source, offsets[i], lines, from[i], to[i]);
             out.set(lookup.out(), 0, n);
             return outReject;
           default:
@@ -147,6 +165,31 @@ final class LookupPartition
         metrics.add(lookup.counts());
       }
       return tail.poll();
+    }
+
+    /** Reads and looks up the next batch; false at the end of the input. */
+    private boolean fill() {
+      count = 0;
+      at = 0;
+      int used = 0;
+      while (count < LineLookup.BATCH && in.hasNext()) {
+        Tuple2<LongWritable, Text> kv = in.next();
+        Text line = kv._2();
+        int len = line.getLength();
+        if (lines.length - used < len) {
+          lines = Arrays.copyOf(lines, Math.max(lines.length * 2, used + len));
+        }
+        System.arraycopy(line.getBytes(), 0, lines, used, len);
+        from[count] = used;
+        to[count] = used + len;
+        offsets[count++] = kv._1().get();
+        used += len;
+      }
+      if (count == 0) {
+        return false;
+      }
+      lookup.applyAll(lines, from, to, count, result);
+      return true;
     }
   }
 }
