@@ -169,9 +169,10 @@ class LineLookupTest {
   }
 
   /**
-   * The batch path (what the Spark job runs) against the one-line path (what MapReduce runs and the
-   * other tests check against references): same result per line, same records, same counts, for
-   * both index kinds, every mode, batches of every size, with rejects mixed in.
+   * The batch path ({@link LineBatch} and {@link LineLookup#applyAll}, what the jobs run) against
+   * the one-line path ({@link LineLookup#apply}, which the other tests check against references):
+   * same result per line, same records, same counts, for both index kinds, every mode, batches of
+   * every size, with rejects and lines longer than the batch's first buffer mixed in.
    */
   @Test
   void applyAllEqualsApplyLineByLine() throws Exception {
@@ -179,6 +180,9 @@ class LineLookupTest {
     for (int i = 0; i < lines.size(); i += 97) {
       lines.set(i, i % 2 == 0 ? "   " : "no address on this line");
     }
+    // Long lines grow the batch's buffer: one annotated, one rejected.
+    lines.set(5, "1.2.3.4 " + "x".repeat(70_000));
+    lines.set(6, "no address " + "y".repeat(70_000));
     Random rnd = new Random(SEED);
     for (String file : new String[] {"r.spx", "s.spx"}) {
       SpindexIndex index = Loader.MAPPED.load(dir.resolve(file));
@@ -186,51 +190,50 @@ class LineLookupTest {
         for (boolean keepHits : new boolean[] {true, false}) {
           String what = file + " " + mode + " keep hits " + keepHits;
           LineLookup one = new LineLookup(IpLocator.first(), index, mode, keepHits);
-          LineLookup batch = new LineLookup(IpLocator.first(), index, mode, keepHits);
+          LineLookup batchLookup = new LineLookup(IpLocator.first(), index, mode, keepHits);
           byte[] source = "src".getBytes(StandardCharsets.US_ASCII);
+          LineBatch batch = new LineBatch(); // reused: cleared before each batch
           int at = 0;
           while (at < lines.size()) {
             int n = Math.min(1 + rnd.nextInt(LineLookup.BATCH), lines.size() - at);
-            // The batch's lines back to back in one buffer, after a few bytes of something else.
-            byte[] b = new byte[64 * 1024];
-            int[] from = new int[n];
-            int[] to = new int[n];
-            int used = 3;
+            batch.clear();
             for (int i = 0; i < n; i++) {
-              byte[] l = lines.get(at + i).getBytes(StandardCharsets.UTF_8);
-              System.arraycopy(l, 0, b, used, l.length);
-              from[i] = used;
-              to[i] = used + l.length;
-              used = to[i] + 1;
+              // Each line after a few bytes of something else, as in a record reader's buffer.
+              byte[] l = ("xyz" + lines.get(at + i)).getBytes(StandardCharsets.UTF_8);
+              assertEquals(i == LineLookup.BATCH - 1, batch.add(l, 3, l.length - 3, at + i));
             }
-            int[] result = new int[n];
-            batch.applyAll(b, from, to, n, result);
+            batch.lookUp(batchLookup);
+            assertEquals(n, batch.count());
             for (int i = 0; i < n; i++) {
               byte[] l = lines.get(at + i).getBytes(StandardCharsets.UTF_8);
               int expected = one.apply(l, 0, l.length);
-              assertEquals(expected, result[i], what + ", line " + (at + i));
-              batch.select(i, b, from[i], to[i]);
+              assertEquals(expected, batch.result(i), what + ", line " + (at + i));
+              assertArrayEquals(
+                  l,
+                  Arrays.copyOfRange(
+                      batch.bytes(), batch.from(i), batch.from(i) + batch.length(i)));
               if (expected == LineLookup.WRITE_OUT) {
+                batch.select(batchLookup, i);
                 assertArrayEquals(
                     Arrays.copyOf(one.out(), one.outLength()),
-                    Arrays.copyOf(batch.out(), batch.outLength()),
+                    Arrays.copyOf(batchLookup.out(), batchLookup.outLength()),
                     what + ", line " + (at + i));
               } else if (expected == LineLookup.REJECTED) {
-                assertEquals(one.lastReject(), batch.lastReject(), what);
                 int m = one.rejectRecord(source, at + i, l, 0, l.length);
                 byte[] oneRecord = Arrays.copyOf(one.out(), m);
-                int k = batch.rejectRecord(source, at + i, b, from[i], to[i]);
-                assertArrayEquals(oneRecord, Arrays.copyOf(batch.out(), k), what);
+                int k = batch.rejectRecord(batchLookup, source, i);
+                assertEquals(one.lastReject(), batchLookup.lastReject(), what);
+                assertArrayEquals(oneRecord, Arrays.copyOf(batchLookup.out(), k), what);
               }
             }
             at += n;
           }
-          assertEquals(one.counts().toString(), batch.counts().toString(), what);
+          assertEquals(one.counts().toString(), batchLookup.counts().toString(), what);
           Map<String, Long> oneCounts = new HashMap<>();
           one.drainCounts(
               (label, c) -> oneCounts.put(new String(label, StandardCharsets.UTF_8), c));
           Map<String, Long> batchCounts = new HashMap<>();
-          batch.drainCounts(
+          batchLookup.drainCounts(
               (label, c) -> batchCounts.put(new String(label, StandardCharsets.UTF_8), c));
           assertEquals(oneCounts, batchCounts, what);
           assertTrue(one.counts().rejected() > 0, what);

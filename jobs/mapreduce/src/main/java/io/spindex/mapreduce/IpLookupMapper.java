@@ -8,6 +8,7 @@ package io.spindex.mapreduce;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
 import io.spindex.lookup.IpLocator;
+import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.LookupMode;
@@ -28,11 +29,11 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
  * ip-lookup's map task: acquires the index from the distributed cache once per task JVM in {@link
- * #setup} (through {@link IndexHolder}), runs {@link LineLookup} over the split's lines, writes
- * annotated or filtered lines to the output and rejected lines to {@code OUT/_rejects/}. In count
- * mode it writes nothing per line and emits its per-label totals in {@link #cleanup} (in-mapper
- * combining), for the combiner and reducer to sum. Counters are looked up once in setup and added
- * once in cleanup.
+ * #setup} (through {@link IndexHolder}), runs {@link LineLookup} over the split's lines (a batch at
+ * a time), writes annotated or filtered lines to the output and rejected lines to {@code
+ * OUT/_rejects/}. In count mode it writes nothing per line and emits its per-label totals in {@link
+ * #cleanup} (in-mapper combining), for the combiner and reducer to sum. Counters are looked up once
+ * in setup and added once in cleanup.
  */
 public final class IpLookupMapper extends Mapper<LongWritable, Text, Writable, Writable> {
   static final String REJECTS = "rejects";
@@ -43,6 +44,7 @@ public final class IpLookupMapper extends Mapper<LongWritable, Text, Writable, W
   private byte[] source;
   private MultipleOutputs<Writable, Writable> mos;
   private final Text out = new Text();
+  private final LineBatch batch = new LineBatch();
   private final Counter[] counters = new Counter[SpindexCounter.values().length];
 
   @Override
@@ -80,32 +82,48 @@ public final class IpLookupMapper extends Mapper<LongWritable, Text, Writable, W
     return counters[c.ordinal()];
   }
 
+  /** Lines are looked up {@value LineLookup#BATCH} at a time; see {@link #flush}. */
   @Override
   protected void map(LongWritable offset, Text line, Context context)
       throws IOException, InterruptedException {
-    byte[] b = line.getBytes();
-    int len = line.getLength();
-    switch (lookup.apply(b, 0, len)) {
-      case LineLookup.WRITE_OUT:
-        out.set(lookup.out(), 0, lookup.outLength());
-        context.write(NullWritable.get(), out);
-        break;
-      case LineLookup.WRITE_INPUT:
-        context.write(NullWritable.get(), line);
-        break;
-      case LineLookup.REJECTED:
-        int n = lookup.rejectRecord(source, offset.get(), b, 0, len);
-        out.set(lookup.out(), 0, n);
-        mos.write(REJECTS, NullWritable.get(), out, REJECTS_BASE);
-        break;
-      default:
-        break;
+    if (batch.add(line.getBytes(), 0, line.getLength(), offset.get())) {
+      flush(context);
     }
+  }
+
+  /**
+   * Looks the batch's lines up together ({@link LineLookup#applyAll}: the index's cache misses
+   * overlap) and writes their records in input order.
+   */
+  private void flush(Context context) throws IOException, InterruptedException {
+    batch.lookUp(lookup);
+    for (int i = 0; i < batch.count(); i++) {
+      switch (batch.result(i)) {
+        case LineLookup.WRITE_OUT:
+          batch.select(lookup, i);
+          out.set(lookup.out(), 0, lookup.outLength());
+          context.write(NullWritable.get(), out);
+          break;
+        case LineLookup.WRITE_INPUT:
+          out.set(batch.bytes(), batch.from(i), batch.length(i));
+          context.write(NullWritable.get(), out);
+          break;
+        case LineLookup.REJECTED:
+          int n = batch.rejectRecord(lookup, source, i); // may grow lookup.out(): call it first
+          out.set(lookup.out(), 0, n);
+          mos.write(REJECTS, NullWritable.get(), out, REJECTS_BASE);
+          break;
+        default:
+          break;
+      }
+    }
+    batch.clear();
   }
 
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
     try {
+      flush(context);
       if (mode == LookupMode.COUNT) {
         LongWritable lines = new LongWritable();
         Text label = new Text();

@@ -9,12 +9,12 @@ import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
 import io.spindex.lookup.IpLocator;
+import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;
 import io.spindex.lookup.LookupMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.io.LongWritable;
@@ -95,14 +95,8 @@ final class LookupPartition
     private final Tuple2<Route, Text> outReject = new Tuple2<>(Route.REJECTS, out);
     private final ArrayDeque<Tuple2<Route, Text>> tail = new ArrayDeque<>();
 
-    // The current batch: line i is lines[from[i], to[i]), at byte offset offsets[i] of the split's
-    // file, with result[i] from applyAll; lines before `at` are handed out.
-    private byte[] lines = new byte[64 * 1024];
-    private final int[] from = new int[LineLookup.BATCH];
-    private final int[] to = new int[LineLookup.BATCH];
-    private final long[] offsets = new long[LineLookup.BATCH];
-    private final int[] result = new int[LineLookup.BATCH];
-    private int count;
+    // Lines before `at` of the current batch are handed out.
+    private final LineBatch batch = new LineBatch();
     private int at;
 
     private Tuple2<Route, Text> next;
@@ -133,19 +127,18 @@ final class LookupPartition
     }
 
     private Tuple2<Route, Text> advance() {
-      while (at < count || fill()) {
+      while (at < batch.count() || fill()) {
         int i = at++;
-        switch (result[i]) {
+        switch (batch.result(i)) {
           case LineLookup.WRITE_OUT:
-            lookup.select(i, lines, from[i], to[i]);
+            batch.select(lookup, i);
             out.set(lookup.out(), 0, lookup.outLength());
             return outLine;
           case LineLookup.WRITE_INPUT:
-            out.set(lines, from[i], to[i] - from[i]);
+            out.set(batch.bytes(), batch.from(i), batch.length(i));
             return outLine;
           case LineLookup.REJECTED:
-            lookup.select(i, lines, from[i], to[i]);
-            int n = lookup.rejectRecord(source, offsets[i], lines, from[i], to[i]);
+            int n = batch.rejectRecord(lookup, source, i);
             out.set(lookup.out(), 0, n);
             return outReject;
           default:
@@ -169,26 +162,19 @@ final class LookupPartition
 
     /** Reads and looks up the next batch; false at the end of the input. */
     private boolean fill() {
-      count = 0;
+      batch.clear();
       at = 0;
-      int used = 0;
-      while (count < LineLookup.BATCH && in.hasNext()) {
+      while (in.hasNext()) {
         Tuple2<LongWritable, Text> kv = in.next();
         Text line = kv._2();
-        int len = line.getLength();
-        if (lines.length - used < len) {
-          lines = Arrays.copyOf(lines, Math.max(lines.length * 2, used + len));
+        if (batch.add(line.getBytes(), 0, line.getLength(), kv._1().get())) {
+          break;
         }
-        System.arraycopy(line.getBytes(), 0, lines, used, len);
-        from[count] = used;
-        to[count] = used + len;
-        offsets[count++] = kv._1().get();
-        used += len;
       }
-      if (count == 0) {
+      if (batch.count() == 0) {
         return false;
       }
-      lookup.applyAll(lines, from, to, count, result);
+      batch.lookUp(lookup);
       return true;
     }
   }
