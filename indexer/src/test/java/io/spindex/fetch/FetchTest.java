@@ -75,7 +75,9 @@ class FetchTest {
     assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
     assertEquals(LENGTH, r.bytes());
     assertTrue(r.ranges());
-    assertEquals(4, r.connections());
+    // Connections used at once depend on timing (a worker that finishes early takes the next
+    // piece); the four pieces, one request each, do not.
+    assertTrue(r.connections() >= 1 && r.connections() <= 4, "connections " + r.connections());
     assertEquals(4, r.requests());
     assertEquals(0, r.retries());
     assertTrue(r.firstResponseNanos() > 0 && r.firstResponseNanos() <= r.elapsedNanos());
