@@ -120,7 +120,7 @@ public final class EpDiff {
   }
 
   /** Diffs rows one at a time. Not thread-safe: one per thread. */
-  public final class Worker {
+  public final class Worker implements RowWorker {
     private final EpRow row = new EpRow(columns.header().size());
     private final Step.Verdict verdict = new Step.Verdict();
     private final LineCheck check = new LineCheck(columns.header().size(), maxLineBytes, true);
@@ -133,6 +133,7 @@ public final class EpDiff {
      *
      * @return {@code false} when the row is rejected (reason in {@link #rejectReason()})
      */
+    @Override
     public boolean apply(byte[] b, int from, int to, ByteSink out) {
       counts.in++;
       if (!check.check(b, from, to, row, verdict)) {
@@ -211,10 +212,12 @@ public final class EpDiff {
       }
     }
 
+    @Override
     public String rejectReason() {
       return verdict.reason;
     }
 
+    @Override
     public String rejectDetail() {
       return verdict.detail;
     }

@@ -69,7 +69,7 @@ public final class EpTransform {
   }
 
   /** Applies the transform to rows, one at a time. Not thread-safe: one per thread. */
-  public final class Worker {
+  public final class Worker implements RowWorker {
     private final EpRow row = new EpRow(slots);
     private final Step.Verdict verdict = new Step.Verdict();
     private final LineCheck lineCheck =
@@ -84,6 +84,7 @@ public final class EpTransform {
      * {@code out} and returns {@code true}, or returns {@code false} and leaves the reason in
      * {@link #rejectReason()} and {@link #rejectDetail()}.
      */
+    @Override
     public boolean apply(byte[] b, int from, int to, ByteSink out) {
       counts.in++;
       if (!lineCheck.check(b, from, to, row, verdict)) {
@@ -189,11 +190,13 @@ public final class EpTransform {
     }
 
     /** Why the last rejected row was rejected, e.g. {@code too-long:title}. */
+    @Override
     public String rejectReason() {
       return verdict.reason;
     }
 
     /** The specifics of the last reject, e.g. {@code 123 characters, limit 100}. */
+    @Override
     public String rejectDetail() {
       return verdict.detail;
     }

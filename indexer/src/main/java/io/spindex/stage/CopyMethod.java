@@ -103,40 +103,14 @@ public enum CopyMethod {
   TRANSFER_TO("FileChannel.transferTo") {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
-      try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ);
-          FileChannel out = FileChannel.open(dst, StandardOpenOption.WRITE)) {
-        long size = in.size();
-        long pos = 0;
-        while (pos < size) {
-          long n = in.transferTo(pos, Math.min(CHUNK, size - pos), out);
-          if (n <= 0) {
-            throw new IOException(src + ": shorter than " + size + " bytes while copying");
-          }
-          pos += n;
-          progress.accept(n);
-        }
-        return pos;
-      }
+      return transfer(src, dst, progress, (in, out, pos, len) -> in.transferTo(pos, len, out));
     }
   },
   /** {@code FileChannel.transferFrom}: the same kernel path, driven from the target. */
   TRANSFER_FROM("FileChannel.transferFrom") {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
-      try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ);
-          FileChannel out = FileChannel.open(dst, StandardOpenOption.WRITE)) {
-        long size = in.size();
-        long pos = 0;
-        while (pos < size) {
-          long n = out.transferFrom(in, pos, Math.min(CHUNK, size - pos));
-          if (n <= 0) {
-            throw new IOException(src + ": shorter than " + size + " bytes while copying");
-          }
-          pos += n;
-          progress.accept(n);
-        }
-        return pos;
-      }
+      return transfer(src, dst, progress, (in, out, pos, len) -> out.transferFrom(in, pos, len));
     }
   },
   /** {@code Files.copy(src, dst, REPLACE_EXISTING)}: the JDK's own file copy. */
@@ -192,6 +166,30 @@ public enum CopyMethod {
    * @return bytes copied
    */
   abstract long copy(Path src, Path dst, LongConsumer progress) throws IOException;
+
+  /** One kernel transfer of up to {@code len} bytes at {@code pos}; returns the bytes moved. */
+  private interface Transfer {
+    long move(FileChannel in, FileChannel out, long pos, long len) throws IOException;
+  }
+
+  /** Copies {@code src} to {@code dst} in {@link #CHUNK}-sized transfers, reporting each one. */
+  private static long transfer(Path src, Path dst, LongConsumer progress, Transfer t)
+      throws IOException {
+    try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ);
+        FileChannel out = FileChannel.open(dst, StandardOpenOption.WRITE)) {
+      long size = in.size();
+      long pos = 0;
+      while (pos < size) {
+        long n = t.move(in, out, pos, Math.min(CHUNK, size - pos));
+        if (n <= 0) {
+          throw new IOException(src + ": shorter than " + size + " bytes while copying");
+        }
+        pos += n;
+        progress.accept(n);
+      }
+      return pos;
+    }
+  }
 
   private static long channelCopy(Path src, Path dst, int bufferBytes, LongConsumer progress)
       throws IOException {

@@ -8,6 +8,7 @@ package io.spindex.spark;
 import io.spindex.ep.ByteSink;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpSplitLines;
+import io.spindex.ep.RowWorker;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -17,15 +18,17 @@ import scala.Tuple2;
 
 /**
  * The record loop shared by the EP jobs' partitions: skips each file's header line (offset 0),
- * checking that it equals the header the driver compiled against; hands every other line to {@link
- * #row}; routes output rows (LF stripped: the output format adds it) and rejects ({@code
- * FILE:OFFSET<TAB>reason<TAB>detail<TAB>line}). Lazily: each record is written before the next is
- * made, so the reused {@link Text} is safe.
+ * checking that it equals the header the driver compiled against; hands every other line to its
+ * {@link RowWorker}; routes output rows (LF stripped: the output format adds it) and rejects
+ * ({@code FILE:OFFSET<TAB>reason<TAB>detail<TAB>line}). Lazily: each record is written before the
+ * next is made, so the reused {@link Text} is safe.
  */
-abstract class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
+final class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
   private final Iterator<Tuple2<LongWritable, Text>> in;
   private final EpHeader expected;
   private final String source;
+  private final RowWorker worker;
+  private final Runnable finish;
   private final Text text = new Text();
   private final Tuple2<Route, Text> outLine = new Tuple2<>(Route.LINES, text);
   private final Tuple2<Route, Text> outReject = new Tuple2<>(Route.REJECTS, text);
@@ -35,24 +38,23 @@ abstract class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
   private Tuple2<Route, Text> next;
   private boolean finished;
 
-  EpLinesIterator(Iterator<Tuple2<LongWritable, Text>> in, EpHeader expected, String source) {
+  /**
+   * @param worker handles every line after the header
+   * @param finish runs once after the last line: adds counts, may queue closing records into {@link
+   *     #tail}
+   */
+  EpLinesIterator(
+      Iterator<Tuple2<LongWritable, Text>> in,
+      EpHeader expected,
+      String source,
+      RowWorker worker,
+      Runnable finish) {
     this.in = in;
     this.expected = expected;
     this.source = source;
+    this.worker = worker;
+    this.finish = finish;
   }
-
-  /**
-   * Processes one line: appends an output row (with its LF) to {@code out} and returns {@code
-   * true}, or returns {@code false} for a reject (then {@link #reason} and {@link #detail}).
-   */
-  abstract boolean row(byte[] b, int from, int to, ByteSink out);
-
-  abstract String reason();
-
-  abstract String detail();
-
-  /** Called once after the last line: add counts, queue closing records into {@link #tail}. */
-  abstract void finish();
 
   /** A record with a copy of {@code line} (without its final LF), for {@link #first} or tail. */
   static Tuple2<Route, Text> record(Route route, byte[] line) {
@@ -94,20 +96,22 @@ abstract class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
         continue;
       }
       out.clear();
-      if (row(b, 0, len, out)) {
+      if (worker.apply(b, 0, len, out)) {
         if (out.length() == 0) {
           continue; // processed, nothing to write (e.g. an unchanged row of a diff)
         }
         text.set(out.array(), 0, out.length() - 1);
         return outLine;
       }
-      byte[] r = EpSplitLines.rejectRecord(source, kv._1().get(), reason(), detail(), b, len);
+      byte[] r =
+          EpSplitLines.rejectRecord(
+              source, kv._1().get(), worker.rejectReason(), worker.rejectDetail(), b, len);
       text.set(r, 0, r.length);
       return outReject;
     }
     if (!finished) {
       finished = true;
-      finish();
+      finish.run();
     }
     return tail.poll();
   }

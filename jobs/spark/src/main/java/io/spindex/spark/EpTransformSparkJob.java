@@ -193,27 +193,14 @@ final class EpTransformSparkJob {
       String source =
           split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : split.toString();
       EpLinesIterator it =
-          new EpLinesIterator(lines, header, source) {
-            @Override
-            boolean row(byte[] b, int from, int to, io.spindex.ep.ByteSink out) {
-              return w.apply(b, from, to, out);
-            }
-
-            @Override
-            String reason() {
-              return w.rejectReason();
-            }
-
-            @Override
-            String detail() {
-              return w.rejectDetail();
-            }
-
-            @Override
-            void finish() {
-              w.counts().asMap().forEach((k, v) -> counts.add(k, v));
-            }
-          };
+          new EpLinesIterator(
+              lines,
+              header,
+              source,
+              w,
+              () -> {
+                w.counts().asMap().forEach((k, v) -> counts.add(k, v));
+              });
       if (partHeader != null) {
         it.first.add(EpLinesIterator.record(Route.LINES, partHeader));
       }
