@@ -240,6 +240,19 @@ def ep_transform(run):
                   "speed-up vs `BufferedReader`", "time ÷ `FileChannel` copy"], rows)
 
 
+def line_lookup(run):
+    cls = "LineLookupBenchmark"
+    one = run.get(cls, "oneAtATime")
+    rows = []
+    for m, label in [("oneAtATime", "one line at a time (`LineLookup.apply`)"),
+                     ("batches", "64 lines at a time (`LineBatch`, `LineLookup.applyAll`: the jobs)")]:
+        r = run.get(cls, m)
+        if r:
+            rows.append([label, pm(r.score, r.err), times(one, r)])
+    return table(["ip-lookup per line (locate, look up, build the record)", "ns per line",
+                  "speed-up"], rows)
+
+
 def copy_methods(run):
     cls = "CopyBenchmark"
     mb = float(run.param(cls, "mb") or "nan")
@@ -482,7 +495,7 @@ def main():
     blocks = {"run": run_info, "goals": goals, "set-load": set_load, "range-load": range_load,
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
-              "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
+              "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform, "line-lookup": line_lookup,
               "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "commands": commands}
     for name, fn in blocks.items():
