@@ -210,20 +210,33 @@ public final class EpRow {
         long b5 = (w << 2) & HIGHS;
         long lead = hi & b6;
         long cont = hi ^ lead;
-        long l3 = lead & b5;
-        long expected = (lead << 8) | (l3 << 16) | pend;
-        // Left to the byte-wise path: leads 1111xxxx (four-byte sequences, invalid bytes) and
-        // leads with bits 4..1 clear: C0, C1 (overlong), E0 (overlong below A0), E1.
-        long rare = (l3 & (w << 3)) | (lead & ~((w << 3) | (w << 4) | (w << 5) | (w << 6)));
-        long ed = zeroBytes(w ^ 0xEDEDEDEDEDEDEDEDL); // next byte must be 80..9F
-        long bad = (expected ^ cont) | rare | (((ed << 8) | edPend) & b5);
-        if (bad != 0) {
-          return SLOW;
-        }
-        pend = (lead >>> 56) | (l3 >>> 48);
-        edPend = ed >>> 56;
-        if (on) {
-          odd |= zeroBytes(w ^ 0xC2C2C2C2C2C2C2C2L) | zeroBytes(w ^ 0xE3E3E3E3E3E3E3E3L);
+        long b3 = (w << 4) & HIGHS;
+        if ((lead & ~(b5 & b3 & ~(w << 3))) == 0) {
+          // The common case of Korean text: every lead is 1110 1xxx (E8..EF: Hangul, most CJK),
+          // a three-byte sequence that is never overlong and never a byte the screen looks for;
+          // of these only ED has a bound on the next byte (80..9F: no surrogates).
+          long ed = lead & (w << 5) & ~(w << 6) & (w << 7);
+          if ((((lead << 8) | (lead << 16) | pend) ^ cont | (((ed << 8) | edPend) & b5)) != 0) {
+            return SLOW;
+          }
+          pend = (lead >>> 56) | (lead >>> 48);
+          edPend = ed >>> 56;
+        } else {
+          long l3 = lead & b5;
+          long expected = (lead << 8) | (l3 << 16) | pend;
+          // Left to the byte-wise path: leads 1111xxxx (four-byte sequences, invalid bytes) and
+          // leads with bits 4..1 clear: C0, C1 (overlong), E0 (overlong below A0), E1.
+          long rare = (l3 & (w << 3)) | (lead & ~((w << 3) | (w << 4) | (w << 5) | (w << 6)));
+          long ed = zeroBytes(w ^ 0xEDEDEDEDEDEDEDEDL); // next byte must be 80..9F
+          long bad = (expected ^ cont) | rare | (((ed << 8) | edPend) & b5);
+          if (bad != 0) {
+            return SLOW;
+          }
+          pend = (lead >>> 56) | (l3 >>> 48);
+          edPend = ed >>> 56;
+          if (on) {
+            odd |= zeroBytes(w ^ 0xC2C2C2C2C2C2C2C2L) | zeroBytes(w ^ 0xE3E3E3E3E3E3E3E3L);
+          }
         }
       }
       if (odd != 0) {

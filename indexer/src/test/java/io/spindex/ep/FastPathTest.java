@@ -33,6 +33,8 @@ class FastPathTest {
     b("\t"),
     b("상품"),
     b("하"), // ED 95 98
+    b("韓"), // E9 9F 93
+    b("！\ufffd"), // EF BC 81, EF BF BD
     b("https://x.kr/a|b|c"),
     b(" "),
     b("  "),
@@ -65,7 +67,7 @@ class FastPathTest {
     List<byte[]> parts = new ArrayList<>();
     // All pieces, or only valid ones without control characters (and without the emoji, which the
     // scan leaves to the byte-wise path).
-    int kinds = r.nextInt(4) == 0 ? PIECES.length : r.nextBoolean() ? 12 : 13;
+    int kinds = r.nextInt(4) == 0 ? PIECES.length : r.nextBoolean() ? 14 : 15;
     boolean exact = r.nextInt(4) > 0;
     int n = r.nextInt(60);
     for (int i = 0; i < n; i++) {
