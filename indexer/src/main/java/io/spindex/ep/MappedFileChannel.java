@@ -16,10 +16,9 @@ import java.nio.channels.ReadableByteChannel;
  * Reads a file sequentially by copying from read-only memory-mapped windows of it.
  *
  * <p>A {@link FileChannel} read into a heap array copies twice: from the page cache into a
- * temporary direct buffer, then into the array. A copy out of a mapping is one copy; over a 200 MB
- * feed in the page cache it took half the CPU time of channel reads of the same 4 MiB pieces
- * (docs/EP.md). Windows are mapped one after the other ({@value #WINDOW} bytes each) and released
- * by the garbage collector, as every {@link MappedByteBuffer} is.
+ * temporary direct buffer, then into the array. A copy out of a mapping is one copy. Windows are
+ * mapped one after the other ({@value #WINDOW} bytes each) and released by the garbage collector,
+ * as every {@link MappedByteBuffer} is.
  *
  * <p>The file must not shrink while it is read: a read of a page that is gone fails with an {@link
  * InternalError}, as for any mapping. Not thread-safe.
