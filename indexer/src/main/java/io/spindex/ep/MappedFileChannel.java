@@ -21,7 +21,8 @@ import java.nio.channels.ReadableByteChannel;
  * as every {@link MappedByteBuffer} is.
  *
  * <p>The file must not shrink while it is read: a read of a page that is gone fails with an {@link
- * InternalError}, as for any mapping. Not thread-safe.
+ * InternalError}, as for any mapping, and the JVM raises it at a later point of the reading thread,
+ * so it cannot be turned into an {@code IOException} here. Not thread-safe.
  */
 final class MappedFileChannel implements ReadableByteChannel {
   static final int WINDOW = 64 << 20;
