@@ -24,6 +24,11 @@ final class Bytes {
     return (long) LE64.get(b, i);
   }
 
+  /** Writes {@code v} little-endian into {@code b[i, i + 8)}. */
+  static void putLe64(byte[] b, int i, long v) {
+    LE64.set(b, i, v);
+  }
+
   /**
    * A word with the top bit set in each byte of {@code word} equal to {@code pattern} (a byte
    * repeated eight times), and possibly in bytes above a match: only the lowest set bit is exact.

@@ -136,7 +136,7 @@ public final class EpDiff {
     @Override
     public boolean apply(byte[] b, int from, int to, ByteSink out) {
       counts.in++;
-      if (!check.check(b, from, to, row, verdict)) {
+      if (!check.checkLine(b, from, to, row, verdict, 0)) {
         counts.reject(verdict.reason);
         markIfKnown(b, from, to);
         return false;

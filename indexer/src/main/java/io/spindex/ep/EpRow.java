@@ -25,6 +25,9 @@ public final class EpRow {
   private byte[] scratch = new byte[1 << 16];
   private int scratchAt;
 
+  /** The row's own copy of a line ({@link #scanCopy}). */
+  private byte[] line = new byte[1 << 10];
+
   /**
    * Bit {@code s}: slot {@code s} (below 64) holds a field as {@link #scanLine} split it, with no
    * byte a text normaliser looks at ({@link #isClean}).
@@ -277,6 +280,25 @@ public final class EpRow {
       }
     }
     return SLOW;
+  }
+
+  /**
+   * {@link #scanLine} for a line held on its own, as a Hadoop record is ({@code b[from, to)}, no LF
+   * after it): copies it into the row's own buffer, followed by an LF and the zero bytes the scan's
+   * eight-byte reads may look at; the row's slices then point into that copy.
+   *
+   * @return whether the scan split the whole line and vouched for it (a line holding an LF of its
+   *     own is not vouched for)
+   */
+  boolean scanCopy(byte[] b, int from, int to, int fields, long screen) {
+    int n = to - from;
+    if (line.length < n + 9) {
+      line = new byte[Math.max(n + 9, line.length * 2)];
+    }
+    System.arraycopy(b, from, line, 0, n);
+    line[n] = '\n';
+    Bytes.putLe64(line, n + 1, 0);
+    return scanLine(line, 0, n + 9, fields, screen) == n;
   }
 
   /** The top bit set in exactly the zero bytes of {@code x}. */

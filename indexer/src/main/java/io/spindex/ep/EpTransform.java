@@ -82,10 +82,21 @@ public final class EpTransform {
     /**
      * Transforms one line ({@code b[from, to)}, without its LF): appends the output row with LF to
      * {@code out} and returns {@code true}, or returns {@code false} and leaves the reason in
-     * {@link #rejectReason()} and {@link #rejectDetail()}.
+     * {@link #rejectReason()} and {@link #rejectDetail()}. The line is checked through the fused
+     * scan where it can be ({@link LineCheck#checkLine}).
      */
     @Override
     public boolean apply(byte[] b, int from, int to, ByteSink out) {
+      counts.in++;
+      if (!lineCheck.checkLine(b, from, to, row, verdict, screen)) {
+        counts.reject(verdict.reason);
+        return false;
+      }
+      return steps(b, from, to, out);
+    }
+
+    /** {@link #apply} with the byte-wise line checks only ({@link LineCheck#check}). */
+    boolean applyBytewise(byte[] b, int from, int to, ByteSink out) {
       counts.in++;
       if (!lineCheck.check(b, from, to, row, verdict)) {
         counts.reject(verdict.reason);
@@ -97,7 +108,7 @@ public final class EpTransform {
     /**
      * {@link #apply} on the line starting at {@code from}, its end not yet known: finds the LF
      * (before {@code limit}, or {@code limit} itself) in the same pass that splits and checks the
-     * line, which is the common case; lines it cannot vouch for go through {@link #apply}.
+     * line, which is the common case; lines it cannot vouch for go through {@link #applyBytewise}.
      *
      * @return the index of the line's LF, or {@code limit} for a last line without one; whether the
      *     line was accepted is {@link #accepted()}
@@ -114,7 +125,7 @@ public final class EpTransform {
       } else {
         lf = Bytes.indexOf(b, from, limit, (byte) '\n', LFS);
       }
-      accepted = apply(b, from, lf, out);
+      accepted = applyBytewise(b, from, lf, out);
       return lf;
     }
 

@@ -69,6 +69,20 @@ public final class LineCheck {
     return true;
   }
 
+  /**
+   * {@link #check} for a line held on its own ({@code b[from, to)}, LF excluded), as the Spark and
+   * MapReduce jobs get lines: most lines take the fused scan ({@link EpRow#scanCopy}, which also
+   * screens the fields of {@code screen} for the text normalisers); the others, and too long or
+   * blank ones, take the byte-wise checks, so verdicts and details are those of {@link #check}.
+   */
+  boolean checkLine(byte[] b, int from, int to, EpRow row, Step.Verdict verdict, long screen) {
+    int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
+    if (end > from && end - from <= maxLineBytes && row.scanCopy(b, from, to, fields, screen)) {
+      return true;
+    }
+    return check(b, from, to, row, verdict);
+  }
+
   /** The line checks with their own row and verdict, for code outside this package. */
   public Reader reader() {
     return new Reader();
@@ -79,9 +93,12 @@ public final class LineCheck {
     private final EpRow row = new EpRow(fields);
     private final Step.Verdict verdict = new Step.Verdict();
 
-    /** Checks and splits {@code b[from, to)} (LF excluded); {@code false} when rejected. */
+    /**
+     * Checks and splits {@code b[from, to)} (LF excluded; {@link #checkLine}); {@code false} when
+     * rejected.
+     */
     public boolean read(byte[] b, int from, int to) {
-      return check(b, from, to, row, verdict);
+      return checkLine(b, from, to, row, verdict, 0);
     }
 
     /** The row the last passing line was split into. */

@@ -109,6 +109,48 @@ class FastPathTest {
     return buf;
   }
 
+  /** {@code line} at {@code off} in a buffer, followed by random bytes or by nothing. */
+  static byte[] alone(SplittableRandom r, byte[] line, int off) {
+    byte[] buf = new byte[off + line.length + r.nextInt(3) * 5];
+    r.nextBytes(buf);
+    System.arraycopy(line, 0, buf, off, line.length);
+    return buf;
+  }
+
+  @Test
+  void checkLineGivesTheVerdictsAndSlicesOfCheck() {
+    SplittableRandom r = new SplittableRandom(23);
+    for (int k = 0; k < 100_000; k++) {
+      int fields = 1 + r.nextInt(6);
+      byte[] line = line(r, fields);
+      if (line.length > 0 && r.nextInt(50) == 0) {
+        line[r.nextInt(line.length)] = '\n'; // never in a Hadoop record
+      }
+      int off = r.nextInt(9);
+      byte[] buf = alone(r, line, off);
+      LineCheck check = new LineCheck(fields, 40, true);
+      EpRow single = new EpRow(fields + 1);
+      EpRow slow = new EpRow(fields + 1);
+      Step.Verdict sv = new Step.Verdict();
+      Step.Verdict v = new Step.Verdict();
+      int to = off + line.length;
+      boolean ok = check.checkLine(buf, off, to, single, sv, r.nextLong());
+      String at = "case " + k + ": " + new String(line, StandardCharsets.ISO_8859_1);
+      assertEquals(check.check(buf, off, to, slow, v), ok, at);
+      if (!ok) {
+        assertEquals(v.reason, sv.reason, at);
+        assertEquals(v.detail, sv.detail, at);
+        continue;
+      }
+      for (int s = 0; s <= fields; s++) {
+        assertArrayEquals(
+            Arrays.copyOfRange(slow.array(s), slow.from(s), slow.to(s)),
+            Arrays.copyOfRange(single.array(s), single.from(s), single.to(s)),
+            at + " slot " + s);
+      }
+    }
+  }
+
   @Test
   void scanLineSplitsAsTheByteWisePathAndScreensFields() {
     SplittableRandom r = new SplittableRandom(17);
@@ -168,30 +210,40 @@ class FastPathTest {
           + "]\n";
 
   @Test
-  void applyNextEqualsApply() throws Exception {
+  void applyNextAndApplyEqualApplyBytewise() throws Exception {
     EpHeader header = EpHeader.of(List.of("a", "b", "c", "d", "e"));
     EpTransform t = TransformSpec.parse(SPEC, Paths.get("."), "t.conf").compile(header);
     EpTransform.Worker fast = t.worker();
+    EpTransform.Worker single = t.worker();
     EpTransform.Worker slow = t.worker();
     SplittableRandom r = new SplittableRandom(5);
     ByteSink fastOut = new ByteSink(1 << 10);
+    ByteSink singleOut = new ByteSink(1 << 10);
     ByteSink slowOut = new ByteSink(1 << 10);
     for (int k = 0; k < 100_000; k++) {
       byte[] line = line(r, 5);
       int off = r.nextInt(9);
       byte[] buf = place(r, line, off);
       fastOut.clear();
+      singleOut.clear();
       slowOut.clear();
       int lf = fast.applyNext(buf, off, buf.length, fastOut);
       assertEquals(off + line.length, lf);
-      boolean ok = slow.apply(buf, off, lf, slowOut);
+      boolean ok = slow.applyBytewise(buf, off, lf, slowOut);
+      // A line on its own, as the jobs get it: other bytes follow it in the buffer, no LF.
+      boolean singleOk = single.apply(alone(r, line, off), off, lf, singleOut);
       String at = "case " + k + ": " + new String(line, StandardCharsets.ISO_8859_1);
       assertEquals(ok, fast.accepted(), at);
-      assertEquals(slow.rejectReason(), fast.rejectReason(), at);
-      assertEquals(slow.rejectDetail(), fast.rejectDetail(), at);
+      assertEquals(ok, singleOk, at);
+      for (EpTransform.Worker w : List.of(fast, single)) {
+        assertEquals(slow.rejectReason(), w.rejectReason(), at);
+        assertEquals(slow.rejectDetail(), w.rejectDetail(), at);
+      }
       assertArrayEquals(slowOut.toByteArray(), fastOut.toByteArray(), at);
+      assertArrayEquals(slowOut.toByteArray(), singleOut.toByteArray(), at);
     }
     assertEquals(slow.counts().asMap(), fast.counts().asMap());
+    assertEquals(slow.counts().asMap(), single.counts().asMap());
     // A last line without LF: the fast path finds the end of the data.
     byte[] last = b("x\ty\t1\tz\tw");
     assertEquals(last.length, fast.applyNext(last, 0, last.length, fastOut));
