@@ -17,11 +17,12 @@ import java.util.List;
 
 /**
  * Coverage-guided fuzzing of the EP row reader (Jazzer: a normal test run replays the saved inputs,
- * {@code scripts/fuzz} fuzzes). Any bytes, as one line of a five-column feed, go through both ways
- * Spindex reads an EP row: the byte-wise path ({@link LineCheck} and {@link
- * EpTransform.Worker#apply}, what the Spark and MapReduce jobs run) and the fused word-at-a-time
- * scan ({@link EpTransform.Worker#applyNext}, what {@code spindex ep transform} runs). Neither may
- * throw; both must agree on the verdict, the reject reason and its detail, and the output bytes; an
+ * {@code scripts/fuzz} fuzzes). Any bytes, as one line of a five-column feed, go through every way
+ * Spindex reads an EP row: the byte-wise path ({@link LineCheck#check}, {@link
+ * EpTransform.Worker#applyBytewise}: the reference), the fused word-at-a-time scan inside a chunk
+ * ({@link EpTransform.Worker#applyNext}, what {@code spindex ep transform} runs) and on a line held
+ * on its own ({@link EpTransform.Worker#apply}, what the Spark and MapReduce jobs run). None may
+ * throw; all must agree on the verdict, the reject reason and its detail, and the output bytes; an
  * accepted row is valid UTF-8 without a line end, and a rejected one has a reason.
  */
 class EpRowFuzzTest {
@@ -45,8 +46,10 @@ class EpRowFuzzTest {
 
   private final EpTransform.Worker scan = TRANSFORM.worker();
   private final EpTransform.Worker byteWise = TRANSFORM.worker();
+  private final EpTransform.Worker single = TRANSFORM.worker();
   private final ByteSink scanOut = new ByteSink(1 << 10);
   private final ByteSink byteWiseOut = new ByteSink(1 << 10);
+  private final ByteSink singleOut = new ByteSink(1 << 10);
 
   @FuzzTest(maxDuration = "")
   void anyLine(byte[] data) {
@@ -60,18 +63,25 @@ class EpRowFuzzTest {
     buf[limit + 1] = 'x';
     scanOut.clear();
     byteWiseOut.clear();
+    singleOut.clear();
     int lf = scan.applyNext(buf, off, buf.length, scanOut);
     int expectedLf = off;
     while (buf[expectedLf] != '\n') {
       expectedLf++;
     }
     assertEquals(expectedLf, lf, "line end");
-    boolean ok = byteWise.apply(buf, off, lf, byteWiseOut);
+    boolean ok = byteWise.applyBytewise(buf, off, lf, byteWiseOut);
     assertEquals(ok, scan.accepted(), "verdict");
     assertEquals(byteWise.rejectReason(), scan.rejectReason(), "reason");
     assertEquals(byteWise.rejectDetail(), scan.rejectDetail(), "detail");
     byte[] out = scanOut.toByteArray();
     assertArrayEquals(byteWiseOut.toByteArray(), out, "output");
+    // The same line on its own, as a Hadoop record (the bytes after it are not an LF).
+    buf[lf] = 'y';
+    assertEquals(ok, single.apply(buf, off, lf, singleOut), "verdict of a line on its own");
+    assertEquals(byteWise.rejectReason(), single.rejectReason(), "reason of a line on its own");
+    assertEquals(byteWise.rejectDetail(), single.rejectDetail(), "detail of a line on its own");
+    assertArrayEquals(byteWiseOut.toByteArray(), singleOut.toByteArray(), "output on its own");
     if (ok) {
       int end = out.length - 1;
       assertTrue(end >= 0 && out[end] == '\n', "an output row ends with its LF");
