@@ -27,10 +27,7 @@ final class EpFiles {
 
   private EpFiles() {}
 
-  /**
-   * A channel over a plain or gzip ({@code .gz}) file; a plain file is read from memory-mapped
-   * windows ({@link MappedFileChannel}).
-   */
+  /** A channel over a plain or gzip ({@code .gz}) file. */
   static ReadableByteChannel open(Path file) throws IOException {
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString(), null, "no such file (or not a regular file)");
@@ -40,7 +37,7 @@ final class EpFiles {
           new GZIPInputStream(
               new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16));
     }
-    return new MappedFileChannel(FileChannel.open(file, StandardOpenOption.READ));
+    return FileChannel.open(file, StandardOpenOption.READ);
   }
 
   /** An output written to a temporary file beside its target and renamed into place on commit. */
