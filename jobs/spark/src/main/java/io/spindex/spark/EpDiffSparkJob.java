@@ -32,7 +32,6 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
@@ -281,22 +280,16 @@ final class EpDiffSparkJob {
         Ledger.loaded(a, loader);
       }
       EpDiff.Worker w = new EpDiff(header, a.index().asProducts(), time, maxLine).worker();
-      String source =
-          split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : split.toString();
-      EpLinesIterator it =
-          new EpLinesIterator(
-              lines,
-              header,
-              source,
-              w,
-              () -> {
-                w.counts().asMap().forEach((k, v) -> counts.add(k, v));
-                seen.add(w.seen());
-              });
-      if (partHeader != null) {
-        it.first.add(EpLinesIterator.record(Route.LINES, partHeader));
-      }
-      return it;
+      return new EpLinesIterator(
+          split,
+          lines,
+          header,
+          partHeader,
+          w,
+          () -> {
+            w.counts().asMap().forEach((k, v) -> counts.add(k, v));
+            seen.add(w.seen());
+          });
     }
   }
 

@@ -9,19 +9,21 @@ import io.spindex.ep.ByteSink;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpSplitLines;
 import io.spindex.ep.RowWorker;
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import scala.Tuple2;
 
 /**
- * The record loop shared by the EP jobs' partitions: skips each file's header line (offset 0),
- * checking that it equals the header the driver compiled against; hands every other line to its
- * {@link RowWorker}; routes output rows (LF stripped: the output format adds it) and rejects
- * ({@code FILE:OFFSET<TAB>reason<TAB>detail<TAB>line}). Lazily: each record is written before the
- * next is made, so the reused {@link Text} is safe.
+ * The record loop shared by the EP jobs' partitions: first the partition's header record, if it
+ * writes one; then skips each file's header line (offset 0), checking that it equals the header the
+ * driver compiled against; hands every other line to its {@link RowWorker}; routes output rows (LF
+ * stripped: the output format adds it) and rejects ({@code
+ * FILE:OFFSET<TAB>reason<TAB>detail<TAB>line}). Lazily: each record is written before the next is
+ * made, so the reused {@link Text} is safe.
  */
 final class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
   private final Iterator<Tuple2<LongWritable, Text>> in;
@@ -32,36 +34,37 @@ final class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
   private final Text text = new Text();
   private final Tuple2<Route, Text> outLine = new Tuple2<>(Route.LINES, text);
   private final Tuple2<Route, Text> outReject = new Tuple2<>(Route.REJECTS, text);
-  final ArrayDeque<Tuple2<Route, Text>> first = new ArrayDeque<>();
-  final ArrayDeque<Tuple2<Route, Text>> tail = new ArrayDeque<>();
   private final ByteSink out = new ByteSink(1 << 16);
+  private Tuple2<Route, Text> header;
   private Tuple2<Route, Text> next;
   private boolean finished;
 
   /**
-   * @param worker handles every line after the header
-   * @param finish runs once after the last line: adds counts, may queue closing records into {@link
-   *     #tail}
+   * @param split the partition's input split: rejects name its file
+   * @param partHeader the header line this partition writes first (with or without its LF), or
+   *     {@code null}
+   * @param worker handles every line after the file headers
+   * @param finish runs once after the last line (adds the worker's counts to the job's)
    */
   EpLinesIterator(
+      InputSplit split,
       Iterator<Tuple2<LongWritable, Text>> in,
       EpHeader expected,
-      String source,
+      byte[] partHeader,
       RowWorker worker,
       Runnable finish) {
     this.in = in;
     this.expected = expected;
-    this.source = source;
+    this.source =
+        split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : split.toString();
     this.worker = worker;
     this.finish = finish;
-  }
-
-  /** A record with a copy of {@code line} (without its final LF), for {@link #first} or tail. */
-  static Tuple2<Route, Text> record(Route route, byte[] line) {
-    Text t = new Text();
-    int n = line.length > 0 && line[line.length - 1] == '\n' ? line.length - 1 : line.length;
-    t.set(line, 0, n);
-    return new Tuple2<>(route, t);
+    if (partHeader != null) {
+      int n = partHeader.length > 0 && partHeader[partHeader.length - 1] == '\n' ? 1 : 0;
+      Text t = new Text();
+      t.set(partHeader, 0, partHeader.length - n);
+      header = new Tuple2<>(Route.LINES, t);
+    }
   }
 
   @Override
@@ -83,8 +86,10 @@ final class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
   }
 
   private Tuple2<Route, Text> advance() {
-    if (!first.isEmpty()) {
-      return first.poll();
+    if (header != null) {
+      Tuple2<Route, Text> h = header;
+      header = null;
+      return h;
     }
     while (in.hasNext()) {
       Tuple2<LongWritable, Text> kv = in.next();
@@ -113,6 +118,6 @@ final class EpLinesIterator implements Iterator<Tuple2<Route, Text>> {
       finished = true;
       finish.run();
     }
-    return tail.poll();
+    return null;
   }
 }

@@ -24,7 +24,6 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -190,21 +189,15 @@ final class EpTransformSparkJob {
     public Iterator<Tuple2<Route, Text>> call(
         InputSplit split, Iterator<Tuple2<LongWritable, Text>> lines) throws Exception {
       EpTransform.Worker w = spec(specText, base, specName).compile(header).worker();
-      String source =
-          split instanceof FileSplit ? ((FileSplit) split).getPath().toString() : split.toString();
-      EpLinesIterator it =
-          new EpLinesIterator(
-              lines,
-              header,
-              source,
-              w,
-              () -> {
-                w.counts().asMap().forEach((k, v) -> counts.add(k, v));
-              });
-      if (partHeader != null) {
-        it.first.add(EpLinesIterator.record(Route.LINES, partHeader));
-      }
-      return it;
+      return new EpLinesIterator(
+          split,
+          lines,
+          header,
+          partHeader,
+          w,
+          () -> {
+            w.counts().asMap().forEach((k, v) -> counts.add(k, v));
+          });
     }
   }
 }
