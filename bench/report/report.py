@@ -135,35 +135,34 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def measured(run, cls, spec):
+    """(result, *rest) for each (method, *rest) of `spec` that the run measured, in spec order."""
+    for m, *rest in spec:
+        r = run.get(cls, m)
+        if r:
+            yield (r, *rest)
+
+
 def set_load(run):
     cls = "SetLoadBenchmark"
     memcpy, nio = run.get(cls, "memcpy"), run.get(cls, "nio")
-    rows = []
-    for m, label, _ in SET_LOAD:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err), times(r, memcpy), times(r, nio)])
+    rows = [[label, pm(r.score, r.err), times(r, memcpy), times(r, nio)]
+            for r, label, _ in measured(run, cls, SET_LOAD)]
     return table(["loader", "ms per load", "÷ memcpy", "÷ nio"], rows)
 
 
 def range_load(run):
     cls = "RangeLoadBenchmark"
     nio, mapped = run.get(cls, "nio"), run.get(cls, "mapped")
-    rows = []
-    for m, label, _ in RANGE_LOAD:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err), times(r, nio), times(r, mapped)])
+    rows = [[label, pm(r.score, r.err), times(r, nio), times(r, mapped)]
+            for r, label, _ in measured(run, cls, RANGE_LOAD)]
     return table(["open until ready", "ms", "÷ Spindex nio", "÷ Spindex mapped"], rows)
 
 
 def lookups(run, cls, spec):
     base = run.get(cls, "binarySearch")
-    rows = []
-    for m, label, _ in spec:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err, 1e-6), times(r, base)])
+    rows = [[label, pm(r.score, r.err, 1e-6), times(r, base)]
+            for r, label, _ in measured(run, cls, spec)]
     return table(["lookup", "M lookups/s", "× binary search"], rows)
 
 
@@ -214,12 +213,8 @@ def ep(run):
     cls = "EpFileBenchmark"
     mb = float(run.param(cls, "mb") or "nan")
     base = run.get(cls, "lineBufferedReader")
-    rows = []
-    for m, label, article in EP:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)), times(base, r),
-                         f"{article:,}" if article else ""])
+    rows = [[label, pm(r.score, r.err), num(mb / (r.score / 1e3)), times(base, r),
+             f"{article:,}" if article else ""] for r, label, article in measured(run, cls, EP)]
     return table(["copy strategy", "ms", "MB/s", "speed-up vs `BufferedReader`",
                   "article ms (200 MB, its machine)"], rows)
 
@@ -229,13 +224,11 @@ def ep_transform(run):
     mb = float(run.param(cls, "mb") or "nan")
     chan, rdr = run.get(cls, "channelCopy"), run.get(cls, "lineBufferedReader")
     rows = []
-    for m, label, _ in EP_TRANSFORM:
-        r = run.get(cls, m)
-        if r:
-            cpu = r.secondary.get("cpu.ms")
-            rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)),
-                         num(cpu) if cpu else "n/a", num(mb / (cpu / 1e3)) if cpu else "n/a",
-                         times(rdr, r), times(r, chan)])
+    for r, label, _ in measured(run, cls, EP_TRANSFORM):
+        cpu = r.secondary.get("cpu.ms")
+        rows.append([label, pm(r.score, r.err), num(mb / (r.score / 1e3)),
+                     num(cpu) if cpu else "n/a", num(mb / (cpu / 1e3)) if cpu else "n/a",
+                     times(rdr, r), times(r, chan)])
     return table(["", "ms", "MB/s", "CPU ms (all threads)", "MB per CPU-second",
                   "speed-up vs `BufferedReader`", "time ÷ `FileChannel` copy"], rows)
 
@@ -243,12 +236,9 @@ def ep_transform(run):
 def line_lookup(run):
     cls = "LineLookupBenchmark"
     one = run.get(cls, "oneAtATime")
-    rows = []
-    for m, label in [("oneAtATime", "one line at a time (`LineLookup.apply`)"),
-                     ("batches", "64 lines at a time (`LineBatch`, `LineLookup.applyAll`: the jobs)")]:
-        r = run.get(cls, m)
-        if r:
-            rows.append([label, pm(r.score, r.err), times(one, r)])
+    spec = [("oneAtATime", "one line at a time (`LineLookup.apply`)"),
+            ("batches", "64 lines at a time (`LineBatch`, `LineLookup.applyAll`: the jobs)")]
+    rows = [[label, pm(r.score, r.err), times(one, r)] for r, label in measured(run, cls, spec)]
     return table(["ip-lookup per line (locate, look up, build the record)", "ns per line",
                   "speed-up"], rows)
 
@@ -495,8 +485,8 @@ def main():
     blocks = {"run": run_info, "goals": goals, "set-load": set_load, "range-load": range_load,
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
-              "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform, "line-lookup": line_lookup,
-              "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
+              "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
+              "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))
