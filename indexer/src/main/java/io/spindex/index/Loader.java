@@ -217,13 +217,19 @@ public enum Loader implements IndexLoader {
     }
   }
 
-  /** Maps sections (in chunks of at most 1 GiB); copies them to the heap or keeps the views. */
+  /**
+   * Maps sections (in chunks of at most 1 GiB); copies them to the heap or keeps the views. A file
+   * that fits one mapping is mapped once and its sections are slices of it: a mapping is released
+   * only when the garbage collector finds it unreachable, and a process may hold only so many
+   * ({@code vm.max_map_count}), so a load should not cost one per section.
+   */
   private static final class MapSource implements SectionSource {
     private static final long CHUNK_BYTES = 4L * IntColumn.CHUNK_INTS;
     private final IndexHeader header;
     private final FileChannel channel;
     private final boolean copy;
     private final boolean checksums;
+    private ByteBuffer whole;
 
     MapSource(IndexHeader header, FileChannel channel, boolean copy, boolean checksums) {
       this.header = header;
@@ -239,7 +245,7 @@ public enum Loader implements IndexLoader {
       for (int i = 0; i < n; i++) {
         long from = i * CHUNK_BYTES;
         long len = Math.min(CHUNK_BYTES, e.length() - from);
-        chunks[i] = channel.map(FileChannel.MapMode.READ_ONLY, e.offset() + from, len);
+        chunks[i] = region(e.offset() + from, len);
         if (crc != null) {
           crc.update(chunks[i].duplicate());
         }
@@ -248,6 +254,19 @@ public enum Loader implements IndexLoader {
         SectionSource.checkCrc(header, e, crc);
       }
       return chunks;
+    }
+
+    /** Bytes {@code [offset, offset + len)} of the file, mapped read-only. */
+    private ByteBuffer region(long offset, long len) throws IOException {
+      if (whole == null && channel.size() <= Integer.MAX_VALUE) {
+        whole = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+      }
+      if (whole == null || offset + len > whole.capacity()) {
+        return channel.map(FileChannel.MapMode.READ_ONLY, offset, len);
+      }
+      ByteBuffer b = whole.duplicate();
+      b.position((int) offset).limit((int) (offset + len));
+      return b.slice();
     }
 
     @Override

@@ -100,4 +100,29 @@ class RangeRoundTripTest {
       }
     }
   }
+
+  /**
+   * A mapped load maps the file once, not once per section: mappings are freed only by the garbage
+   * collector and a process may hold about 65,000 of them (vm.max_map_count), which loading an
+   * index over and over (a benchmark, a long-lived executor) reached when each of its sections was
+   * a mapping of its own. Counted in /proc/self/maps (Linux).
+   */
+  @org.junit.jupiter.api.Test
+  void aMappedLoadIsOneMapping() throws IOException {
+    Path maps = Path.of("/proc/self/maps");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps");
+    Path src = dir.resolve("few.txt");
+    Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
+    Path idx = dir.resolve("one-mapping.spx");
+    new Ipv4RangeBuilder().prefixTable(true).build(List.of(src), idx);
+    String name = idx.toAbsolutePath().toString();
+    List<SpindexIndex> held = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      held.add(Loader.MAPPED.load(idx));
+      held.add(Loader.mappedUnchecked().load(idx));
+    }
+    long mapped = Files.readAllLines(maps).stream().filter(l -> l.endsWith(name)).count();
+    assertEquals(held.size(), mapped, "mappings of the index for " + held.size() + " loads");
+    assertEquals("b", held.get(held.size() - 1).asRanges().label((int) Ipv4Text.parse("2.0.0.5")));
+  }
 }
