@@ -41,14 +41,14 @@ public final class EpSplitLines {
   }
 
   /**
-   * Checks the header line {@code b[0, len)} of file {@code source} against {@code expected}.
+   * Checks the header line {@code b[from, to)} of file {@code source} against {@code expected}.
    *
    * @throws IllegalStateException when it is not a valid header or differs from {@code expected}
    */
-  public static void checkHeader(byte[] b, int len, String source, EpHeader expected) {
+  public static void checkHeader(byte[] b, int from, int to, String source, EpHeader expected) {
     EpHeader h;
     try {
-      h = EpHeader.parse(b, 0, len, source + ":1");
+      h = EpHeader.parse(b, from, to, source + ":1");
     } catch (InputException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
@@ -59,18 +59,18 @@ public final class EpSplitLines {
   }
 
   /**
-   * A reject record for the line {@code b[0, len)} at byte {@code offset} of {@code source}: {@code
-   * source:offset<TAB>reason<TAB>detail<TAB>line} without the line's CR and without LF.
+   * A reject record for the line {@code b[from, to)} at byte {@code offset} of {@code source}:
+   * {@code source:offset<TAB>reason<TAB>detail<TAB>line} without the line's CR and without LF.
    */
   public static byte[] rejectRecord(
-      String source, long offset, String reason, String detail, byte[] b, int len) {
+      String source, long offset, String reason, String detail, byte[] b, int from, int to) {
     byte[] head =
         (source + ":" + offset + "\t" + reason + "\t" + detail + "\t")
             .getBytes(StandardCharsets.UTF_8);
-    int end = len > 0 && b[len - 1] == '\r' ? len - 1 : len;
-    byte[] r = new byte[head.length + end];
+    int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
+    byte[] r = new byte[head.length + end - from];
     System.arraycopy(head, 0, r, 0, head.length);
-    System.arraycopy(b, 0, r, head.length, end);
+    System.arraycopy(b, from, r, head.length, end - from);
     return r;
   }
 }

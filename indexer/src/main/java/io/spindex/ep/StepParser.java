@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /** Turns one element of a spec's {@code steps} list into a {@link Step}, checking everything. */
 final class StepParser {
@@ -40,7 +41,7 @@ final class StepParser {
 
   private StepParser() {}
 
-  static Step parse(int n, ConfigValue v, Path base) throws IOException {
+  static Step parse(int n, ConfigValue v, Function<String, Path> sideFiles) throws IOException {
     String at = TransformSpec.at(v.origin());
     TransformSpec.expect(v, ConfigValueType.OBJECT, "step " + n);
     ConfigObject o = (ConfigObject) v;
@@ -71,9 +72,9 @@ final class StepParser {
       case "default":
         return defaultStep(n, at, body, where);
       case "map":
-        return map(n, at, body, where, base);
+        return map(n, at, body, where, sideFiles);
       case "filter":
-        return filter(n, at, body, where, base);
+        return filter(n, at, body, where, sideFiles);
       default:
         return require(n, at, body, where);
     }
@@ -144,7 +145,8 @@ final class StepParser {
         n, at, c.getString("field"), value, c.hasPath("from") ? c.getString("from") : null);
   }
 
-  private static Step map(int n, String at, ConfigValue body, String where, Path base)
+  private static Step map(
+      int n, String at, ConfigValue body, String where, Function<String, Path> sideFiles)
       throws IOException {
     Config c = object(body, where, "key", "separator", "file", "to", "overwrite", "on-missing");
     ConfigValue k = c.getValue("key");
@@ -164,11 +166,12 @@ final class StepParser {
             where + ": on-missing must be keep, empty or reject, not '" + m + "'", e);
       }
     }
-    ValueMap map = ValueMap.load(base.resolve(c.getString("file")));
+    ValueMap map = ValueMap.load(sideFiles.apply(c.getString("file")));
     return new RowSteps.MapStep(n, at, key, sep, map, c.getString("to"), overwrite, onMissing);
   }
 
-  private static Step filter(int n, String at, ConfigValue body, String where, Path base)
+  private static Step filter(
+      int n, String at, ConfigValue body, String where, Function<String, Path> sideFiles)
       throws IOException {
     Config c = object(body, where, "field", "index", "keep", "loader");
     String keep = c.hasPath("keep") ? c.getString("keep") : "present";
@@ -183,7 +186,7 @@ final class StepParser {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
     String field = c.hasPath("field") ? c.getString("field") : "id";
-    Path index = base.resolve(c.getString("index"));
+    Path index = sideFiles.apply(c.getString("index"));
     return new RowSteps.Filter(
         n, at, field, TransformSpec.index(index, loader), keep.equals("present"));
   }

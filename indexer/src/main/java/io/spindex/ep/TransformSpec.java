@@ -28,6 +28,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A transform spec: a HOCON file (docs/EP.md, {@code conf/ep-transform.example.conf}) with {@code
@@ -76,11 +77,21 @@ public final class TransformSpec {
       throw new IllegalArgumentException("bad transform spec: " + e.getMessage(), e);
     }
     Path base = file.toAbsolutePath().getParent();
-    return fromConfig(c, base, file.toString());
+    return fromConfig(c, base::resolve, file.toString());
   }
 
   /** Parses a spec from text (tests); relative paths resolve against {@code base}. */
   public static TransformSpec parse(String hocon, Path base, String name) throws IOException {
+    return parse(hocon, base::resolve, name);
+  }
+
+  /**
+   * Parses a spec from text; {@code sideFiles} turns each side file the spec names (a value map's
+   * {@code file}, a filter's {@code index}), as written in the spec, into the file to open. The
+   * jobs record these names on the driver and map them to shipped copies in the tasks.
+   */
+  public static TransformSpec parse(String hocon, Function<String, Path> sideFiles, String name)
+      throws IOException {
     Config c;
     try {
       c =
@@ -89,10 +100,11 @@ public final class TransformSpec {
     } catch (ConfigException e) {
       throw new IllegalArgumentException("bad transform spec: " + e.getMessage(), e);
     }
-    return fromConfig(c, base, name);
+    return fromConfig(c, sideFiles, name);
   }
 
-  private static TransformSpec fromConfig(Config c, Path base, String name) throws IOException {
+  private static TransformSpec fromConfig(Config c, Function<String, Path> sideFiles, String name)
+      throws IOException {
     try {
       int maxLine = DEFAULT_MAX_LINE_BYTES;
       boolean utf8 = true;
@@ -118,7 +130,7 @@ public final class TransformSpec {
       ConfigList list = c.getList("steps");
       List<Step> steps = new ArrayList<>();
       for (ConfigValue v : list) {
-        steps.add(StepParser.parse(steps.size() + 1, v, base));
+        steps.add(StepParser.parse(steps.size() + 1, v, sideFiles));
       }
       return new TransformSpec(name, maxLine, utf8, steps);
     } catch (ConfigException e) {

@@ -14,6 +14,14 @@ import java.util.Map;
  * ({@link #counted}) or rejected; {@link #balanced()} checks that. Not thread-safe.
  */
 public final class LookupCounts {
+  private static final String LINES_IN = "lines in";
+  private static final String LINES_OUT = "lines out";
+  private static final String FILTERED = "lines filtered out";
+  private static final String COUNTED = "lines counted";
+  private static final String LOOKUPS = "lookups";
+  private static final String HITS = "hits";
+  private static final String REJECTS_PREFIX = "rejects ";
+
   long linesIn;
   long linesOut;
   long filtered;
@@ -122,26 +130,35 @@ public final class LookupCounts {
   }
 
   /**
-   * Sets every count (engines rebuild job totals from their counters with this).
-   *
-   * @param rejectsByOrdinal indexed by {@link RejectReason#ordinal()}
+   * Every count by name (the names of the job summaries, accumulators and counters), rejects by
+   * reason included: what a task hands its engine, and what {@link #fromMap} reads back.
    */
-  public static LookupCounts of(
-      long linesIn,
-      long linesOut,
-      long filtered,
-      long counted,
-      long lookups,
-      long hits,
-      long[] rejectsByOrdinal) {
+  public Map<String, Long> asMap() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put(LINES_IN, linesIn);
+    m.put(LINES_OUT, linesOut);
+    m.put(FILTERED, filtered);
+    m.put(COUNTED, counted);
+    m.put(LOOKUPS, lookups);
+    m.put(HITS, hits);
+    for (RejectReason r : RejectReason.values()) {
+      m.put(REJECTS_PREFIX + r.label(), rejects[r.ordinal()]);
+    }
+    return m;
+  }
+
+  /** The counts named in {@code m} as {@link #asMap} names them (missing ones are zero). */
+  public static LookupCounts fromMap(Map<String, Long> m) {
     LookupCounts c = new LookupCounts();
-    c.linesIn = linesIn;
-    c.linesOut = linesOut;
-    c.filtered = filtered;
-    c.counted = counted;
-    c.lookups = lookups;
-    c.hits = hits;
-    System.arraycopy(rejectsByOrdinal, 0, c.rejects, 0, c.rejects.length);
+    c.linesIn = m.getOrDefault(LINES_IN, 0L);
+    c.linesOut = m.getOrDefault(LINES_OUT, 0L);
+    c.filtered = m.getOrDefault(FILTERED, 0L);
+    c.counted = m.getOrDefault(COUNTED, 0L);
+    c.lookups = m.getOrDefault(LOOKUPS, 0L);
+    c.hits = m.getOrDefault(HITS, 0L);
+    for (RejectReason r : RejectReason.values()) {
+      c.rejects[r.ordinal()] = m.getOrDefault(REJECTS_PREFIX + r.label(), 0L);
+    }
     return c;
   }
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.options;
 
+import io.spindex.job.UsageException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class JobOptions {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("--help") || a.equals("-h")) {
-        throw new UsageException(usage(job, keys, confHint));
+        throw UsageException.help(usage(job, keys, confHint));
       }
       if (!a.startsWith("--")) {
         throw new UsageException("unexpected argument '" + a + "'\n" + usage(job, keys, confHint));

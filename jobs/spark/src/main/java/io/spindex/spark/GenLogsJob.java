@@ -6,7 +6,6 @@
 package io.spindex.spark;
 
 import io.spindex.lookup.AccessLogGen;
-import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
 import io.spindex.options.OptionSpec;
 import java.util.ArrayList;
@@ -96,7 +95,7 @@ final class GenLogsJob {
             .put("seed", seed)
             .put("seconds", (System.nanoTime() - t0) / 1e9);
     return new JobResult(
-        r, new LookupCounts(), Collections.emptyList(), Collections.emptyMap(), true);
+        r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
   }
 
   private static Iterator<Tuple2<NullWritable, Text>> range(AccessLogGen gen, long from, long to) {

@@ -5,7 +5,6 @@
  */
 package io.spindex.spark;
 
-import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
 import io.spindex.options.OptionSpec;
 import java.util.Collections;
@@ -76,6 +75,6 @@ final class IdentityJob {
             .put("via", via)
             .put("seconds", (System.nanoTime() - t0) / 1e9);
     return new JobResult(
-        r, new LookupCounts(), Collections.emptyList(), Collections.emptyMap(), true);
+        r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
   }
 }

@@ -30,8 +30,8 @@ final class JobOptions {
     return io.spindex.options.JobOptions.usage(job, keys, HINT);
   }
 
-  /** Bad command line (see {@link io.spindex.options.UsageException}). */
-  static final class UsageException extends io.spindex.options.UsageException {
+  /** Bad command line (see {@link io.spindex.job.UsageException}). */
+  static final class UsageException extends io.spindex.job.UsageException {
     private static final long serialVersionUID = 1L;
 
     UsageException(String message) {

@@ -10,25 +10,34 @@ import io.spindex.lookup.Report;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** What a job run returns to its caller (the launcher prints the report; tests assert on all). */
 final class JobResult {
   final Report report;
-  final LookupCounts counts;
+
+  /** The job's counts added up over its tasks, by name. */
+  final Map<String, Long> totals;
+
   final List<JvmEvent> jvmEvents;
   final Map<String, Long> tasksByExecutor;
   final boolean ok;
 
   JobResult(
       Report report,
-      LookupCounts counts,
+      Map<String, Long> totals,
       List<JvmEvent> jvmEvents,
       Map<String, Long> tasksByExecutor,
       boolean ok) {
     this.report = report;
-    this.counts = counts;
+    this.totals = Collections.unmodifiableMap(new TreeMap<>(totals));
     this.jvmEvents = Collections.unmodifiableList(jvmEvents);
     this.tasksByExecutor = Collections.unmodifiableMap(tasksByExecutor);
     this.ok = ok;
+  }
+
+  /** ip-lookup's counts, read from {@link #totals}. */
+  LookupCounts counts() {
+    return LookupCounts.fromMap(totals);
   }
 }

@@ -11,6 +11,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.SideFile;
 import io.spindex.lookup.AnswerDigest;
 import java.io.IOException;
 import java.io.Serializable;
@@ -36,16 +37,16 @@ final class LoadTimings implements Serializable {
   static final String TEXT = "text";
 
   private final String runId;
-  private final IndexRef ref;
-  private final IndexRef source;
+  private final SideFile ref;
+  private final SideFile source;
   private final HadoopConf conf;
   private final List<String> loaders;
   private final int rounds;
 
   LoadTimings(
       String runId,
-      IndexRef ref,
-      IndexRef source,
+      SideFile ref,
+      SideFile source,
       HadoopConf conf,
       List<String> loaders,
       int rounds) {
@@ -92,9 +93,10 @@ final class LoadTimings implements Serializable {
     if (CLAIMED.putIfAbsent(runId, Boolean.TRUE) != null) {
       return Collections.emptyList();
     }
-    Path file = ref.localPath(conf);
+    SparkLineJobs.SparkTaskSide side = new SparkLineJobs.SparkTaskSide("", conf);
+    Path file = side.local(ref);
     long bytes = Files.size(file);
-    Path text = source == null ? null : source.localPath(conf);
+    Path text = source == null ? null : side.local(source);
     boolean ranges = Loader.readHeader(file).kind() == IndexKind.IPV4_RANGES;
     List<Sample> out = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
@@ -102,7 +104,7 @@ final class LoadTimings implements Serializable {
         String name = loaders.get((i + r) % loaders.size());
         IndexLoader loader =
             !name.equals(TEXT)
-                ? LookupPartition.loaderNamed(name)
+                ? Loader.forOption(name)
                 : ranges ? TextLoader.ranges(new Ipv4RangeBuilder()) : TextLoader.ips();
         long t0 = System.nanoTime();
         SpindexIndex index = loader.load(name.equals(TEXT) ? text : file);

@@ -5,12 +5,15 @@
  */
 package io.spindex.spark;
 
-import io.spindex.lookup.LookupCounts;
+import io.spindex.hadoop.HadoopIo;
+import io.spindex.index.Loader;
+import io.spindex.job.SideFile;
 import io.spindex.lookup.Report;
 import io.spindex.options.OptionSpec;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -71,7 +74,7 @@ final class LoaderCompareJob {
       if (name.equals(LoadTimings.TEXT)) {
         continue; // timed when --source is given
       }
-      LookupPartition.loaderNamed(name);
+      Loader.forOption(name);
       loaders.add(name);
     }
     int rounds = Math.max(1, o.getInt(Opt.ROUNDS));
@@ -84,15 +87,16 @@ final class LoaderCompareJob {
     if (fs.exists(out)) {
       throw new JobOptions.UsageException("output " + out + " already exists");
     }
-    IndexRef ref = IndexRef.resolve(sc, o.get(Opt.INDEX), o.get(Opt.INDEX_SHIP));
-    IndexRef source = null;
+    SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+    SideFile ref = driver.ship(o.get(Opt.INDEX), o.lower(Opt.INDEX_SHIP));
+    SideFile source = null;
     if (!o.get(Opt.SOURCE).isEmpty()) {
-      source = IndexRef.resolve(sc, o.get(Opt.SOURCE), o.get(Opt.INDEX_SHIP));
+      source = driver.ship(o.get(Opt.SOURCE), o.lower(Opt.INDEX_SHIP));
       loaders.add(0, LoadTimings.TEXT);
     }
     Map<String, LongAccumulator> msByLoader = new LinkedHashMap<>();
     for (String l : loaders) {
-      msByLoader.put(l, sc.sc().longAccumulator(LookupMetrics.PREFIX + "load ms (" + l + ")"));
+      msByLoader.put(l, sc.sc().longAccumulator("spindex " + "load ms (" + l + ")"));
     }
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
@@ -131,22 +135,27 @@ final class LoaderCompareJob {
     r.put("executors measured", measured.size()).put("executors seen by the driver", expected);
     r.put("identical answers", answers.size() == 1);
     r.table("loads", TABLE_COLUMNS, table);
-    Outputs.writeText(
-        sc.hadoopConfiguration(), out + "/loader-compare.csv", csv(TABLE_COLUMNS, table));
-    Outputs.writeText(sc.hadoopConfiguration(), out + "/loader-compare.json", r.toJson());
+    HadoopIo.writeText(
+        sc.hadoopConfiguration(),
+        new org.apache.hadoop.fs.Path(out + "/loader-compare.csv"),
+        csv(TABLE_COLUMNS, table));
+    HadoopIo.writeText(
+        sc.hadoopConfiguration(),
+        new org.apache.hadoop.fs.Path(out + "/loader-compare.json"),
+        r.toJson());
     List<List<Object>> raw = new ArrayList<>();
     for (LoadTimings.Sample s : samples) {
       raw.add(
           Arrays.<Object>asList(
               s.executorId, s.host, s.pid, s.loader, s.round, s.nanos / 1e6, s.bytes));
     }
-    Outputs.writeText(
+    HadoopIo.writeText(
         sc.hadoopConfiguration(),
-        out + "/loads.csv",
+        new org.apache.hadoop.fs.Path(out + "/loads.csv"),
         csv(Arrays.asList("executor", "host", "pid", "loader", "round", "ms", "bytes"), raw));
     return new JobResult(
         r,
-        new LookupCounts(),
+        Collections.emptyMap(),
         new ArrayList<>(),
         new TreeMap<>(),
         answers.size() == 1 && measured.size() >= expected);

@@ -5,13 +5,14 @@
  */
 package io.spindex.spark;
 
+import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.Ipv4Ranges;
 import io.spindex.index.Ipv4Set;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
-import io.spindex.lookup.LookupCounts;
+import io.spindex.job.SideFile;
 import io.spindex.lookup.Report;
 import io.spindex.options.OptionSpec;
 import java.io.Serializable;
@@ -94,7 +95,7 @@ final class ReadinessJob {
     List<Sample> samples;
     long heap1;
     if (via.equals("holder")) {
-      IndexRef ref = IndexRef.resolve(sc, o.get(Opt.INDEX), "auto");
+      SideFile ref = new SparkLineJobs.SparkDriver(sc).ship(o.get(Opt.INDEX), "auto");
       HadoopConf conf = new HadoopConf(sc.hadoopConfiguration());
       samples =
           sc.parallelize(ids, tasks)
@@ -104,7 +105,8 @@ final class ReadinessJob {
                     long n0 = System.nanoTime();
                     SpindexIndex index =
                         IndexHolder.acquire(
-                                ref.localPath(conf), LookupPartition.loaderNamed(loader))
+                                new SparkLineJobs.SparkTaskSide("", conf).local(ref),
+                                Loader.forOption(loader))
                             .index();
                     long a =
                         index.kind() == IndexKind.IPV4_SET
@@ -163,10 +165,11 @@ final class ReadinessJob {
         Arrays.asList("executor", "in-task ms", "job-start to answer ms", "answer"),
         rows);
     if (!o.get(Opt.OUTPUT).isEmpty()) {
-      Outputs.writeText(sc.hadoopConfiguration(), o.get(Opt.OUTPUT), r.toJson());
+      HadoopIo.writeText(
+          sc.hadoopConfiguration(), new org.apache.hadoop.fs.Path(o.get(Opt.OUTPUT)), r.toJson());
     }
     return new JobResult(
-        r, new LookupCounts(), Collections.emptyList(), Collections.emptyMap(), true);
+        r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
   }
 
   private static long usedHeap() {

@@ -7,12 +7,11 @@ package io.spindex.spark;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -22,14 +21,16 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
- * Writes each {@link Text} value as one line to the file of its {@link Route}, all inside the
- * task's work directory, so that the output committer commits (or discards) every route of a task
- * together: a retried task never leaves a half rejects file behind. Files are opened on first use;
- * a task with no rejects writes no rejects file. Honours the usual output compression settings.
+ * Writes each record as one line to the file of its directory (a {@link io.spindex.job.Route}'s, or
+ * the partial counts), all inside the task's work directory, so that the output committer commits
+ * (or discards) every route of a task together: a retried task never leaves a half rejects file
+ * behind. Files are opened on first use; a task with no rejects writes no rejects file. Honours the
+ * usual output compression settings.
  */
-public final class RoutedTextOutputFormat extends FileOutputFormat<Route, Text> {
+public final class RoutedTextOutputFormat extends FileOutputFormat<String, SplitRecords.Record> {
   @Override
-  public RecordWriter<Route, Text> getRecordWriter(TaskAttemptContext ctx) throws IOException {
+  public RecordWriter<String, SplitRecords.Record> getRecordWriter(TaskAttemptContext ctx)
+      throws IOException {
     FileOutputCommitter committer = (FileOutputCommitter) getOutputCommitter(ctx);
     CompressionCodec codec = null;
     String ext = "";
@@ -41,12 +42,12 @@ public final class RoutedTextOutputFormat extends FileOutputFormat<Route, Text> 
     return new Writer(ctx, committer.getWorkPath(), getUniqueFile(ctx, "part", ext), codec);
   }
 
-  private static final class Writer extends RecordWriter<Route, Text> {
+  private static final class Writer extends RecordWriter<String, SplitRecords.Record> {
     private final TaskAttemptContext ctx;
     private final Path work;
     private final String name;
     private final CompressionCodec codec;
-    private final Map<Route, DataOutputStream> open = new EnumMap<>(Route.class);
+    private final Map<String, DataOutputStream> open = new HashMap<>();
 
     Writer(TaskAttemptContext ctx, Path work, String name, CompressionCodec codec) {
       this.ctx = ctx;
@@ -56,16 +57,16 @@ public final class RoutedTextOutputFormat extends FileOutputFormat<Route, Text> 
     }
 
     @Override
-    public void write(Route route, Text line) throws IOException {
-      DataOutputStream out = open.get(route);
+    public void write(String dir, SplitRecords.Record line) throws IOException {
+      DataOutputStream out = open.get(dir);
       if (out == null) {
-        Path file = new Path(work, route.dir + name);
+        Path file = new Path(work, dir + name);
         FileSystem fs = file.getFileSystem(ctx.getConfiguration());
         FSDataOutputStream raw = fs.create(file, false);
         out = codec == null ? raw : new DataOutputStream(codec.createOutputStream(raw));
-        open.put(route, out);
+        open.put(dir, out);
       }
-      out.write(line.getBytes(), 0, line.getLength());
+      out.write(line.b, line.off, line.len);
       out.write('\n');
     }
 

@@ -5,13 +5,22 @@
  */
 package io.spindex.spark;
 
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.LineJob;
+import io.spindex.job.UsageException;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The job jar's entry point: {@code spark-submit spindex-spark-job.jar <job> [options]} with job
- * {@code ip-lookup}, {@code loader-compare}, {@code gen-logs}, {@code ep-transform} or {@code
- * ep-diff}. Prints the job's summary table (also written as JSON next to the output) and exits
- * non-zero when the job failed or its counts do not reconcile.
+ * The job jar's entry point: {@code spark-submit spindex-spark-job.jar <job> [options]}. Prints the
+ * job's summary table (also written as {@code OUT/_summary.json}) and exits 0 when the job ran and
+ * its counts reconcile; 1 for bad input, a damaged index, an I/O error or counts that do not
+ * reconcile; 2 for a usage mistake (0 for {@code --help}). A user's mistake is one line on standard
+ * error, never a stack trace.
  */
 public final class SpindexSpark {
   private SpindexSpark() {}
@@ -23,16 +32,19 @@ public final class SpindexSpark {
       System.exit(args.length == 0 ? 2 : 0);
     }
     String job = args[0];
-    String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
     int code;
     SparkSession spark = SparkSession.builder().appName("spindex " + job).getOrCreate();
     try {
       JobResult r = run(spark, job, rest);
       System.out.println(r.report.toText());
       code = r.ok ? 0 : 1;
-    } catch (io.spindex.options.UsageException e) {
-      System.err.println(e.getMessage());
-      code = 2;
+    } catch (UsageException e) {
+      (e.isHelp() ? System.out : System.err).println(e.getMessage());
+      code = e.exitCode();
+    } catch (IOException e) {
+      System.err.println("spindex " + job + ": " + e.getMessage());
+      code = 1;
     } finally {
       spark.stop();
     }
@@ -41,24 +53,32 @@ public final class SpindexSpark {
 
   /** Runs {@code job} with {@code args} (everything after the job name). */
   static JobResult run(SparkSession spark, String job, String[] args) throws Exception {
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     switch (job) {
-      case IpLookupJob.NAME:
-        return IpLookupJob.run(spark, args);
+      case IpLookupDefinition.NAME:
+        return runLines(sc, new IpLookupDefinition(), args);
+      case EpTransformDefinition.NAME:
+        return runLines(sc, new EpTransformDefinition(), args);
+      case EpDiffDefinition.NAME:
+        return SparkEpDiff.run(sc, args);
       case LoaderCompareJob.NAME:
         return LoaderCompareJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);
-      case EpTransformSparkJob.NAME:
-        return EpTransformSparkJob.run(spark, args);
-      case EpDiffSparkJob.NAME:
-        return EpDiffSparkJob.run(spark, args);
       case IdentityJob.NAME:
         return IdentityJob.run(spark, args);
       case ReadinessJob.NAME:
         return ReadinessJob.run(spark, args);
       default:
-        throw new JobOptions.UsageException("unknown job '" + job + "'\n" + usage());
+        throw new UsageException("unknown job '" + job + "'\n" + usage());
     }
+  }
+
+  private static <P extends LineJob.Plan> JobResult runLines(
+      JavaSparkContext sc, LineJob<P> job, String[] args) throws IOException {
+    SparkLineJobs.Run<P> run = SparkLineJobs.plan(sc, job, args);
+    SparkLineJobs.runSplits(job, run, null);
+    return SparkLineJobs.finish(job, run);
   }
 
   static String usage() {

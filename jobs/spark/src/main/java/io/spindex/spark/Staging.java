@@ -6,6 +6,7 @@
 package io.spindex.spark;
 
 import io.spindex.index.OncePerJvm;
+import io.spindex.job.SideFile;
 import io.spindex.stage.StageResult;
 import io.spindex.stage.StageSource;
 import io.spindex.stage.Stager;
@@ -34,7 +35,7 @@ final class Staging {
   private Staging() {}
 
   /** Local copy of {@code ref}, copied by the first caller in this JVM. */
-  static Path stage(IndexRef ref, Configuration conf) throws IOException {
+  static Path stage(SideFile ref, Configuration conf) throws IOException {
     String key = ref.location() + "|" + ref.length() + "|" + ref.modified();
     return STAGED
         .get(

@@ -1,0 +1,83 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+import io.spindex.ep.ByteSink;
+import io.spindex.ep.EpHeader;
+import io.spindex.ep.EpSplitLines;
+import io.spindex.ep.RowWorker;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The record loop of the EP jobs over one split: the first line of each file is its header, checked
+ * against the first input's; every other line goes through a {@link RowWorker}, into an output row
+ * or a reject ({@code source:offset<TAB>reason<TAB>detail<TAB>line}).
+ */
+final class EpLineTask implements LineTask {
+  private final RowWorker worker;
+  private final Supplier<Map<String, Long>> counts;
+  private final EpHeader expected;
+  private final byte[] partHeader;
+  private final String source;
+  private final ByteSink out = new ByteSink(1 << 16);
+
+  /**
+   * @param partHeader the line every part starts with (with its LF), or null
+   * @param counts the worker's counts by name
+   */
+  EpLineTask(
+      RowWorker worker,
+      Supplier<Map<String, Long>> counts,
+      EpHeader expected,
+      byte[] partHeader,
+      String source) {
+    this.worker = worker;
+    this.counts = counts;
+    this.expected = expected;
+    this.partHeader = partHeader;
+    this.source = source;
+  }
+
+  /** The row worker (ep-diff takes its seen rows after the split). */
+  RowWorker worker() {
+    return worker;
+  }
+
+  @Override
+  public void begin(RecordSink sink) {
+    if (partHeader != null) {
+      sink.write(Route.OUTPUT, partHeader, 0, partHeader.length - 1);
+    }
+  }
+
+  @Override
+  public void line(byte[] b, int from, int to, long offset, RecordSink sink) {
+    if (offset == 0) {
+      EpSplitLines.checkHeader(b, from, to, source, expected);
+      return;
+    }
+    out.clear();
+    if (worker.apply(b, from, to, out)) {
+      if (out.length() > 0) { // an unchanged row of a diff writes nothing
+        sink.write(Route.OUTPUT, out.array(), 0, out.length() - 1);
+      }
+    } else {
+      byte[] r =
+          EpSplitLines.rejectRecord(
+              source, offset, worker.rejectReason(), worker.rejectDetail(), b, from, to);
+      sink.write(Route.REJECTS, r, 0, r.length);
+    }
+  }
+
+  @Override
+  public void finish(RecordSink sink) {}
+
+  @Override
+  public Map<String, Long> counts() {
+    return counts.get();
+  }
+}

@@ -1,0 +1,186 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+import io.spindex.ep.EpCounts;
+import io.spindex.ep.EpHeader;
+import io.spindex.ep.EpTransform;
+import io.spindex.ep.TransformSpec;
+import io.spindex.index.OncePerJvm;
+import io.spindex.lookup.Report;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ep-transform: cleans EP feeds with a transform spec (docs/EP.md). The spec is read and checked on
+ * the driver, with every side file it names (value maps, membership indexes); those are shipped
+ * like an index, and each task JVM parses and compiles the spec once, against its local copies.
+ * Outputs: {@code OUT/part-*}, each a complete EP file with its header (or one {@code OUT/ep.tsv}
+ * with {@code --single-file true}); {@code OUT/_rejects/part-*} ({@code source:offset<TAB>reason
+ * <TAB>detail<TAB>line}); {@code OUT/_summary.json}.
+ */
+public final class EpTransformDefinition extends LineJob<EpTransformDefinition.Plan> {
+  public static final String NAME = "ep-transform";
+
+  static final JobOption<String> SPEC =
+      JobOption.text(
+          "spec",
+          null,
+          "transform spec (HOCON) on the driver; its side files are shipped as --index-ship says");
+  static final JobOption<Boolean> SINGLE_FILE =
+      JobOption.bool("single-file", "false", "true: merge the parts into OUT/ep.tsv, one header");
+
+  private static final List<JobOption<?>> OPTIONS =
+      Arrays.asList(INPUT, OUTPUT, SPEC, SHIP, SPLIT_MB, SINGLE_FILE);
+
+  /** Specs compiled in this JVM, by spec text and local side files. */
+  private static final OncePerJvm<String, TransformSpec> SPECS = new OncePerJvm<>();
+
+  /** What ep-transform's tasks need. */
+  public static final class Plan extends LineJob.Plan {
+    private static final long serialVersionUID = 1L;
+
+    final String specText;
+    final String specFile;
+    final Map<String, SideFile> sideFiles;
+    final EpHeader header;
+    final byte[] outputHeader;
+    final int outputColumns;
+    final List<String> stepLabels;
+    final boolean single;
+
+    Plan(
+        String specText,
+        String specFile,
+        Map<String, SideFile> sideFiles,
+        EpHeader header,
+        EpTransform t,
+        List<String> stepLabels,
+        boolean single) {
+      this.specText = specText;
+      this.specFile = specFile;
+      this.sideFiles = sideFiles;
+      this.header = header;
+      this.outputHeader = t.outputHeader().toLine();
+      this.outputColumns = t.outputHeader().size();
+      this.stepLabels = stepLabels;
+      this.single = single;
+    }
+
+    @Override
+    public String singleFile() {
+      return single ? "ep.tsv" : null;
+    }
+
+    @Override
+    public byte[] singleFileHeader() {
+      return outputHeader;
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "clean EP product feeds with a transform spec (docs/EP.md)";
+  }
+
+  @Override
+  public List<JobOption<?>> options() {
+    return OPTIONS;
+  }
+
+  @Override
+  public Plan plan(JobArgs args, Driver driver) throws IOException {
+    Path file = Paths.get(args.get(SPEC)).toAbsolutePath();
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no such spec file");
+    }
+    String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    Path base = file.getParent();
+    Map<String, SideFile> sideFiles = new LinkedHashMap<>();
+    TransformSpec spec;
+    EpHeader header = driver.firstEpHeader(args.get(INPUT));
+    EpTransform t;
+    try {
+      spec =
+          TransformSpec.parse(
+              text,
+              name -> {
+                Path p = base.resolve(name);
+                sideFiles.put(name, null);
+                return p;
+              },
+              file.toString());
+      t = spec.compile(header);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(NAME + ": " + e.getMessage());
+    }
+    for (String name : sideFiles.keySet()) {
+      sideFiles.put(name, driver.ship(base.resolve(name).toString(), args.get(SHIP)));
+    }
+    return new Plan(
+        text, file.toString(), sideFiles, header, t, spec.stepLabels(), args.get(SINGLE_FILE));
+  }
+
+  @Override
+  public LineTask task(Plan p, TaskSide side) throws IOException {
+    Map<String, Path> local = new LinkedHashMap<>();
+    for (Map.Entry<String, SideFile> e : p.sideFiles.entrySet()) {
+      local.put(e.getKey(), side.local(e.getValue()));
+    }
+    TransformSpec spec =
+        SPECS
+            .get(
+                p.specText + "\n" + local,
+                "compiling " + p.specFile,
+                () -> TransformSpec.parse(p.specText, local::get, p.specFile))
+            .value();
+    EpTransform.Worker w = spec.compile(p.header).worker();
+    return new EpLineTask(
+        w, () -> w.counts().asMap(), p.header, p.single ? null : p.outputHeader, side.source());
+  }
+
+  @Override
+  public boolean summarize(
+      Plan p, JobArgs args, Map<String, Long> totals, List<Object[]> countRows, Report r) {
+    r.put("spec", p.specFile).put("single file", p.single);
+    r.put("output columns", p.outputColumns);
+    Map<String, Long> c = new LinkedHashMap<>();
+    new EpCounts(p.stepLabels).asMap().keySet().forEach(k -> c.put(k, 0L));
+    totals.forEach(
+        (k, v) -> {
+          if (k.startsWith("rows ") || k.startsWith("rejected ") || k.startsWith("step ")) {
+            c.put(k, v);
+          }
+        });
+    c.forEach(r::put);
+    r.put(TASKS, totals.getOrDefault(TASKS, 0L));
+    long in = c.get("rows in");
+    long out = c.get("rows out");
+    long rejected = c.get("rows rejected");
+    long byReason =
+        c.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("rejected "))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
+    boolean balanced = in == out + rejected && byReason == rejected;
+    r.put("balanced", balanced)
+        .put("balance", in + " in = " + out + " out + " + rejected + " rejected");
+    return balanced;
+  }
+}

@@ -1,0 +1,255 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+import io.spindex.build.InputException;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexKind;
+import io.spindex.lookup.IpLocator;
+import io.spindex.lookup.LineBatch;
+import io.spindex.lookup.LineLookup;
+import io.spindex.lookup.LookupCounts;
+import io.spindex.lookup.LookupMode;
+import io.spindex.lookup.RejectReason;
+import io.spindex.lookup.Report;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ip-lookup: annotates, filters or counts text lines by the IPv4 address in them, against a set or
+ * range index loaded once per JVM. Outputs: {@code OUT/part-*} (annotate: {@code line<TAB>label};
+ * filter: the line), or in count mode one {@code OUT/part-00000} of {@code label<TAB>lines}, most
+ * lines first, ties by label; {@code OUT/_rejects/part-*} ({@code reason<TAB>source:offset<TAB>
+ * line}); {@code OUT/_summary.json}.
+ */
+public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
+  public static final String NAME = "ip-lookup";
+
+  static final JobOption<String> INDEX =
+      JobOption.text(
+          "index",
+          null,
+          "index file: a local path, a name shipped with --files/-files, hdfs://...");
+  static final JobOption<LookupMode> MODE =
+      JobOption.of("mode", "annotate", "annotate | filter | count", LookupMode::byName);
+  static final JobOption<String> IP =
+      JobOption.of(
+          "ip",
+          "first",
+          "where the address is: 'first' (first IPv4 on the line) or a field index from 0",
+          v -> {
+            IpLocator.parse(v, "tab");
+            return v;
+          });
+  static final JobOption<String> DELIMITER =
+      JobOption.of(
+          "delimiter",
+          "tab",
+          "field delimiter for --ip N: tab, space, comma, pipe, semicolon or a character",
+          v -> {
+            IpLocator.delimiterByte(v);
+            return v;
+          });
+  static final JobOption<String> KEEP =
+      JobOption.choice(
+          "keep",
+          "hits",
+          "filter mode: keep 'hits' (address in the index) or 'misses'",
+          "hits",
+          "misses");
+  static final JobOption<String> LOADER = loaderOption("mapped");
+  static final JobOption<String> COMPRESS =
+      JobOption.choice("compress", "none", "output compression: none | gzip", "none", "gzip");
+  static final JobOption<Long> REDUCERS =
+      JobOption.integer("reducers", "1", "count mode: tasks that sum the counts", 1, 10_000);
+
+  private static final List<JobOption<?>> OPTIONS =
+      Arrays.asList(
+          INPUT, OUTPUT, INDEX, MODE, IP, DELIMITER, KEEP, LOADER, SHIP, SPLIT_MB, COMPRESS,
+          REDUCERS);
+
+  /** The loader option of jobs that load an index. */
+  static JobOption<String> loaderOption(String def) {
+    return JobOption.choice(
+        "loader",
+        def,
+        "io | nio | mmap | mapped | mapped-unchecked (mapped: ready soonest, docs/SPARK.md)",
+        "io",
+        "nio",
+        "mmap",
+        "mapped",
+        "mapped-unchecked");
+  }
+
+  /** What ip-lookup's tasks need. */
+  public static final class Plan extends LineJob.Plan {
+    private static final long serialVersionUID = 1L;
+
+    final SideFile index;
+    final IndexKind kind;
+    final long rows;
+    final String loader;
+    final IpLocator locator;
+    final LookupMode mode;
+    final boolean keepHits;
+    final boolean gzip;
+    final int reducers;
+
+    Plan(JobArgs a, SideFile index, IndexHeader header) {
+      this.index = index;
+      this.kind = header.kind();
+      this.rows = header.rowCount();
+      this.loader = a.get(LOADER);
+      this.locator = IpLocator.parse(a.get(IP), a.get(DELIMITER));
+      this.mode = a.get(MODE);
+      this.keepHits = a.get(KEEP).equals("hits");
+      this.gzip = a.get(COMPRESS).equals("gzip");
+      this.reducers = a.get(REDUCERS).intValue();
+    }
+
+    @Override
+    public boolean gzip() {
+      return gzip;
+    }
+
+    @Override
+    public boolean countsByKey() {
+      return mode == LookupMode.COUNT;
+    }
+
+    /** Count mode: the tasks that sum the counts. */
+    public int reducers() {
+      return reducers;
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "annotate, filter or count lines by the IPv4 address in them";
+  }
+
+  @Override
+  public List<JobOption<?>> options() {
+    return OPTIONS;
+  }
+
+  @Override
+  public Plan plan(JobArgs args, Driver driver) throws IOException {
+    SideFile index = driver.ship(args.get(INDEX), args.get(SHIP));
+    IndexHeader header = driver.indexHeader(index);
+    if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {
+      throw new InputException(
+          args.get(INDEX) + ": ip-lookup needs an IPv4 set or range index, not " + header.kind());
+    }
+    return new Plan(args, index, header);
+  }
+
+  @Override
+  public LineTask task(Plan p, TaskSide side) throws IOException {
+    LineLookup lookup =
+        new LineLookup(p.locator, side.index(p.index, p.loader), p.mode, p.keepHits);
+    return new Task(lookup, side.source().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The record loop: lines are copied into a batch ({@link LineBatch}; the engines' readers reuse
+   * their buffers), looked up {@value LineLookup#BATCH} at a time so that the index's cache misses
+   * overlap, and written in input order.
+   */
+  private static final class Task implements LineTask {
+    private final LineLookup lookup;
+    private final byte[] source;
+    private final LineBatch batch = new LineBatch();
+
+    Task(LineLookup lookup, byte[] source) {
+      this.lookup = lookup;
+      this.source = source;
+    }
+
+    @Override
+    public void line(byte[] b, int from, int to, long offset, RecordSink sink) {
+      if (batch.add(b, from, to - from, offset)) {
+        flush(sink);
+      }
+    }
+
+    private void flush(RecordSink sink) {
+      batch.lookUp(lookup);
+      for (int i = 0; i < batch.count(); i++) {
+        switch (batch.result(i)) {
+          case LineLookup.WRITE_OUT:
+            batch.select(lookup, i);
+            sink.write(Route.OUTPUT, lookup.out(), 0, lookup.outLength());
+            break;
+          case LineLookup.WRITE_INPUT:
+            sink.write(Route.OUTPUT, batch.bytes(), batch.from(i), batch.length(i));
+            break;
+          case LineLookup.REJECTED:
+            int n = batch.rejectRecord(lookup, source, i);
+            sink.write(Route.REJECTS, lookup.out(), 0, n);
+            break;
+          default:
+            break;
+        }
+      }
+      batch.clear();
+    }
+
+    @Override
+    public void finish(RecordSink sink) {
+      flush(sink);
+      lookup.drainCounts(sink::count);
+    }
+
+    @Override
+    public Map<String, Long> counts() {
+      return lookup.counts().asMap();
+    }
+  }
+
+  @Override
+  public boolean summarize(
+      Plan p, JobArgs args, Map<String, Long> totals, List<Object[]> countRows, Report r) {
+    LookupCounts c = LookupCounts.fromMap(totals);
+    r.put("index", args.get(INDEX)).put("index shipped as", p.index.toString());
+    r.put("index kind", p.kind.toString()).put("index rows", p.rows);
+    r.put("loader", p.loader).put("mode", p.mode.optionName()).put("ip", p.locator.toString());
+    if (p.mode == LookupMode.FILTER) {
+      r.put("keep", p.keepHits ? "hits" : "misses");
+    }
+    r.put("lines in", c.linesIn()).put("lines out", c.linesOut());
+    if (p.mode == LookupMode.FILTER) {
+      r.put("lines filtered out", c.filtered());
+    }
+    if (p.mode == LookupMode.COUNT) {
+      r.put("lines counted", c.counted()).put("labels", countRows.size());
+    }
+    r.put("lines rejected", c.rejected());
+    r.put("balanced", c.balanced()).put("balance", c.balanceText(p.mode));
+    r.put("lookups", c.lookups()).put("hits", c.hits()).put("misses", c.misses());
+    for (RejectReason reason : RejectReason.values()) {
+      r.put("rejects " + reason.label(), c.rejects(reason));
+    }
+    putLoads(r, totals, p.loader);
+    if (p.mode == LookupMode.COUNT) {
+      List<List<Object>> top = new ArrayList<>();
+      for (int i = 0; i < Math.min(10, countRows.size()); i++) {
+        top.add(Arrays.asList(countRows.get(i)));
+      }
+      r.table("top labels", Arrays.asList("label", "lines"), top);
+    }
+    return c.balanced();
+  }
+}

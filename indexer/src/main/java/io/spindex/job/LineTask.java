@@ -1,0 +1,36 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+import java.util.Map;
+
+/**
+ * The record loop of one job over one input split: lines of bytes in; records, rejects (with reason
+ * and source position) and counts out through a {@link RecordSink}. Made by {@link LineJob#task}
+ * once per split; every engine drives it the same way: {@link #begin}, {@link #line} for each line
+ * in order, {@link #finish}, then {@link #counts}. Not thread-safe; the index and other side data
+ * it reads are shared, read-only, per JVM.
+ */
+public interface LineTask {
+  /** Before the first line: records every part starts with (an EP file's header). */
+  default void begin(RecordSink sink) {}
+
+  /**
+   * Line {@code b[from, to)} of the split (without its line end), which starts at byte {@code
+   * offset} of its file. A task may hold lines back (to look a batch up together) and write their
+   * records on a later call; it copies what it holds.
+   */
+  void line(byte[] b, int from, int to, long offset, RecordSink sink);
+
+  /** After the last line: writes what was held back and any trailing records. */
+  void finish(RecordSink sink);
+
+  /**
+   * The split's counts by name, after {@link #finish}. Engines add them up by name (named
+   * accumulators, Hadoop counters); the job's {@link LineJob#summarize} reads the totals.
+   */
+  Map<String, Long> counts();
+}

@@ -1,0 +1,20 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+/**
+ * Where a {@link LineTask} puts what it makes: records of a {@link Route}, and per-key counts that
+ * the engine sums over every task (count mode's lines per label). The engine adapters implement it
+ * (a Spark partition's output iterator, a Hadoop {@code Context}); tests collect into lists. The
+ * bytes passed are the task's buffers, valid only during the call: copy them to keep them.
+ */
+public interface RecordSink {
+  /** One record {@code b[off, off + len)}, without a line end. */
+  void write(Route route, byte[] b, int off, int len);
+
+  /** Adds {@code n} to the job-wide count of {@code key} (count mode's label). */
+  void count(byte[] key, long n);
+}

@@ -1,0 +1,354 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import io.spindex.hadoop.HadoopDriver;
+import io.spindex.hadoop.HadoopIo;
+import io.spindex.index.IndexHolder;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
+import io.spindex.job.LineTask;
+import io.spindex.job.SideFile;
+import io.spindex.job.TaskSide;
+import io.spindex.lookup.Report;
+import java.io.IOException;
+import java.io.Serializable;
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.GzipCodec;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkFiles;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaNewHadoopRDD;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.util.CollectionAccumulator;
+import scala.Tuple2;
+
+/**
+ * Runs a {@link LineJob} on Spark: the job's own plan on the driver, its record loop in every task
+ * over the split's lines, its summary after. Spark's part: reading splits ({@code TextInputFormat},
+ * bytes end to end), routing records to the outputs, adding up counts in one named accumulator
+ * ({@code spindex <job> counts}, with the per-JVM load events of {@link Ledger}), summing count
+ * mode's per-key counts with {@code reduceByKey}.
+ */
+final class SparkLineJobs {
+  /** Prefix of option defaults in the Spark configuration. */
+  static final String CONF_PREFIX = "spark.spindex.";
+
+  static final String HINT =
+      "Defaults can also be set as spark.spindex.<option> in the Spark conf.";
+
+  private SparkLineJobs() {}
+
+  /** Parses {@code args} for {@code job}, defaults from the Spark configuration. */
+  static JobArgs parse(JavaSparkContext sc, LineJob<?> job, String[] args) {
+    return job.parse(args, k -> sc.getConf().get(CONF_PREFIX + k, null), HINT);
+  }
+
+  /** What a run of a line job leaves for the driver and for the tests. */
+  static final class Run<P extends LineJob.Plan> {
+    final JavaSparkContext sc;
+    final JobArgs args;
+    final P plan;
+    final Metrics metrics;
+    final long started = System.nanoTime();
+    int splitTasks;
+
+    Run(JavaSparkContext sc, JobArgs args, P plan, Metrics metrics) {
+      this.sc = sc;
+      this.args = args;
+      this.plan = plan;
+      this.metrics = metrics;
+    }
+  }
+
+  /** The named accumulators every line job adds to. */
+  static final class Metrics implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final CountsByKey counts = new CountsByKey();
+    final CountsByKey tasksByExecutor = new CountsByKey();
+    final CollectionAccumulator<JvmEvent> events;
+
+    Metrics(JavaSparkContext sc, String job) {
+      sc.sc().register(counts, "spindex " + job + " counts");
+      sc.sc().register(tasksByExecutor, "spindex tasks by executor");
+      events = sc.sc().collectionAccumulator("spindex index loads by JVM");
+    }
+
+    /** In a task: the per-JVM events pending in this JVM, into the counts and the event list. */
+    void takeJvmEvents() {
+      for (JvmEvent e : Ledger.takeForTask(TaskContext.get())) {
+        events.add(e);
+        if (e.what.equals(JvmEvent.LOAD)) {
+          counts.add(LineJob.INDEX_LOADS, 1);
+          counts.add(LineJob.INDEX_LOAD_MS, Math.round(e.millis()));
+          counts.add(LineJob.INDEX_BYTES, e.bytes);
+        } else {
+          counts.add(LineJob.STAGE_MS, Math.round(e.millis()));
+        }
+      }
+    }
+
+    /** In a task, once its split is done: its counts. */
+    void taskDone(Map<String, Long> taskCounts) {
+      taskCounts.forEach(counts::add);
+      counts.add(LineJob.TASKS, 1);
+      SparkEnv env = SparkEnv.get();
+      tasksByExecutor.add(env == null ? "?" : env.executorId(), 1);
+    }
+  }
+
+  /** Plans {@code job} on the driver; a usage or input error here leaves nothing behind. */
+  static <P extends LineJob.Plan> Run<P> plan(JavaSparkContext sc, LineJob<P> job, String[] args)
+      throws IOException {
+    JobArgs a = parse(sc, job, args);
+    P plan = job.plan(a, new SparkDriver(sc));
+    return new Run<>(sc, a, plan, new Metrics(sc, job.name()));
+  }
+
+  /**
+   * The split stage: every split through the job's record loop, the records saved under {@code
+   * OUT}. {@code done} runs in each task after its split (ep-diff takes the task's seen rows).
+   */
+  static <P extends LineJob.Plan> void runSplits(LineJob<P> job, Run<P> run, TaskDone done)
+      throws IOException {
+    JavaSparkContext sc = run.sc;
+    Configuration conf = new Configuration(sc.hadoopConfiguration());
+    double splitMb = run.args.get(LineJob.SPLIT_MB);
+    if (splitMb > 0) {
+      conf.setLong(FileInputFormat.SPLIT_MAXSIZE, (long) (splitMb * (1 << 20)));
+    }
+    Job out = Job.getInstance(conf);
+    if (run.plan.gzip()) {
+      FileOutputFormat.setCompressOutput(out, true);
+      FileOutputFormat.setOutputCompressorClass(out, GzipCodec.class);
+    }
+    @SuppressWarnings("unchecked")
+    JavaNewHadoopRDD<LongWritable, Text> in =
+        (JavaNewHadoopRDD<LongWritable, Text>)
+            sc.newAPIHadoopFile(
+                run.args.get(LineJob.INPUT),
+                TextInputFormat.class,
+                LongWritable.class,
+                Text.class,
+                conf);
+    run.splitTasks = in.getNumPartitions();
+    JavaPairRDD.fromJavaRDD(
+            in.mapPartitionsWithInputSplit(
+                new Split<>(
+                    job, run.plan, new HadoopConf(sc.hadoopConfiguration()), run.metrics, done),
+                true))
+        .saveAsNewAPIHadoopFile(
+            run.args.get(LineJob.OUTPUT),
+            String.class,
+            SplitRecords.Record.class,
+            RoutedTextOutputFormat.class,
+            out.getConfiguration());
+  }
+
+  /** Runs in a task after its split is done. */
+  interface TaskDone extends Serializable {
+    void done(LineTask task);
+  }
+
+  /**
+   * After the split stage (and any later stage the job has): sums count mode's counts, merges a
+   * single file, and builds, prints and writes the summary.
+   */
+  static <P extends LineJob.Plan> JobResult finish(LineJob<P> job, Run<P> run) throws IOException {
+    JavaSparkContext sc = run.sc;
+    Configuration conf = sc.hadoopConfiguration();
+    String output = run.args.get(LineJob.OUTPUT);
+    List<Object[]> countRows = Collections.emptyList();
+    if (run.plan.countsByKey()) {
+      countRows = HadoopIo.writeCounts(conf, output, sumCounts(sc, output, run.plan));
+    }
+    if (run.plan.singleFile() != null) {
+      HadoopIo.mergeParts(
+          conf,
+          output,
+          run.plan.singleFileHeader(),
+          run.plan.singleFile(),
+          run.plan.singleFileParts());
+    }
+    double seconds = (System.nanoTime() - run.started) / 1e9;
+    Map<String, Long> totals = run.metrics.counts.value();
+    Report r = new Report(job.name());
+    r.put("input", run.args.get(LineJob.INPUT)).put("output", output).put("seconds", seconds);
+    boolean ok = job.summarize(run.plan, run.args, totals, countRows, r);
+    List<JvmEvent> events = new ArrayList<>(run.metrics.events.value());
+    Map<String, Long> tasks = run.metrics.tasksByExecutor.value();
+    r.table("index loads by JVM", JvmEvents.COLUMNS, JvmEvents.rows(events));
+    List<List<Object>> taskRows = new ArrayList<>();
+    tasks.forEach((k, v) -> taskRows.add(java.util.Arrays.<Object>asList(k, v)));
+    r.table("tasks by executor", java.util.Arrays.asList("executor", "tasks"), taskRows);
+    HadoopIo.writeSummary(conf, output, r);
+    return new JobResult(r, totals, events, tasks, ok);
+  }
+
+  private static Map<String, Long> sumCounts(JavaSparkContext sc, String output, LineJob.Plan plan)
+      throws IOException {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(output, SplitRecords.COUNTS);
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(sc.hadoopConfiguration());
+    Map<String, Long> sums = new java.util.HashMap<>();
+    if (fs.exists(dir)) {
+      int reducers =
+          plan instanceof io.spindex.job.IpLookupDefinition.Plan
+              ? ((io.spindex.job.IpLookupDefinition.Plan) plan).reducers()
+              : 1;
+      for (Tuple2<String, Long> t :
+          sc.textFile(dir.toString())
+              .mapToPair(
+                  line -> {
+                    int tab = line.lastIndexOf('\t');
+                    return new Tuple2<>(
+                        line.substring(0, tab), Long.parseLong(line.substring(tab + 1)));
+                  })
+              .reduceByKey(Long::sum, reducers)
+              .collect()) {
+        sums.put(t._1(), t._2());
+      }
+      fs.delete(dir, true);
+    }
+    return sums;
+  }
+
+  /** One split-stage task: the job's record loop over the split's lines. */
+  private static final class Split<P extends LineJob.Plan>
+      implements Function2<
+          InputSplit,
+          Iterator<Tuple2<LongWritable, Text>>,
+          Iterator<Tuple2<String, SplitRecords.Record>>> {
+    private static final long serialVersionUID = 1L;
+
+    private final LineJob<P> job;
+    private final P plan;
+    private final HadoopConf conf;
+    private final Metrics metrics;
+    private final TaskDone done;
+
+    Split(LineJob<P> job, P plan, HadoopConf conf, Metrics metrics, TaskDone done) {
+      this.job = job;
+      this.plan = plan;
+      this.conf = conf;
+      this.metrics = metrics;
+      this.done = done;
+    }
+
+    @Override
+    public Iterator<Tuple2<String, SplitRecords.Record>> call(
+        InputSplit split, Iterator<Tuple2<LongWritable, Text>> lines) throws IOException {
+      LineTask task = job.task(plan, new SparkTaskSide(HadoopIo.splitName(split), conf));
+      metrics.takeJvmEvents();
+      return new SplitRecords(
+          lines,
+          task,
+          () -> {
+            metrics.taskDone(task.counts());
+            if (done != null) {
+              done.done(task);
+            }
+          });
+    }
+  }
+
+  /** Side data on a Spark executor: {@link SparkFiles}, a per-JVM staged copy, or in place. */
+  static final class SparkTaskSide implements TaskSide {
+    private final String source;
+    private final HadoopConf conf;
+
+    SparkTaskSide(String source, HadoopConf conf) {
+      this.source = source;
+      this.conf = conf;
+    }
+
+    @Override
+    public String source() {
+      return source;
+    }
+
+    @Override
+    public Path local(SideFile f) throws IOException {
+      switch (f.ship()) {
+        case FILES:
+          return Paths.get(SparkFiles.get(f.location()));
+        case LOCAL:
+          return Paths.get(f.location());
+        default:
+          return Staging.stage(f, conf.get());
+      }
+    }
+
+    @Override
+    public void loaded(IndexHolder.Acquired acquired, String loader) {
+      Ledger.loaded(acquired, loader);
+    }
+  }
+
+  /** The Spark driver: files listed by {@code --files}, or shipped with {@code addFile}. */
+  static final class SparkDriver extends HadoopDriver {
+    private final JavaSparkContext sc;
+
+    SparkDriver(JavaSparkContext sc) {
+      super(sc.hadoopConfiguration());
+      this.sc = sc;
+    }
+
+    /**
+     * A file given to {@code spark-submit --files} (in {@code spark.files}) whose name is {@code
+     * path}'s and that {@code path} names (by name alone, or by the same path): where the driver
+     * reads it, the submitted path or, in cluster mode, the driver's own copy.
+     */
+    @Override
+    protected URI shipped(String path) {
+      String name = new org.apache.hadoop.fs.Path(path).getName();
+      for (String f : sc.getConf().get("spark.files", "").split(",")) {
+        if (f.trim().isEmpty()) {
+          continue;
+        }
+        org.apache.hadoop.fs.Path given = new org.apache.hadoop.fs.Path(f.trim());
+        if (!given.getName().equals(name)) {
+          continue;
+        }
+        URI u = given.toUri();
+        boolean local = u.getScheme() == null || u.getScheme().equals("file");
+        if (!path.equals(name)
+            && !(local && Paths.get(u.getPath()).equals(Paths.get(path).toAbsolutePath()))) {
+          continue;
+        }
+        if (local && !new java.io.File(u.getPath()).isFile()) {
+          java.io.File copy = new java.io.File(SparkFiles.get(name));
+          return (copy.isFile() ? copy : new java.io.File(name)).getAbsoluteFile().toURI();
+        }
+        return local ? new java.io.File(u.getPath()).getAbsoluteFile().toURI() : u;
+      }
+      return null;
+    }
+
+    @Override
+    protected String ship(Path file) {
+      sc.addFile(file.toString());
+      return file.getFileName().toString();
+    }
+  }
+}
