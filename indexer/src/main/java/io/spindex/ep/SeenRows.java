@@ -52,6 +52,25 @@ public final class SeenRows implements Serializable {
     return this;
   }
 
+  /** Number of 64-row words of the bitmap. */
+  public int wordCount() {
+    return words.length;
+  }
+
+  /** Writes words {@code [from, to)} to {@code out} (engines ship bitmap slices this way). */
+  public void writeWords(int from, int to, java.io.DataOutput out) throws java.io.IOException {
+    for (int i = from; i < to; i++) {
+      out.writeLong(words[i]);
+    }
+  }
+
+  /** Adds words {@code [from, to)} read from {@code in}, as {@link #writeWords} wrote them. */
+  public void orWords(int from, int to, java.io.DataInput in) throws java.io.IOException {
+    for (int i = from; i < to; i++) {
+      words[i] |= in.readLong();
+    }
+  }
+
   /** Number of set bits. */
   public int cardinality() {
     int n = 0;

@@ -184,8 +184,17 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
   }
 
   /**
+   * The bitmap words of the delete stage's task {@code part} of {@code parts}: {@code [from, to)}.
+   * Tasks cover whole 64-row words, so that an engine can ship each task its slice of the bitmap.
+   */
+  public static int[] deleteWords(Plan p, int part, int parts) {
+    long words = (p.rows + 63L) >>> 6;
+    return new int[] {(int) (words * part / parts), (int) (words * (part + 1) / parts)};
+  }
+
+  /**
    * The delete stage's task {@code part} of {@code parts}: writes the D rows of its range of index
-   * rows (those no split saw) to {@code sink}, after the part header.
+   * rows (those no split saw; {@link #deleteWords}) to {@code sink}, after the part header.
    *
    * @return the D rows written
    */
@@ -197,8 +206,9 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     if (!p.single) {
       sink.write(Route.OUTPUT, p.outputHeader, 0, p.outputHeader.length - 1);
     }
-    int from = (int) ((long) p.rows * part / parts);
-    int to = (int) ((long) p.rows * (part + 1) / parts);
+    int[] words = deleteWords(p, part, parts);
+    int from = Math.min(p.rows, words[0] << 6);
+    int to = Math.min(p.rows, words[1] << 6);
     long d = 0;
     int step = 1 << 12;
     for (int r = from; r < to; r += step) {

@@ -197,17 +197,17 @@ public final class HadoopIo {
   }
 
   /**
-   * Moves the part files of {@code from} into {@code to}, each renamed {@code prefix} + its number
-   * ({@code part-r-00003} becomes {@code part-d-00003}), then deletes {@code from}.
+   * Moves the files of {@code from} whose names start with {@code fromPrefix} into {@code to}, each
+   * renamed {@code toPrefix} + its number ({@code part-r-00003} becomes {@code part-d-00003}).
    */
-  public static void moveParts(Configuration conf, Path from, Path to, String prefix)
+  public static void moveParts(
+      Configuration conf, Path from, String fromPrefix, Path to, String toPrefix)
       throws IOException {
     FileSystem fs = from.getFileSystem(conf);
-    for (FileStatus s : fs.listStatus(from, p -> p.getName().startsWith("part-"))) {
+    for (FileStatus s : fs.listStatus(from, p -> p.getName().startsWith(fromPrefix))) {
       String n = s.getPath().getName();
       String number = n.substring(n.lastIndexOf('-') + 1);
-      fs.rename(s.getPath(), new Path(to, prefix + number));
+      fs.rename(s.getPath(), new Path(to, toPrefix + number));
     }
-    fs.delete(from, true);
   }
 }

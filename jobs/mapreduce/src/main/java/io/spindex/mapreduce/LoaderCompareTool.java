@@ -6,11 +6,11 @@
 package io.spindex.mapreduce;
 
 import io.spindex.index.Loader;
+import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
 import io.spindex.options.JobOptions;
 import io.spindex.options.OptionKey;
 import io.spindex.options.OptionSpec;
-import io.spindex.options.UsageException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -106,16 +106,16 @@ public final class LoaderCompareTool extends SpindexTool<LoaderCompareTool.Opt> 
     counters = job.getCounters();
     long bytes = index.header.fileLength();
     table = table(counters, loaders, bytes);
-    long mismatches = IpLookupTool.value(counters, SpindexCounter.ANSWER_MISMATCHES);
+    long mismatches = counters.findCounter(SpindexCounter.ANSWER_MISMATCHES).getValue();
     Report r = new Report(NAME);
     r.put("job", job.getJobID().toString()).put("index", o.get(Opt.INDEX));
     r.put("index shipped as", index.toString()).put("index bytes", bytes);
     r.put("rounds", rounds).put("tasks", tasks);
-    r.put("map tasks", IpLookupTool.value(counters, SpindexCounter.TASKS));
+    r.put("map tasks", counters.findCounter(SpindexCounter.TASKS).getValue());
     r.put("identical answers", mismatches == 0);
     r.table("loads", COLUMNS, table);
     System.out.print(r.toText());
-    IpLookupTool.writeSummary(conf, output, r);
+    io.spindex.hadoop.HadoopIo.writeSummary(conf, output.toString(), r);
     report = r;
     return mismatches == 0 ? 0 : 1;
   }
@@ -125,8 +125,8 @@ public final class LoaderCompareTool extends SpindexTool<LoaderCompareTool.Opt> 
     double ioMean = Double.NaN;
     List<List<Object>> rows = new ArrayList<>();
     for (String l : loaders) {
-      long loads = IpLookupTool.value(counters, SpindexCounter.loads(l));
-      double ms = IpLookupTool.value(counters, SpindexCounter.loadMicros(l)) / 1e3;
+      long loads = counters.findCounter(SpindexCounter.loads(l)).getValue();
+      double ms = counters.findCounter(SpindexCounter.loadMicros(l)).getValue() / 1e3;
       double mean = loads == 0 ? Double.NaN : ms / loads;
       if (l.equals("io")) {
         ioMean = mean;

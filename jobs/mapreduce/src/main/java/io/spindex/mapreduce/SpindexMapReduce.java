@@ -5,6 +5,9 @@
  */
 package io.spindex.mapreduce;
 
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,9 +27,10 @@ public final class SpindexMapReduce {
 
   static Map<String, Supplier<Tool>> jobs() {
     Map<String, Supplier<Tool>> m = new LinkedHashMap<>();
-    m.put(IpLookupTool.NAME, IpLookupTool::new);
+    m.put(IpLookupDefinition.NAME, IpLookupTool::new);
     m.put(LoaderCompareTool.NAME, LoaderCompareTool::new);
-    m.put(EpTransformTool.NAME, EpTransformTool::new);
+    m.put(EpTransformDefinition.NAME, EpTransformTool::new);
+    m.put(EpDiffDefinition.NAME, EpDiffTool::new);
     return m;
   }
 

@@ -5,10 +5,10 @@
  */
 package io.spindex.mapreduce;
 
+import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
 import io.spindex.options.JobOptions;
 import io.spindex.options.OptionKey;
-import io.spindex.options.UsageException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.mapreduce.Counters;
@@ -43,8 +43,8 @@ abstract class SpindexTool<K extends Enum<K> & OptionKey> extends Configured imp
     try {
       return run(MrOptions.parse(name, options, args, conf), conf);
     } catch (UsageException e) {
-      System.err.println(e.getMessage());
-      return 2;
+      (e.isHelp() ? System.out : System.err).println(e.getMessage());
+      return e.exitCode();
     }
   }
 

@@ -85,7 +85,9 @@ final class SparkEpDiff {
             Text.class,
             TextOutputFormat.class,
             Job.getInstance(sc.hadoopConfiguration()).getConfiguration());
-    HadoopIo.moveParts(sc.hadoopConfiguration(), new Path(deletes), new Path(output), "part-d-");
+    HadoopIo.moveParts(
+        sc.hadoopConfiguration(), new Path(deletes), "part-", new Path(output), "part-d-");
+    new Path(deletes).getFileSystem(sc.hadoopConfiguration()).delete(new Path(deletes), true);
     return SparkLineJobs.finish(job, run);
   }
 }

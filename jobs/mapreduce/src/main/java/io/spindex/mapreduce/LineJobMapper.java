@@ -1,0 +1,194 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.mapreduce;
+
+import io.spindex.hadoop.HadoopIo;
+import io.spindex.index.IndexHolder;
+import io.spindex.job.LineJob;
+import io.spindex.job.LineTask;
+import io.spindex.job.RecordSink;
+import io.spindex.job.Route;
+import io.spindex.job.SideFile;
+import io.spindex.job.TaskSide;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
+
+/**
+ * The map task of every line job: in {@link #setup} the job's task for this split (its side data
+ * loaded once per task JVM through the holder), in {@link #map} each line through it, in {@link
+ * #cleanup} the end of the split and its counts, added to the {@value LineJobTool#GROUP} counters
+ * once. Records go to {@code OUT/part-m-*} and {@code OUT/_rejects/part-m-*}; count mode's per-key
+ * counts to the combiner and reducers.
+ */
+public class LineJobMapper extends Mapper<LongWritable, Text, Writable, Writable> {
+  static final String OUTPUT = "output";
+  static final String REJECTS = "rejects";
+  static final List<String> NAMED_OUTPUTS = Arrays.asList(OUTPUT, REJECTS);
+
+  private LineTask task;
+  private Sink sink;
+
+  /** The job's definition and plan, from the configuration the client wrote. */
+  static LineJob.Plan plan(Configuration conf) throws IOException {
+    return (LineJob.Plan) LineJobTool.deserialize(conf.get(LineJobTool.CONF_PLAN));
+  }
+
+  @SuppressWarnings("unchecked")
+  static <P extends LineJob.Plan> LineJob<P> definition(Configuration conf) throws IOException {
+    try {
+      return (LineJob<P>)
+          Class.forName(conf.get(LineJobTool.CONF_JOB)).getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IOException("job definition " + conf.get(LineJobTool.CONF_JOB), e);
+    }
+  }
+
+  @Override
+  protected void setup(Context context) throws IOException, InterruptedException {
+    Configuration conf = context.getConfiguration();
+    sink = new Sink(context);
+    task = newTask(conf, new MrTaskSide(HadoopIo.splitName(context.getInputSplit()), context));
+    context.getCounter(LineJobTool.GROUP, LineJob.TASKS).increment(1);
+    task.begin(sink);
+  }
+
+  private static <P extends LineJob.Plan> LineTask newTask(Configuration conf, TaskSide side)
+      throws IOException {
+    LineJob<P> job = definition(conf);
+    @SuppressWarnings("unchecked")
+    P plan = (P) plan(conf);
+    return job.task(plan, side);
+  }
+
+  @Override
+  protected void map(LongWritable offset, Text line, Context context) {
+    task.line(line.getBytes(), 0, line.getLength(), offset.get(), sink);
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    try {
+      task.finish(sink);
+      addCounts(context, task.counts());
+      finished(task, context);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    } finally {
+      sink.mos.close();
+    }
+  }
+
+  /** After the split's records and counts: ep-diff hands its seen rows to the reducers. */
+  protected void finished(LineTask task, Context context)
+      throws IOException, InterruptedException {}
+
+  static void addCounts(Mapper<?, ?, ?, ?>.Context context, Map<String, Long> counts) {
+    counts.forEach(
+        (k, v) -> {
+          if (v != 0) {
+            context.getCounter(LineJobTool.GROUP, k).increment(v);
+          }
+        });
+  }
+
+  /** Records through {@link MultipleOutputs}, counts to the map output. */
+  private static final class Sink implements RecordSink {
+    final MultipleOutputs<Writable, Writable> mos;
+    private final Context context;
+    private final Text text = new Text();
+    private final Text key = new Text();
+    private final LongWritable n = new LongWritable();
+
+    Sink(Context context) {
+      this.context = context;
+      this.mos = new MultipleOutputs<>(context);
+    }
+
+    @Override
+    public void write(Route route, byte[] b, int off, int len) {
+      text.set(b, off, len);
+      try {
+        if (route == Route.OUTPUT) {
+          mos.write(OUTPUT, NullWritable.get(), text, "part");
+        } else {
+          mos.write(REJECTS, NullWritable.get(), text, route.dir() + "part");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UncheckedIOException(new java.io.InterruptedIOException());
+      }
+    }
+
+    @Override
+    public void count(byte[] label, long count) {
+      key.set(label, 0, label.length);
+      n.set(count);
+      try {
+        context.write(key, n);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UncheckedIOException(new java.io.InterruptedIOException());
+      }
+    }
+  }
+
+  /**
+   * Side data in a task: shipped and staged files are linked into the task's working directory by
+   * the distributed cache under their names; local ones are opened in place. Loads are counted.
+   */
+  static final class MrTaskSide implements TaskSide {
+    private final String source;
+    private final org.apache.hadoop.mapreduce.TaskInputOutputContext<?, ?, ?, ?> context;
+
+    MrTaskSide(
+        String source, org.apache.hadoop.mapreduce.TaskInputOutputContext<?, ?, ?, ?> context) {
+      this.source = source;
+      this.context = context;
+    }
+
+    @Override
+    public String source() {
+      return source;
+    }
+
+    @Override
+    public Path local(SideFile f) {
+      switch (f.ship()) {
+        case LOCAL:
+          return Paths.get(f.location());
+        case STAGE:
+          return Paths.get(new org.apache.hadoop.fs.Path(f.location()).getName());
+        default:
+          return Paths.get(f.location());
+      }
+    }
+
+    @Override
+    public void loaded(IndexHolder.Acquired a, String loader) {
+      context.getCounter(LineJobTool.GROUP, LineJob.INDEX_LOADS).increment(1);
+      context.getCounter(LineJobTool.GROUP, LineJob.INDEX_BYTES).increment(a.bytes());
+      context
+          .getCounter(LineJobTool.GROUP, LineJob.INDEX_LOAD_MS)
+          .increment(Math.round(a.loadNanos() / 1e6));
+    }
+  }
+}
