@@ -35,6 +35,8 @@ import java.util.Map;
  * OUT/_rejects/}; {@code OUT/_summary.json}.
  */
 public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
+  private static final long serialVersionUID = 1L;
+
   public static final String NAME = "ep-diff";
 
   /** The count of D rows, which the delete stage adds. */

@@ -31,6 +31,8 @@ import java.util.Map;
  * <TAB>detail<TAB>line}); {@code OUT/_summary.json}.
  */
 public final class EpTransformDefinition extends LineJob<EpTransformDefinition.Plan> {
+  private static final long serialVersionUID = 1L;
+
   public static final String NAME = "ep-transform";
 
   static final JobOption<String> SPEC =

@@ -30,6 +30,8 @@ import java.util.Map;
  * line}); {@code OUT/_summary.json}.
  */
 public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
+  private static final long serialVersionUID = 1L;
+
   public static final String NAME = "ip-lookup";
 
   static final JobOption<String> INDEX =

@@ -18,9 +18,13 @@ import java.util.Map;
  * read lines, drive the task, write its records and add up its counts; they hold no per-record
  * logic, so the two engines give the same outputs, rejects, summaries and exit codes.
  *
+ * <p>Definitions hold no state: tasks get them (and their plans) serialized.
+ *
  * @param <P> the job's plan
  */
-public abstract class LineJob<P extends LineJob.Plan> {
+public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Input files, every job. */
   public static final JobOption<String> INPUT =
       JobOption.text("input", null, "input files: any Hadoop path or glob, compressed or not");

@@ -307,6 +307,10 @@ final class SparkLineJobs {
 
   /** The Spark driver: files listed by {@code --files}, or shipped with {@code addFile}. */
   static final class SparkDriver extends HadoopDriver {
+    /** Local files this driver JVM shipped, by application and name. */
+    private static final java.util.concurrent.ConcurrentMap<String, Path> SHIPPED =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
     private final JavaSparkContext sc;
 
     SparkDriver(JavaSparkContext sc) {
@@ -345,10 +349,32 @@ final class SparkLineJobs {
       return null;
     }
 
+    /**
+     * Ships {@code file} with {@code addFile}. Spark finds shipped files by name, one file a name
+     * per application: when another file of the same name was shipped before (a long-lived session,
+     * tests), this one goes as a link named after its path, so that no task ever reads the other
+     * file.
+     */
     @Override
-    protected String ship(Path file) {
-      sc.addFile(file.toString());
-      return file.getFileName().toString();
+    protected String ship(Path file) throws IOException {
+      String name = file.getFileName().toString();
+      String key = sc.sc().applicationId() + "/" + name;
+      Path first = SHIPPED.putIfAbsent(key, file);
+      if (first == null || first.equals(file)) {
+        sc.addFile(file.toString());
+        return name;
+      }
+      String unique = String.format("%08x-%s", file.toString().hashCode(), name);
+      Path dir =
+          java.nio.file.Files.createDirectories(
+              Paths.get(
+                  System.getProperty("java.io.tmpdir"), "spindex-ship-" + sc.sc().applicationId()));
+      Path link = dir.resolve(unique);
+      if (!java.nio.file.Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        java.nio.file.Files.createSymbolicLink(link, file);
+      }
+      sc.addFile(link.toString());
+      return unique;
     }
   }
 }

@@ -7,12 +7,20 @@ package io.spindex.spark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** conf/spindex-jobs.conf lists every option of every job with its default. */
@@ -21,18 +29,26 @@ class ConfMirrorTest {
   void everyOptionIsInTheCommentedDefaults() throws Exception {
     Path conf = Paths.get("../../conf/spindex-jobs.conf");
     String text = new String(Files.readAllBytes(conf), StandardCharsets.UTF_8);
-    List<OptionKey> all = new ArrayList<>();
-    all.addAll(java.util.Arrays.asList(IpLookupJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(LoaderCompareJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(GenLogsJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(IdentityJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(ReadinessJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(EpTransformSparkJob.Opt.values()));
-    all.addAll(java.util.Arrays.asList(EpDiffSparkJob.Opt.values()));
-    for (OptionKey k : all) {
-      String key = "# spark.spindex." + k.optionName() + " ";
+    Map<String, String> all = new LinkedHashMap<>();
+    for (LineJob<?> job :
+        Arrays.asList(
+            new IpLookupDefinition(), new EpTransformDefinition(), new EpDiffDefinition())) {
+      for (JobOption<?> o : job.options()) {
+        all.put(o.name(), o.defaultValue());
+      }
+    }
+    List<OptionKey> keys = new ArrayList<>();
+    keys.addAll(Arrays.asList(LoaderCompareJob.Opt.values()));
+    keys.addAll(Arrays.asList(GenLogsJob.Opt.values()));
+    keys.addAll(Arrays.asList(IdentityJob.Opt.values()));
+    keys.addAll(Arrays.asList(ReadinessJob.Opt.values()));
+    for (OptionKey k : keys) {
+      all.putIfAbsent(k.optionName(), k.defaultValue());
+    }
+    for (Map.Entry<String, String> k : all.entrySet()) {
+      String key = "# spark.spindex." + k.getKey() + " ";
       assertTrue(text.contains(key), key);
-      String def = k.defaultValue();
+      String def = k.getValue();
       if (def != null && !def.isEmpty()) {
         assertTrue(
             text.matches(
@@ -42,16 +58,17 @@ class ConfMirrorTest {
                         + java.util.regex.Pattern.quote(def)
                         + "\\b.*")
                 || text.contains(key.trim() + " " + def),
-            k.optionName() + " default " + def);
+            k.getKey() + " default " + def);
       }
     }
   }
 
   @Test
   void usageNamesEveryOption() {
-    String usage = JobOptions.usage(IpLookupJob.NAME, IpLookupJob.Opt.class);
-    for (IpLookupJob.Opt o : IpLookupJob.Opt.values()) {
-      assertTrue(usage.contains("--" + o.optionName()), usage);
+    IpLookupDefinition job = new IpLookupDefinition();
+    String usage = job.usage(SparkLineJobs.HINT);
+    for (JobOption<?> o : job.options()) {
+      assertTrue(usage.contains("--" + o.name()), usage);
     }
   }
 }

@@ -94,7 +94,7 @@ class EpJobsTest {
     Path out = dir.resolve("t-single");
     JobResult r =
         run(
-            EpTransformSparkJob.NAME,
+            io.spindex.job.EpTransformDefinition.NAME,
             "--input",
             day1.getParent().toString(),
             "--output",
@@ -120,7 +120,7 @@ class EpJobsTest {
     Path out = dir.resolve("t-parts");
     JobResult r =
         run(
-            EpTransformSparkJob.NAME,
+            io.spindex.job.EpTransformDefinition.NAME,
             "--input",
             day1.toString(),
             "--output",
@@ -158,7 +158,7 @@ class EpJobsTest {
     Path out = dir.resolve("d-single");
     JobResult r =
         run(
-            EpDiffSparkJob.NAME,
+            io.spindex.job.EpDiffDefinition.NAME,
             "--input",
             day2.toString(),
             "--yesterday",
@@ -181,7 +181,7 @@ class EpJobsTest {
     Path parts = dir.resolve("d-parts");
     JobResult p =
         run(
-            EpDiffSparkJob.NAME,
+            io.spindex.job.EpDiffDefinition.NAME,
             "--input",
             day2.toString(),
             "--yesterday",

@@ -67,7 +67,7 @@ class HdfsIndexTest {
     JobResult r =
         SpindexSpark.run(
             SparkTests.session(),
-            IpLookupJob.NAME,
+            io.spindex.job.IpLookupDefinition.NAME,
             new String[] {
               "--input", base + "/in",
               "--output", base + "/out",
@@ -76,8 +76,8 @@ class HdfsIndexTest {
               "--split-mb", "0.1"
             });
     System.out.println(r.report.toText());
-    assertTrue(r.ok && r.counts.balanced(), r.counts.toString());
-    assertEquals(fx.lines.size(), r.counts.linesIn());
+    assertTrue(r.ok && r.counts().balanced(), r.counts().toString());
+    assertEquals(fx.lines.size(), r.counts().linesIn());
     assertEquals(1, r.jvmEvents.stream().filter(e -> e.what.equals(JvmEvent.STAGE)).count());
     assertEquals(1, r.jvmEvents.stream().filter(e -> e.what.equals(JvmEvent.LOAD)).count());
     assertTrue(r.report.toJson().contains("\"index shipped as\": \"stage:hdfs://"));

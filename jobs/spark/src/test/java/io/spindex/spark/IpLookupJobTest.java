@@ -43,7 +43,7 @@ class IpLookupJobTest {
   }
 
   private static JobResult run(String... args) throws Exception {
-    JobResult r = SpindexSpark.run(spark, IpLookupJob.NAME, args);
+    JobResult r = SpindexSpark.run(spark, io.spindex.job.IpLookupDefinition.NAME, args);
     System.out.println(r.report.toText());
     return r;
   }
@@ -84,7 +84,7 @@ class IpLookupJobTest {
     assertEquals(wantOut, gotOut);
     assertEquals(wantRejects, gotRejects);
 
-    LookupCounts c = r.counts;
+    LookupCounts c = r.counts();
     assertTrue(r.ok && c.balanced(), c.toString());
     assertEquals(fx.lines.size(), c.linesIn());
     assertEquals(wantOut.size(), c.linesOut());
@@ -127,8 +127,8 @@ class IpLookupJobTest {
     Collections.sort(want);
     Collections.sort(got);
     assertEquals(want, got);
-    assertTrue(r.counts.balanced() && r.counts.filtered() > 0, r.counts.toString());
-    assertEquals(want.size(), r.counts.linesOut());
+    assertTrue(r.counts().balanced() && r.counts().filtered() > 0, r.counts().toString());
+    assertEquals(want.size(), r.counts().linesOut());
     assertTrue(Files.list(out).anyMatch(p -> p.toString().endsWith(".gz")));
   }
 
@@ -160,16 +160,16 @@ class IpLookupJobTest {
       gotMap.put(line.substring(0, tab), n);
     }
     assertEquals(want, gotMap);
-    assertTrue(r.counts.balanced());
-    assertEquals(want.values().stream().mapToLong(Long::longValue).sum(), r.counts.counted());
-    assertTrue(!Files.exists(out.resolve("partial-counts")));
+    assertTrue(r.counts().balanced());
+    assertEquals(want.values().stream().mapToLong(Long::longValue).sum(), r.counts().counted());
+    assertTrue(!Files.exists(out.resolve("_partial-counts")));
   }
 
   @Test
   void badOptionsAreUsageErrors() {
     Exception e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            io.spindex.options.UsageException.class, () -> run("--input", "x", "--output", "y"));
+            io.spindex.job.UsageException.class, () -> run("--input", "x", "--output", "y"));
     assertTrue(e.getMessage().contains("--index is required"), e.getMessage());
   }
 }
