@@ -217,7 +217,7 @@ final class SparkLineJobs {
               ? ((io.spindex.job.IpLookupDefinition.Plan) plan).reducers()
               : 1;
       for (Tuple2<String, Long> t :
-          sc.textFile(dir.toString())
+          sc.textFile(dir + "/part-*")
               .mapToPair(
                   line -> {
                     int tab = line.lastIndexOf('\t');
