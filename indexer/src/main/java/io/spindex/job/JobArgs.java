@@ -56,7 +56,7 @@ public final class JobArgs {
         throw UsageException.help(usage(job, options, confHint));
       }
       if (!a.startsWith("--")) {
-        throw usageError(job, "unexpected argument '" + a + "'", options, confHint);
+        throw usageError(job, "unexpected argument '" + a + "'");
       }
       String name = a.substring(2);
       String value;
@@ -67,10 +67,10 @@ public final class JobArgs {
       } else if (i + 1 < args.length) {
         value = args[++i];
       } else {
-        throw usageError(job, "option --" + name + " needs a value", options, confHint);
+        throw usageError(job, "option --" + name + " needs a value");
       }
       if (!byName.containsKey(name)) {
-        throw usageError(job, "unknown option --" + name, options, confHint);
+        throw usageError(job, "unknown option --" + name);
       }
       text.put(name, value);
     }
@@ -78,16 +78,16 @@ public final class JobArgs {
     for (JobOption<?> o : options) {
       String v = text.get(o.name());
       if (v == null) {
-        throw usageError(job, "option --" + o.name() + " is required", options, confHint);
+        throw usageError(job, "option --" + o.name() + " is required");
       }
       values.put(o.name(), o.check(job, v));
     }
     return new JobArgs(job, text, values);
   }
 
-  private static UsageException usageError(
-      String job, String what, List<JobOption<?>> options, String confHint) {
-    return new UsageException(job + ": " + what + "\n" + usage(job, options, confHint));
+  /** One line: what is wrong, and where the options are listed. */
+  private static UsageException usageError(String job, String what) {
+    return new UsageException(job + ": " + what + " ('" + job + " --help' lists the options)");
   }
 
   /** The usage text: one line per option with its default, then {@code confHint}. */
