@@ -74,6 +74,19 @@ public final class HadoopIo {
     return out;
   }
 
+  /**
+   * Checks, before a job starts, that its output directory does not exist yet.
+   *
+   * @throws org.apache.hadoop.fs.FileAlreadyExistsException naming it
+   */
+  public static void requireNoOutput(Configuration conf, String output) throws IOException {
+    Path out = new Path(output);
+    if (out.getFileSystem(conf).exists(out)) {
+      throw new org.apache.hadoop.fs.FileAlreadyExistsException(
+          "output " + output + " already exists");
+    }
+  }
+
   /** Opens {@code file}, decompressing it when its codec is known by its name. */
   public static InputStream open(Configuration conf, Path file) throws IOException {
     FileSystem fs = file.getFileSystem(conf);

@@ -94,6 +94,7 @@ final class LoaderCompareJob {
       source = driver.ship(o.get(Opt.SOURCE), o.lower(Opt.INDEX_SHIP));
       loaders.add(0, LoadTimings.TEXT);
     }
+    driver.shipPending();
     Map<String, LongAccumulator> msByLoader = new LinkedHashMap<>();
     for (String l : loaders) {
       msByLoader.put(l, sc.sc().longAccumulator("spindex " + "load ms (" + l + ")"));

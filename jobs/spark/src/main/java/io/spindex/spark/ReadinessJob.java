@@ -95,7 +95,9 @@ final class ReadinessJob {
     List<Sample> samples;
     long heap1;
     if (via.equals("holder")) {
-      SideFile ref = new SparkLineJobs.SparkDriver(sc).ship(o.get(Opt.INDEX), "auto");
+      SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+      SideFile ref = driver.ship(o.get(Opt.INDEX), "auto");
+      driver.shipPending();
       HadoopConf conf = new HadoopConf(sc.hadoopConfiguration());
       samples =
           sc.parallelize(ids, tasks)

@@ -122,7 +122,11 @@ final class SparkLineJobs {
   static <P extends LineJob.Plan> Run<P> plan(JavaSparkContext sc, LineJob<P> job, String[] args)
       throws IOException {
     JobArgs a = parse(sc, job, args);
-    P plan = job.plan(a, new SparkDriver(sc));
+    HadoopIo.requireNoOutput(sc.hadoopConfiguration(), a.get(LineJob.OUTPUT));
+    HadoopIo.inputFiles(sc.hadoopConfiguration(), a.get(LineJob.INPUT));
+    SparkDriver driver = new SparkDriver(sc);
+    P plan = job.plan(a, driver);
+    driver.shipPending();
     return new Run<>(sc, a, plan, new Metrics(sc, job.name()));
   }
 
@@ -312,6 +316,7 @@ final class SparkLineJobs {
         new java.util.concurrent.ConcurrentHashMap<>();
 
     private final JavaSparkContext sc;
+    private final Map<String, Path> pending = new java.util.LinkedHashMap<>();
 
     SparkDriver(JavaSparkContext sc) {
       super(sc.hadoopConfiguration());
@@ -350,31 +355,50 @@ final class SparkLineJobs {
     }
 
     /**
-     * Ships {@code file} with {@code addFile}. Spark finds shipped files by name, one file a name
-     * per application: when another file of the same name was shipped before (a long-lived session,
-     * tests), this one goes as a link named after its path, so that no task ever reads the other
-     * file.
+     * Ships {@code file} with {@code addFile} once the plan holds ({@link #shipPending}): a job
+     * that fails on the driver leaves nothing registered. Spark finds shipped files by name, one
+     * file a name per application: when another file of the same name was shipped before (a
+     * long-lived session, tests), this one goes as a link named after its path, so that no task
+     * ever reads the other file.
      */
     @Override
-    protected String ship(Path file) throws IOException {
+    protected String ship(Path file) {
       String name = file.getFileName().toString();
-      String key = sc.sc().applicationId() + "/" + name;
-      Path first = SHIPPED.putIfAbsent(key, file);
-      if (first == null || first.equals(file)) {
-        sc.addFile(file.toString());
-        return name;
-      }
-      String unique = String.format("%08x-%s", file.toString().hashCode(), name);
-      Path dir =
-          java.nio.file.Files.createDirectories(
-              Paths.get(
-                  System.getProperty("java.io.tmpdir"), "spindex-ship-" + sc.sc().applicationId()));
-      Path link = dir.resolve(unique);
-      if (!java.nio.file.Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      Path first = SHIPPED.get(sc.sc().applicationId() + "/" + name);
+      String as =
+          first == null || first.equals(file)
+              ? name
+              : String.format("%08x-%s", file.toString().hashCode(), name);
+      pending.put(as, file);
+      return as;
+    }
+
+    /** Registers the files {@link #ship} named, now that the job is going to run. */
+    void shipPending() throws IOException {
+      for (Map.Entry<String, Path> e : pending.entrySet()) {
+        String as = e.getKey();
+        Path file = e.getValue();
+        Path first = SHIPPED.putIfAbsent(sc.sc().applicationId() + "/" + as, file);
+        if (first != null) {
+          continue; // this very file, shipped by an earlier job
+        }
+        if (as.equals(file.getFileName().toString())) {
+          sc.addFile(file.toString());
+          continue;
+        }
+        Path dir =
+            java.nio.file.Files.createDirectories(
+                Paths.get(
+                    System.getProperty("java.io.tmpdir"),
+                    "spindex-ship-" + sc.sc().applicationId()));
+        Path link = dir.resolve(as);
+        java.nio.file.Files.deleteIfExists(link);
         java.nio.file.Files.createSymbolicLink(link, file);
+        // As a file: URI, which addFile takes as it is (a plain path it would resolve to the
+        // target).
+        sc.addFile(link.toUri().toString());
       }
-      sc.addFile(link.toString());
-      return unique;
+      pending.clear();
     }
   }
 }

@@ -11,6 +11,7 @@ import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.Arrays;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -26,29 +27,46 @@ public final class SpindexSpark {
   private SpindexSpark() {}
 
   /** Runs one job in the SparkSession that spark-submit configured. */
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
       System.out.println(usage());
       System.exit(args.length == 0 ? 2 : 0);
     }
-    String job = args[0];
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
     int code;
-    SparkSession spark = SparkSession.builder().appName("spindex " + job).getOrCreate();
+    SparkSession spark = SparkSession.builder().appName("spindex " + args[0]).getOrCreate();
     try {
-      JobResult r = run(spark, job, rest);
-      System.out.println(r.report.toText());
-      code = r.ok ? 0 : 1;
-    } catch (UsageException e) {
-      (e.isHelp() ? System.out : System.err).println(e.getMessage());
-      code = e.exitCode();
-    } catch (IOException e) {
-      System.err.println("spindex " + job + ": " + e.getMessage());
-      code = 1;
+      code = run(spark, args, System.out, System.err);
     } finally {
       spark.stop();
     }
     System.exit(code);
+  }
+
+  /**
+   * Runs {@code args[0]} with the rest of {@code args}, prints its summary to {@code out} or one
+   * line to {@code err}, and returns the exit code.
+   */
+  static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
+    String job = args[0];
+    try {
+      JobResult r = run(spark, job, Arrays.copyOfRange(args, 1, args.length));
+      out.println(r.report.toText());
+      return r.ok ? 0 : 1;
+    } catch (UsageException e) {
+      (e.isHelp() ? out : err).println(e.getMessage());
+      return e.exitCode();
+    } catch (IOException e) {
+      err.println("spindex " + job + ": " + e.getMessage());
+      return 1;
+    } catch (Exception e) {
+      // A task that failed on bad input fails the Spark job; say why in one line, not 200 frames.
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      err.println("spindex " + job + ": failed: " + root);
+      return 1;
+    }
   }
 
   /** Runs {@code job} with {@code args} (everything after the job name). */
@@ -70,7 +88,11 @@ public final class SpindexSpark {
       case ReadinessJob.NAME:
         return ReadinessJob.run(spark, args);
       default:
-        throw new UsageException("unknown job '" + job + "'\n" + usage());
+        throw new UsageException(
+            "unknown job '"
+                + job
+                + "': expected ip-lookup, ep-transform, ep-diff, loader-compare, gen-logs,"
+                + " identity or readiness (--help lists them)");
     }
   }
 

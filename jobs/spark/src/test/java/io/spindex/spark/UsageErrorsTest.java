@@ -1,0 +1,170 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.lookup.IpLookupFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A user's mistake on any job is one line on standard error and exit 2 (usage) or 1 (input), never
+ * a stack trace; {@code --help} prints the options and exits 0. The MapReduce module checks the
+ * same cases.
+ */
+class UsageErrorsTest {
+  @TempDir static Path dir;
+  static SparkSession spark;
+  static IpLookupFixture fx;
+  static String spec;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    spark = SparkTests.session();
+    fx = new IpLookupFixture(dir.resolve("logs"), 50);
+    spec =
+        Paths.get("..", "..", "conf", "ep-transform.example.conf")
+            .toAbsolutePath()
+            .normalize()
+            .toString();
+  }
+
+  /** Exit code, standard output, standard error. */
+  private static Object[] run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        SpindexSpark.run(
+            spark,
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Object[] {
+      code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+    };
+  }
+
+  private static void oneLine(int code, String wants, String... args) {
+    Object[] r = run(args);
+    String err = (String) r[2];
+    assertEquals(code, r[0], err);
+    assertEquals(1, err.split("\n").length, "one line: " + err);
+    assertTrue(err.contains(wants), err);
+    assertFalse(err.contains("Exception") || err.contains("\tat "), err);
+  }
+
+  private String[] ipLookup(String... more) {
+    List<String> a =
+        new ArrayList<>(
+            Arrays.asList(
+                "ip-lookup",
+                "--input",
+                fx.inputDir.toString(),
+                "--index",
+                fx.ranges.toString(),
+                "--output",
+                dir.resolve("never").toString()));
+    a.addAll(Arrays.asList(more));
+    return a.toArray(new String[0]);
+  }
+
+  @Test
+  void badValuesAreUsageErrors() {
+    oneLine(2, "--mode: unknown mode 'foo'", ipLookup("--mode", "foo"));
+    oneLine(2, "--loader: expected", ipLookup("--loader", "nonsense"));
+    oneLine(2, "--ip", ipLookup("--ip", "abc"));
+    oneLine(2, "--split-mb", ipLookup("--split-mb", "-5"));
+    oneLine(2, "--keep", ipLookup("--keep", "some"));
+    oneLine(2, "unknown option --colour", ipLookup("--colour", "red"));
+    oneLine(2, "--index is required", "ip-lookup", "--input", "x", "--output", "y");
+    oneLine(
+        2,
+        "--single-file: expected",
+        "ep-transform",
+        "--input",
+        "x",
+        "--output",
+        "y",
+        "--spec",
+        spec,
+        "--single-file",
+        "maybe");
+    oneLine(
+        2,
+        "--update-time: expected",
+        "ep-diff",
+        "--input",
+        "x",
+        "--output",
+        "y",
+        "--yesterday",
+        "z",
+        "--update-time",
+        "yesterday");
+    oneLine(2, "unknown job", "ip-lokup");
+    assertFalse(Files.exists(dir.resolve("never")), "no output directory is left behind");
+  }
+
+  @Test
+  void badInputIsOneLineAndExitOne() throws Exception {
+    oneLine(
+        1, "no-such.spx: no such file", ipLookup("--index", dir.resolve("no-such.spx").toString()));
+    oneLine(1, "needs an IPv4 set or range index", ipLookup("--index", fxProducts().toString()));
+    oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
+    Files.createDirectories(dir.resolve("exists"));
+    oneLine(
+        1,
+        "already exists",
+        "ip-lookup",
+        "--input",
+        fx.inputDir.toString(),
+        "--index",
+        fx.ranges.toString(),
+        "--output",
+        dir.resolve("exists").toString());
+    oneLine(
+        1,
+        "no input files",
+        ipLookup("--input", dir.resolve("nothing-*").toString(), "--mode", "count").clone());
+  }
+
+  private static Path fxProducts() throws Exception {
+    Path feed = dir.resolve("feed.tsv");
+    Files.write(
+        feed,
+        ("id\ttitle\tprice_pc\tlink\timage_link\tcategory_name1\tshipping\n"
+                + "a1\tt\t100\thttp://x/1\thttp://x/1.jpg\tc\t0\n")
+            .getBytes(StandardCharsets.UTF_8));
+    Path idx = dir.resolve("products.spx");
+    if (!Files.exists(idx)) {
+      new io.spindex.build.ProductIndexBuilder().build(List.of(feed), idx);
+    }
+    return idx;
+  }
+
+  @Test
+  void helpListsTheOptionsAndExitsZero() {
+    for (String job : new String[] {"ip-lookup", "ep-transform", "ep-diff"}) {
+      Object[] r = run(job, "--help");
+      assertEquals(0, r[0]);
+      assertTrue(((String) r[1]).contains("--output"), (String) r[1]);
+    }
+  }
+}
