@@ -161,6 +161,9 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
   public boolean summarize(
       Plan p, JobArgs args, Map<String, Long> totals, List<Object[]> countRows, Report r) {
     r.put("spec", p.specFile).put("single file", p.single);
+    StringBuilder shipped = new StringBuilder();
+    p.sideFiles.values().forEach(f -> shipped.append(shipped.length() > 0 ? " " : "").append(f));
+    r.put("side files shipped as", shipped.toString());
     r.put("output columns", p.outputColumns);
     Map<String, Long> c = new LinkedHashMap<>();
     new EpCounts(p.stepLabels).asMap().keySet().forEach(k -> c.put(k, 0L));
