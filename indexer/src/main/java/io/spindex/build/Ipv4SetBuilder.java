@@ -10,6 +10,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.Ipv4Set;
 import io.spindex.index.Section;
+import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -13,6 +13,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.ProductIndex;
 import io.spindex.index.Section;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

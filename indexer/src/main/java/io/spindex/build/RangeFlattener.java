@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
 import java.nio.file.Path;
 import java.util.Comparator;

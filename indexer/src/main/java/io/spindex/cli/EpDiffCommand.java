@@ -5,13 +5,13 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.InputException;
 import io.spindex.ep.EpDiff;
 import io.spindex.ep.EpDiffJob;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

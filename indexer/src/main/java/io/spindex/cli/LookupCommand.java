@@ -65,7 +65,7 @@ final class LookupCommand implements Callable<Integer> {
     IndexLoader l = Loader.byName(loader);
     SpindexIndex loaded = l.load(index);
     if (loaded.kind() == io.spindex.index.IndexKind.PRODUCTS) {
-      throw new io.spindex.build.InputException(
+      throw new io.spindex.text.InputException(
           index
               + ": a product index, not an IP index (products are looked up by spindex ep diff"
               + " and the filter step of ep transform)");

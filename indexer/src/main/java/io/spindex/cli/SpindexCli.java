@@ -5,8 +5,8 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.InputException;
 import io.spindex.index.CorruptIndexException;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.build.InputException;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;

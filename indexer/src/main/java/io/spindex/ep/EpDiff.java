@@ -5,8 +5,8 @@
  */
 package io.spindex.ep;
 
-import io.spindex.build.InputException;
 import io.spindex.index.ProductIndex;
+import io.spindex.text.InputException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

@@ -5,9 +5,9 @@
  */
 package io.spindex.ep;
 
-import io.spindex.build.InputException;
 import io.spindex.index.Murmur3;
 import io.spindex.index.ProductIndex;
+import io.spindex.text.InputException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

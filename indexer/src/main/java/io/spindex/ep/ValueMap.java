@@ -5,8 +5,8 @@
  */
 package io.spindex.ep;
 
-import io.spindex.build.InputException;
 import io.spindex.index.Murmur3;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,7 +5,6 @@
  */
 package io.spindex.job;
 
-import io.spindex.build.InputException;
 import io.spindex.ep.ByteSink;
 import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
@@ -16,6 +15,7 @@ import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.ProductIndex;
 import io.spindex.lookup.Report;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;

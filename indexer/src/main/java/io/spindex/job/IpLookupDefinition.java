@@ -5,7 +5,6 @@
  */
 package io.spindex.job;
 
-import io.spindex.build.InputException;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.lookup.IpLocator;
@@ -15,6 +14,7 @@ import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

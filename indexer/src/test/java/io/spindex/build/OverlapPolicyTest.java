@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.Ipv4Ranges;
 import io.spindex.index.Loader;
+import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

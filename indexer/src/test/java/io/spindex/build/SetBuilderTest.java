@@ -13,6 +13,7 @@ import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.Ipv4Set;
 import io.spindex.index.Loader;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.build.BuildReport;
-import io.spindex.build.InputException;
 import io.spindex.build.ProductIndexBuilder;
 import io.spindex.ep.RefEp;
 import io.spindex.gen.EpGenerator;
+import io.spindex.text.InputException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

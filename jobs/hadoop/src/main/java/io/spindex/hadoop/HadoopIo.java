@@ -5,10 +5,10 @@
  */
 package io.spindex.hadoop;
 
-import io.spindex.build.InputException;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpSplitLines;
 import io.spindex.lookup.Report;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
