@@ -5,9 +5,11 @@
  */
 package io.spindex.spark;
 
+import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
 import io.spindex.lookup.AccessLogGen;
 import io.spindex.lookup.Report;
-import io.spindex.options.OptionSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -31,42 +33,37 @@ import scala.Tuple2;
 final class GenLogsJob {
   static final String NAME = "gen-logs";
 
-  enum Opt implements OptionKey {
-    OUTPUT("output", null, "output directory (must not exist)"),
-    LINES("lines", "1000000", "number of lines"),
-    FILES("files", "4", "number of output files (tasks)"),
-    SEED("seed", "42", "random seed"),
-    REJECT_PER_MILLE("reject-per-mille", "10", "lines per thousand without an IPv4 address"),
-    COMPRESS("compress", "none", "none | gzip");
+  static final JobOption<Long> LINES =
+      JobOption.integer("lines", "1000000", "number of lines", 0, Long.MAX_VALUE);
+  static final JobOption<Long> FILES =
+      JobOption.integer("files", "4", "number of output files (tasks)", 1, 100_000);
+  static final JobOption<Long> SEED =
+      JobOption.integer("seed", "42", "random seed", Long.MIN_VALUE, Long.MAX_VALUE);
+  static final JobOption<Long> REJECT_PER_MILLE =
+      JobOption.integer(
+          "reject-per-mille", "10", "lines per thousand without an IPv4 address", 0, 1000);
+  static final JobOption<String> COMPRESS =
+      JobOption.choice("compress", "none", "none | gzip", "none", "gzip");
 
-    private final OptionSpec spec;
-
-    Opt(String name, String def, String description) {
-      spec = new OptionSpec(name, def, description);
-    }
-
-    @Override
-    public OptionSpec spec() {
-      return spec;
-    }
-  }
+  static final List<JobOption<?>> OPTIONS =
+      java.util.Arrays.asList(LineJob.OUTPUT, LINES, FILES, SEED, REJECT_PER_MILLE, COMPRESS);
 
   private GenLogsJob() {}
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
-    long lines = o.getLong(Opt.LINES);
-    int files = Math.max(1, o.getInt(Opt.FILES));
-    long seed = o.getLong(Opt.SEED);
-    int perMille = o.getInt(Opt.REJECT_PER_MILLE);
+    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
+    long lines = o.get(LINES);
+    int files = o.get(FILES).intValue();
+    long seed = o.get(SEED);
+    int perMille = o.get(REJECT_PER_MILLE).intValue();
     new AccessLogGen(seed, perMille); // validates
     List<Integer> parts = new ArrayList<>();
     for (int i = 0; i < files; i++) {
       parts.add(i);
     }
     Job job = Job.getInstance(sc.hadoopConfiguration());
-    if (o.get(Opt.COMPRESS).equals("gzip")) {
+    if (o.get(COMPRESS).equals("gzip")) {
       FileOutputFormat.setCompressOutput(job, true);
       FileOutputFormat.setOutputCompressorClass(job, GzipCodec.class);
     }
@@ -82,14 +79,14 @@ final class GenLogsJob {
                           lines * (p + 1) / files);
                     }))
         .saveAsNewAPIHadoopFile(
-            o.get(Opt.OUTPUT),
+            o.get(LineJob.OUTPUT),
             NullWritable.class,
             Text.class,
             TextOutputFormat.class,
             job.getConfiguration());
     Report r =
         new Report(NAME)
-            .put("output", o.get(Opt.OUTPUT))
+            .put("output", o.get(LineJob.OUTPUT))
             .put("lines", lines)
             .put("files", files)
             .put("seed", seed)

@@ -5,10 +5,13 @@
  */
 package io.spindex.spark;
 
+import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
+import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
-import io.spindex.options.OptionSpec;
 import java.util.Collections;
-import java.util.Locale;
+import java.util.List;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
@@ -27,51 +30,44 @@ import scala.Tuple2;
 final class IdentityJob {
   static final String NAME = "identity";
 
-  enum Opt implements OptionKey {
-    INPUT("input", null, "input text files"),
-    OUTPUT("output", null, "output directory (must not exist)"),
-    VIA("via", "strings", "strings (textFile/saveAsTextFile) | bytes (Text end to end)"),
-    SPLIT_MB("split-mb", "0", "bytes only: max input split size in MiB (0: block size)");
+  static final JobOption<String> VIA =
+      JobOption.choice(
+          "via",
+          "strings",
+          "strings (textFile/saveAsTextFile) | bytes (Text end to end)",
+          "strings",
+          "bytes");
 
-    private final OptionSpec spec;
-
-    Opt(String name, String def, String description) {
-      spec = new OptionSpec(name, def, description);
-    }
-
-    @Override
-    public OptionSpec spec() {
-      return spec;
-    }
-  }
+  static final List<JobOption<?>> OPTIONS =
+      java.util.Arrays.asList(LineJob.INPUT, LineJob.OUTPUT, VIA, LineJob.SPLIT_MB);
 
   private IdentityJob() {}
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
-    String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
+    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
+    String via = o.get(VIA);
     long t0 = System.nanoTime();
     if (via.equals("strings")) {
-      sc.textFile(o.get(Opt.INPUT)).saveAsTextFile(o.get(Opt.OUTPUT));
+      sc.textFile(o.get(LineJob.INPUT)).saveAsTextFile(o.get(LineJob.OUTPUT));
     } else if (via.equals("bytes")) {
       org.apache.hadoop.conf.Configuration conf =
           new org.apache.hadoop.conf.Configuration(sc.hadoopConfiguration());
-      double splitMb = o.getDouble(Opt.SPLIT_MB);
+      double splitMb = o.get(LineJob.SPLIT_MB);
       if (splitMb > 0) {
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", (long) (splitMb * (1 << 20)));
       }
       sc.newAPIHadoopFile(
-              o.get(Opt.INPUT), TextInputFormat.class, LongWritable.class, Text.class, conf)
+              o.get(LineJob.INPUT), TextInputFormat.class, LongWritable.class, Text.class, conf)
           .mapToPair(kv -> new Tuple2<>(NullWritable.get(), kv._2()))
           .saveAsNewAPIHadoopFile(
-              o.get(Opt.OUTPUT), NullWritable.class, Text.class, TextOutputFormat.class, conf);
+              o.get(LineJob.OUTPUT), NullWritable.class, Text.class, TextOutputFormat.class, conf);
     } else {
-      throw new JobOptions.UsageException("--via must be strings or bytes, not '" + via + "'");
+      throw new UsageException("--via must be strings or bytes, not '" + via + "'");
     }
     Report r =
         new Report(NAME)
-            .put("input", o.get(Opt.INPUT))
+            .put("input", o.get(LineJob.INPUT))
             .put("via", via)
             .put("seconds", (System.nanoTime() - t0) / 1e9);
     return new JobResult(

@@ -7,9 +7,11 @@ package io.spindex.spark;
 
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.Loader;
+import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
 import io.spindex.job.SideFile;
 import io.spindex.lookup.Report;
-import io.spindex.options.OptionSpec;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -39,37 +40,39 @@ import org.apache.spark.util.LongAccumulator;
 final class LoaderCompareJob {
   static final String NAME = "loader-compare";
 
-  enum Opt implements OptionKey {
-    INDEX("index", null, "index file: local path, name shipped with --files, or hdfs://..."),
-    OUTPUT("output", null, "output directory for the tables (must not exist)"),
-    LOADERS("loaders", "io,nio,mmap,mapped", "comma-separated loaders to compare"),
-    ROUNDS("rounds", "5", "loads per loader per executor"),
-    SOURCE(
-        "source",
-        "",
-        "the text the index was built from; when given, the 'text' loader (parse it) is timed too"),
-    TASKS("tasks", "0", "tasks to spread over the executors (0: 4 x default parallelism)"),
-    INDEX_SHIP("index-ship", "auto", "auto | files | stage | local");
+  static final JobOption<String> INDEX =
+      JobOption.text(
+          "index", null, "index file: local path, name shipped with --files, or hdfs://...");
+  static final JobOption<String> OUTPUT =
+      JobOption.text("output", null, "output directory for the tables (must not exist)");
+  static final JobOption<String> LOADERS =
+      JobOption.text("loaders", "io,nio,mmap,mapped", "comma-separated loaders to compare");
+  static final JobOption<Long> ROUNDS =
+      JobOption.integer("rounds", "5", "loads per loader per executor", 1, 1000);
+  static final JobOption<String> SOURCE =
+      JobOption.of(
+          "source",
+          "",
+          "the text the index was built from; when given, the 'text' loader (parse it) is timed too",
+          v -> v);
+  static final JobOption<Long> TASKS =
+      JobOption.integer(
+          "tasks",
+          "0",
+          "tasks to spread over the executors (0: 4 x default parallelism)",
+          0,
+          100_000);
 
-    private final OptionSpec spec;
-
-    Opt(String name, String def, String description) {
-      spec = new OptionSpec(name, def, description);
-    }
-
-    @Override
-    public OptionSpec spec() {
-      return spec;
-    }
-  }
+  static final List<JobOption<?>> OPTIONS =
+      java.util.Arrays.asList(INDEX, OUTPUT, LOADERS, ROUNDS, SOURCE, TASKS, LineJob.SHIP);
 
   private LoaderCompareJob() {}
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
+    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
     List<String> loaders = new ArrayList<>();
-    for (String l : o.get(Opt.LOADERS).split(",")) {
+    for (String l : o.get(LOADERS).split(",")) {
       String name = l.trim().toLowerCase(Locale.ROOT);
       if (name.equals(LoadTimings.TEXT)) {
         continue; // timed when --source is given
@@ -77,21 +80,18 @@ final class LoaderCompareJob {
       Loader.forOption(name);
       loaders.add(name);
     }
-    int rounds = Math.max(1, o.getInt(Opt.ROUNDS));
-    int tasks = o.getInt(Opt.TASKS);
+    int rounds = o.get(ROUNDS).intValue();
+    int tasks = o.get(TASKS).intValue();
     if (tasks <= 0) {
       tasks = 4 * sc.defaultParallelism();
     }
-    Path out = new Path(o.get(Opt.OUTPUT));
-    FileSystem fs = out.getFileSystem(sc.hadoopConfiguration());
-    if (fs.exists(out)) {
-      throw new JobOptions.UsageException("output " + out + " already exists");
-    }
+    Path out = new Path(o.get(OUTPUT));
+    HadoopIo.requireNoOutput(sc.hadoopConfiguration(), o.get(OUTPUT));
     SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
-    SideFile ref = driver.ship(o.get(Opt.INDEX), o.lower(Opt.INDEX_SHIP));
+    SideFile ref = driver.ship(o.get(INDEX), o.get(LineJob.SHIP));
     SideFile source = null;
-    if (!o.get(Opt.SOURCE).isEmpty()) {
-      source = driver.ship(o.get(Opt.SOURCE), o.lower(Opt.INDEX_SHIP));
+    if (!o.get(SOURCE).isEmpty()) {
+      source = driver.ship(o.get(SOURCE), o.get(LineJob.SHIP));
       loaders.add(0, LoadTimings.TEXT);
     }
     driver.shipPending();
@@ -131,7 +131,7 @@ final class LoaderCompareJob {
     }
     List<List<Object>> table = table(samples, loaders);
     Report r = new Report(NAME);
-    r.put("index", o.get(Opt.INDEX)).put("index shipped as", ref.toString());
+    r.put("index", o.get(INDEX)).put("index shipped as", ref.toString());
     r.put("index bytes", samples.get(0).bytes).put("rounds", rounds).put("tasks", tasks);
     r.put("executors measured", measured.size()).put("executors seen by the driver", expected);
     r.put("identical answers", answers.size() == 1);

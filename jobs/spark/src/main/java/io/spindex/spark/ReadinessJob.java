@@ -12,16 +12,17 @@ import io.spindex.index.Ipv4Ranges;
 import io.spindex.index.Ipv4Set;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
 import io.spindex.job.SideFile;
+import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
-import io.spindex.options.OptionSpec;
 import java.io.Serializable;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.SparkEnv;
@@ -40,24 +41,37 @@ import org.apache.spark.sql.SparkSession;
 final class ReadinessJob {
   static final String NAME = "readiness";
 
-  enum Opt implements OptionKey {
-    INDEX("index", null, "index file (a local path on the driver)"),
-    VIA("via", "holder", "holder (IndexHolder + --loader) | broadcast (driver loads, broadcasts)"),
-    LOADER("loader", "nio", "holder: io | nio | mmap | mapped | mapped-unchecked"),
-    TASKS("tasks", "0", "tasks (0: 2 x default parallelism); the first per executor counts"),
-    OUTPUT("output", "", "optional: write the report as JSON to this file");
+  static final JobOption<String> INDEX =
+      JobOption.text("index", null, "index file (a local path on the driver)");
+  static final JobOption<String> VIA =
+      JobOption.choice(
+          "via",
+          "holder",
+          "holder (IndexHolder + --loader) | broadcast (driver loads, broadcasts)",
+          "holder",
+          "broadcast");
+  static final JobOption<String> LOADER =
+      JobOption.choice(
+          "loader",
+          "nio",
+          "holder: io | nio | mmap | mapped | mapped-unchecked",
+          "io",
+          "nio",
+          "mmap",
+          "mapped",
+          "mapped-unchecked");
+  static final JobOption<Long> TASKS =
+      JobOption.integer(
+          "tasks",
+          "0",
+          "tasks (0: 2 x default parallelism); the first per executor counts",
+          0,
+          100_000);
+  static final JobOption<String> OUTPUT =
+      JobOption.of("output", "", "optional: write the report as JSON to this file", v -> v);
 
-    private final OptionSpec spec;
-
-    Opt(String name, String def, String description) {
-      spec = new OptionSpec(name, def, description);
-    }
-
-    @Override
-    public OptionSpec spec() {
-      return spec;
-    }
-  }
+  static final List<JobOption<?>> OPTIONS =
+      java.util.Arrays.asList(INDEX, VIA, LOADER, TASKS, OUTPUT);
 
   /** One task's view. */
   static final class Sample implements Serializable {
@@ -80,11 +94,11 @@ final class ReadinessJob {
 
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    io.spindex.options.JobOptions o = JobOptions.parse(NAME, Opt.class, args, sc.getConf());
-    String via = o.get(Opt.VIA).trim().toLowerCase(Locale.ROOT);
-    String loader = o.get(Opt.LOADER).trim().toLowerCase(Locale.ROOT);
+    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
+    String via = o.get(VIA);
+    String loader = o.get(LOADER);
     String shown = loader;
-    int tasks = o.getInt(Opt.TASKS) > 0 ? o.getInt(Opt.TASKS) : 2 * sc.defaultParallelism();
+    int tasks = o.get(TASKS) > 0 ? o.get(TASKS).intValue() : 2 * sc.defaultParallelism();
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
       ids.add(i);
@@ -96,7 +110,7 @@ final class ReadinessJob {
     long heap1;
     if (via.equals("holder")) {
       SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
-      SideFile ref = driver.ship(o.get(Opt.INDEX), "auto");
+      SideFile ref = driver.ship(o.get(INDEX), "auto");
       driver.shipPending();
       HadoopConf conf = new HadoopConf(sc.hadoopConfiguration());
       samples =
@@ -120,7 +134,7 @@ final class ReadinessJob {
       heap1 = usedHeap();
     } else if (via.equals("broadcast")) {
       shown = "broadcast";
-      SpindexIndex index = Loader.NIO.load(Paths.get(o.get(Opt.INDEX)));
+      SpindexIndex index = Loader.NIO.load(Paths.get(o.get(INDEX)));
       Broadcast<int[][]> bc = sc.broadcast(arrays(index));
       index = null;
       samples =
@@ -136,7 +150,7 @@ final class ReadinessJob {
       heap1 = usedHeap();
       bc.destroy();
     } else {
-      throw new JobOptions.UsageException("--via must be holder or broadcast, not '" + via + "'");
+      throw new UsageException("--via must be holder or broadcast, not '" + via + "'");
     }
     Map<String, Sample> first = new TreeMap<>();
     for (Sample s : samples) {
@@ -156,8 +170,8 @@ final class ReadinessJob {
       rows.add(Arrays.<Object>asList(s.executor, inTask, submit, s.answer));
     }
     Report r = new Report(NAME);
-    r.put("index", o.get(Opt.INDEX)).put("via", via).put("loader", loader);
-    r.put("index bytes", Paths.get(o.get(Opt.INDEX)).toFile().length());
+    r.put("index", o.get(INDEX)).put("via", via).put("loader", loader);
+    r.put("index bytes", Paths.get(o.get(INDEX)).toFile().length());
     r.put("executors", first.size()).put("tasks", tasks);
     r.put("in-task ms to first lookup (max over executors)", maxInTask);
     r.put("job-start to first lookup ms (max over executors)", maxSubmit);
@@ -166,9 +180,9 @@ final class ReadinessJob {
         "first task per executor",
         Arrays.asList("executor", "in-task ms", "job-start to answer ms", "answer"),
         rows);
-    if (!o.get(Opt.OUTPUT).isEmpty()) {
+    if (!o.get(OUTPUT).isEmpty()) {
       HadoopIo.writeText(
-          sc.hadoopConfiguration(), new org.apache.hadoop.fs.Path(o.get(Opt.OUTPUT)), r.toJson());
+          sc.hadoopConfiguration(), new org.apache.hadoop.fs.Path(o.get(OUTPUT)), r.toJson());
     }
     return new JobResult(
         r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);

@@ -61,7 +61,16 @@ final class SparkLineJobs {
 
   /** Parses {@code args} for {@code job}, defaults from the Spark configuration. */
   static JobArgs parse(JavaSparkContext sc, LineJob<?> job, String[] args) {
-    return job.parse(args, k -> sc.getConf().get(CONF_PREFIX + k, null), HINT);
+    return parse(sc, job.name(), job.options(), args);
+  }
+
+  /** Parses {@code args} against {@code options}, defaults from the Spark configuration. */
+  static JobArgs parse(
+      JavaSparkContext sc,
+      String job,
+      java.util.List<io.spindex.job.JobOption<?>> options,
+      String[] args) {
+    return JobArgs.parse(job, options, args, k -> sc.getConf().get(CONF_PREFIX + k, null), HINT);
   }
 
   /** What a run of a line job leaves for the driver and for the tests. */

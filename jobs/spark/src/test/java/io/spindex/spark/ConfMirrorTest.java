@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,13 +36,15 @@ class ConfMirrorTest {
         all.put(o.name(), o.defaultValue());
       }
     }
-    List<OptionKey> keys = new ArrayList<>();
-    keys.addAll(Arrays.asList(LoaderCompareJob.Opt.values()));
-    keys.addAll(Arrays.asList(GenLogsJob.Opt.values()));
-    keys.addAll(Arrays.asList(IdentityJob.Opt.values()));
-    keys.addAll(Arrays.asList(ReadinessJob.Opt.values()));
-    for (OptionKey k : keys) {
-      all.putIfAbsent(k.optionName(), k.defaultValue());
+    for (List<JobOption<?>> options :
+        Arrays.asList(
+            LoaderCompareJob.OPTIONS,
+            GenLogsJob.OPTIONS,
+            IdentityJob.OPTIONS,
+            ReadinessJob.OPTIONS)) {
+      for (JobOption<?> o : options) {
+        all.putIfAbsent(o.name(), o.defaultValue());
+      }
     }
     for (Map.Entry<String, String> k : all.entrySet()) {
       String key = "# spark.spindex." + k.getKey() + " ";
