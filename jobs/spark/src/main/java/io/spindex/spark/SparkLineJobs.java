@@ -7,6 +7,8 @@ package io.spindex.spark;
 
 import io.spindex.hadoop.HadoopDriver;
 import io.spindex.hadoop.HadoopIo;
+import io.spindex.hadoop.LineChunk;
+import io.spindex.hadoop.LineChunkInputFormat;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
@@ -26,12 +28,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkFiles;
@@ -45,10 +45,10 @@ import scala.Tuple2;
 
 /**
  * Runs a {@link LineJob} on Spark: the job's own plan on the driver, its record loop in every task
- * over the split's lines, its summary after. Spark's part: reading splits ({@code TextInputFormat},
- * bytes end to end), routing records to the outputs, adding up counts in one named accumulator
- * ({@code spindex <job> counts}, with the per-JVM load events of {@link Ledger}), summing count
- * mode's per-key counts with {@code reduceByKey}.
+ * over the split's lines, its summary after. Spark's part: reading splits ({@link
+ * LineChunkInputFormat}: chunks of whole lines, bytes end to end), routing records to the outputs,
+ * adding up counts in one named accumulator ({@code spindex <job> counts}, with the per-JVM load
+ * events of {@link Ledger}), summing count mode's per-key counts with {@code reduceByKey}.
  */
 final class SparkLineJobs {
   /** Prefix of option defaults in the Spark configuration. */
@@ -157,13 +157,13 @@ final class SparkLineJobs {
       FileOutputFormat.setOutputCompressorClass(out, GzipCodec.class);
     }
     @SuppressWarnings("unchecked")
-    JavaNewHadoopRDD<LongWritable, Text> in =
-        (JavaNewHadoopRDD<LongWritable, Text>)
+    JavaNewHadoopRDD<LongWritable, LineChunk> in =
+        (JavaNewHadoopRDD<LongWritable, LineChunk>)
             sc.newAPIHadoopFile(
                 run.args.get(LineJob.INPUT),
-                TextInputFormat.class,
+                LineChunkInputFormat.class,
                 LongWritable.class,
-                Text.class,
+                LineChunk.class,
                 conf);
     run.splitTasks = in.getNumPartitions();
     JavaPairRDD.fromJavaRDD(
@@ -250,7 +250,7 @@ final class SparkLineJobs {
   private static final class Split<P extends LineJob.Plan>
       implements Function2<
           InputSplit,
-          Iterator<Tuple2<LongWritable, Text>>,
+          Iterator<Tuple2<LongWritable, LineChunk>>,
           Iterator<Tuple2<String, SplitRecords.Record>>> {
     private static final long serialVersionUID = 1L;
 
@@ -270,7 +270,7 @@ final class SparkLineJobs {
 
     @Override
     public Iterator<Tuple2<String, SplitRecords.Record>> call(
-        InputSplit split, Iterator<Tuple2<LongWritable, Text>> lines) throws IOException {
+        InputSplit split, Iterator<Tuple2<LongWritable, LineChunk>> lines) throws IOException {
       LineTask task = job.task(plan, new SparkTaskSide(HadoopIo.splitName(split), conf));
       metrics.takeJvmEvents();
       return new SplitRecords(

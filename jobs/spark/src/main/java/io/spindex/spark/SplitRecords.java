@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.hadoop.LineChunk;
 import io.spindex.job.LineTask;
 import io.spindex.job.RecordSink;
 import io.spindex.job.Route;
@@ -13,15 +14,14 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
 import scala.Tuple2;
 
 /**
- * A Spark partition's output, lazily: feeds the split's lines to a {@link LineTask} until it has
- * written records, then hands those out one at a time. The records are copied once, into one buffer
- * reused from batch to batch, and handed out as {@link Record} views that {@link
- * RoutedTextOutputFormat} writes before asking for the next. Count-mode counts go to the {@link
- * #COUNTS} directory as {@code key<TAB>count}, to be summed by the driver.
+ * A Spark partition's output, lazily: feeds the split's lines (chunks of whole lines, no object per
+ * line) to a {@link LineTask} until it has written records, then hands those out one at a time. The
+ * records are copied once, into one buffer reused from batch to batch, and handed out as {@link
+ * Record} views that {@link RoutedTextOutputFormat} writes before asking for the next. Count-mode
+ * counts go to the {@link #COUNTS} directory as {@code key<TAB>count}, to be summed by the driver.
  */
 final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>>, RecordSink {
   /** Where tasks' per-key counts go before the driver sums them. */
@@ -34,7 +34,9 @@ final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>
     int len;
   }
 
-  private final Iterator<Tuple2<LongWritable, Text>> in;
+  private final Iterator<Tuple2<LongWritable, LineChunk>> in;
+  private LineChunk chunk;
+  private int cursor;
   private final LineTask task;
   private final Runnable done;
 
@@ -53,7 +55,7 @@ final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>
   /**
    * @param done runs once, after the task finished (adds its counts to the job's)
    */
-  SplitRecords(Iterator<Tuple2<LongWritable, Text>> in, LineTask task, Runnable done) {
+  SplitRecords(Iterator<Tuple2<LongWritable, LineChunk>> in, LineTask task, Runnable done) {
     this.in = in;
     this.task = task;
     this.done = done;
@@ -93,10 +95,11 @@ final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>
       at = 0;
       count = 0;
       used = 0;
-      if (in.hasNext()) {
-        Tuple2<LongWritable, Text> kv = in.next();
-        Text line = kv._2();
-        task.line(line.getBytes(), 0, line.getLength(), kv._1().get(), this);
+      if (chunk != null && cursor < chunk.length()) {
+        cursor = chunk.line(cursor, task, this);
+      } else if (in.hasNext()) {
+        chunk = in.next()._2();
+        cursor = 0;
       } else if (!finished) {
         finished = true;
         task.finish(this);
