@@ -187,6 +187,24 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
       }
     }
 
+    /** Looks a chunk's lines up in place, a batch at a time: no line is copied. */
+    @Override
+    public void lines(byte[] b, int from, int to, long offset, RecordSink sink) {
+      if (batch.count() > 0) {
+        flush(sink); // lines held from line() calls come first
+      }
+      for (int at = from; at < to; ) {
+        int lf = LineTask.lineFeed(b, at, to);
+        if (batch.addInPlace(b, at, LineTask.withoutCr(b, at, lf), offset + (at - from))) {
+          flush(sink);
+        }
+        at = lf + 1;
+      }
+      if (batch.count() > 0) {
+        flush(sink); // the chunk's bytes are not ours after this call
+      }
+    }
+
     private void flush(RecordSink sink) {
       batch.lookUp(lookup);
       for (int i = 0; i < batch.count(); i++) {

@@ -25,6 +25,34 @@ public interface LineTask {
    */
   void line(byte[] b, int from, int to, long offset, RecordSink sink);
 
+  /**
+   * Whole lines {@code b[from, to)} — each ended by LF (or CR LF), the last one perhaps not — the
+   * first starting at byte {@code offset} of the file: what an engine reading chunks of lines hands
+   * over. The bytes are valid during the call only. By default, {@link #line} for each; a task may
+   * look lines up in place instead of copying them.
+   */
+  default void lines(byte[] b, int from, int to, long offset, RecordSink sink) {
+    for (int at = from; at < to; ) {
+      int lf = lineFeed(b, at, to);
+      line(b, at, withoutCr(b, at, lf), offset + (at - from), sink);
+      at = lf + 1;
+    }
+  }
+
+  /** Where the line starting at {@code at} ends: its LF, or {@code to}. */
+  static int lineFeed(byte[] b, int at, int to) {
+    int lf = at;
+    while (lf < to && b[lf] != '\n') {
+      lf++;
+    }
+    return lf;
+  }
+
+  /** The end of line {@code b[at, lf)} without a CR before its LF. */
+  static int withoutCr(byte[] b, int at, int lf) {
+    return lf > at && b[lf - 1] == '\r' ? lf - 1 : lf;
+  }
+
   /** After the last line: writes what was held back and any trailing records. */
   void finish(RecordSink sink);
 

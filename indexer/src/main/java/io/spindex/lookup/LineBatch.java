@@ -13,7 +13,8 @@ import java.util.Arrays;
  * out each line's record in input order. Reused batch after batch.
  */
 public final class LineBatch {
-  private byte[] bytes = new byte[64 * 1024];
+  private byte[] own = new byte[64 * 1024];
+  private byte[] bytes = own;
   private final int[] from = new int[LineLookup.BATCH];
   private final int[] to = new int[LineLookup.BATCH];
   private final long[] offsets = new long[LineLookup.BATCH];
@@ -27,8 +28,12 @@ public final class LineBatch {
    * @return whether the batch is now full
    */
   public boolean add(byte[] b, int off, int len, long offset) {
+    if (bytes != own) {
+      throw new IllegalStateException("a batch of lines in place takes no copied lines");
+    }
     if (bytes.length - used < len) {
-      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + len));
+      own = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + len));
+      bytes = own;
     }
     System.arraycopy(b, off, bytes, used, len);
     from[count] = used;
@@ -79,9 +84,29 @@ public final class LineBatch {
     return to[i] - from[i];
   }
 
+  /**
+   * Adds line {@code b[from, to)}, found at byte {@code offset} of its input, without copying it:
+   * every line of the batch must be in the same {@code b}, which must not change until the batch is
+   * {@link #clear}ed (a chunk of whole lines that the caller holds).
+   *
+   * @return whether the batch is now full
+   */
+  public boolean addInPlace(byte[] b, int from, int to, long offset) {
+    if (count == 0) {
+      bytes = b;
+    } else if (bytes != b) {
+      throw new IllegalStateException("the lines of a batch in place share one buffer");
+    }
+    this.from[count] = from;
+    this.to[count] = to;
+    offsets[count++] = offset;
+    return count == LineLookup.BATCH;
+  }
+
   /** Empties the batch for the next lines. */
   public void clear() {
     count = 0;
     used = 0;
+    bytes = own;
   }
 }

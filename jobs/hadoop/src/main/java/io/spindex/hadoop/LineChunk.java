@@ -32,26 +32,8 @@ public final class LineChunk {
     return offset;
   }
 
-  /**
-   * Hands the line starting at {@code from} to {@code task} (without its LF, or CR LF) and returns
-   * where the next line starts.
-   */
-  public int line(int from, LineTask task, RecordSink sink) {
-    byte[] b = bytes;
-    int lf = from;
-    while (lf < length && b[lf] != '\n') {
-      lf++;
-    }
-    int to = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
-    task.line(b, from, to, offset + from, sink);
-    return lf + 1;
-  }
-
-  /** Hands every line of the chunk to {@code task}, in order. */
+  /** Hands the chunk's lines to {@code task} ({@link LineTask#lines}). */
   public void lines(LineTask task, RecordSink sink) {
-    int at = 0;
-    while (at < length) {
-      at = line(at, task, sink);
-    }
+    task.lines(bytes, 0, length, offset, sink);
   }
 }

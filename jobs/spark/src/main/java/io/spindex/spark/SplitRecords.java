@@ -35,8 +35,6 @@ final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>
   }
 
   private final Iterator<Tuple2<LongWritable, LineChunk>> in;
-  private LineChunk chunk;
-  private int cursor;
   private final LineTask task;
   private final Runnable done;
 
@@ -95,11 +93,8 @@ final class SplitRecords implements Iterator<Tuple2<String, SplitRecords.Record>
       at = 0;
       count = 0;
       used = 0;
-      if (chunk != null && cursor < chunk.length()) {
-        cursor = chunk.line(cursor, task, this);
-      } else if (in.hasNext()) {
-        chunk = in.next()._2();
-        cursor = 0;
+      if (in.hasNext()) {
+        in.next()._2().lines(task, this); // a chunk's records, buffered, then handed out
       } else if (!finished) {
         finished = true;
         task.finish(this);
