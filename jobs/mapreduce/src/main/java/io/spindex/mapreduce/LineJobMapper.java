@@ -40,6 +40,14 @@ public class LineJobMapper extends Mapper<LongWritable, Text, Writable, Writable
   static final String REJECTS = "rejects";
   static final List<String> NAMED_OUTPUTS = Arrays.asList(OUTPUT, REJECTS);
 
+  /**
+   * The base name of the output records' files, {@code part-m-*}. {@link MultipleOutputs} refuses
+   * the base name {@code part} itself, to keep clear of the task's default output; these tasks
+   * never write that (the job's output format is lazy: no record, no file), so the same files are
+   * named {@code ./part}, which the task's work path resolves to {@code part-m-*}.
+   */
+  static final String PART = "./part";
+
   private LineTask task;
   private Sink sink;
 
@@ -124,7 +132,7 @@ public class LineJobMapper extends Mapper<LongWritable, Text, Writable, Writable
       text.set(b, off, len);
       try {
         if (route == Route.OUTPUT) {
-          mos.write(OUTPUT, NullWritable.get(), text, "part");
+          mos.write(OUTPUT, NullWritable.get(), text, PART);
         } else {
           mos.write(REJECTS, NullWritable.get(), text, route.dir() + "part");
         }

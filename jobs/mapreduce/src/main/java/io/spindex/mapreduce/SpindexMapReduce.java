@@ -39,7 +39,7 @@ public final class SpindexMapReduce {
     Map<String, Supplier<Tool>> jobs = jobs();
     if (args.length == 0 || !jobs.containsKey(args[0])) {
       System.err.println(
-          (args.length == 0 ? "" : "unknown job '" + args[0] + "'\n")
+          (args.length == 0 ? "" : "unknown job '" + args[0] + "'; ")
               + "usage: <job> [generic options] [options]; jobs: "
               + String.join(", ", jobs.keySet())
               + " ('<job> --help' lists the options)");

@@ -8,40 +8,99 @@ package io.spindex.mapreduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
 import io.spindex.options.JobOptions;
-import io.spindex.options.OptionKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
-/** conf/spindex-mapreduce.xml lists every option of every job with its default. */
+/**
+ * conf/spindex-mapreduce.xml lists every option of every MapReduce job with its default, in the
+ * job's own section (options shared by several jobs may have different defaults: loader).
+ */
 class ConfMirrorTest {
+  // Surefire runs in target/ (see the pom).
+  static final Path CONF = Path.of("../../../conf/spindex-mapreduce.xml");
+
+  private static final Pattern SECTION = Pattern.compile("<!-- ==== ([a-z-]+):");
+
+  /** The jobs' option tables: name to default (null: required), by job, in dispatcher order. */
+  static Map<String, Map<String, String>> optionTables() {
+    Map<String, Map<String, String>> jobs = new LinkedHashMap<>();
+    for (LineJob<?> job :
+        Arrays.asList(
+            new IpLookupDefinition(), new EpTransformDefinition(), new EpDiffDefinition())) {
+      Map<String, String> opts = new LinkedHashMap<>();
+      for (JobOption<?> o : job.options()) {
+        opts.put(o.name(), o.defaultValue());
+      }
+      jobs.put(job.name(), opts);
+    }
+    Map<String, String> lc = new LinkedHashMap<>();
+    for (LoaderCompareTool.Opt o : LoaderCompareTool.Opt.values()) {
+      lc.put(o.optionName(), o.defaultValue());
+    }
+    jobs.put(LoaderCompareTool.NAME, lc);
+    return jobs;
+  }
+
+  /** The text of each job's section of the conf file, by job name. */
+  private static Map<String, String> sections(String text) {
+    Map<String, String> m = new LinkedHashMap<>();
+    Matcher s = SECTION.matcher(text);
+    List<int[]> at = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    while (s.find()) {
+      at.add(new int[] {s.start()});
+      names.add(s.group(1));
+    }
+    int end = text.indexOf("<!-- Example:");
+    for (int i = 0; i < names.size(); i++) {
+      int to = i + 1 < names.size() ? at.get(i + 1)[0] : end;
+      m.put(names.get(i), text.substring(at.get(i)[0], to));
+    }
+    return m;
+  }
+
   @Test
-  void everyOptionIsInTheCommentedDefaults() throws Exception {
-    // Surefire runs in target/ (see the pom).
-    Path conf = Path.of("../../../conf/spindex-mapreduce.xml");
-    String text = new String(Files.readAllBytes(conf), StandardCharsets.UTF_8);
-    List<OptionKey> all = new ArrayList<>();
-    all.addAll(Arrays.asList(IpLookupTool.Opt.values()));
-    all.addAll(Arrays.asList(LoaderCompareTool.Opt.values()));
-    all.addAll(Arrays.asList(EpTransformTool.Opt.values()));
-    for (OptionKey k : all) {
-      String key = "<!-- spindex." + k.optionName() + " ";
-      assertTrue(text.contains(key), key);
-      String def = k.defaultValue() == null ? "(required)" : k.defaultValue();
-      assertTrue(
-          text.matches("(?s).*" + Pattern.quote(key) + " *" + Pattern.quote(def) + "[ ].*"),
-          k.optionName() + " default " + def);
+  void everyOptionIsInItsJobsSectionWithItsDefault() throws Exception {
+    String text = new String(Files.readAllBytes(CONF), StandardCharsets.UTF_8);
+    Map<String, String> sections = sections(text);
+    Map<String, Map<String, String>> jobs = optionTables();
+    assertEquals(jobs.keySet(), sections.keySet(), "one section per job");
+    for (Map.Entry<String, Map<String, String>> job : jobs.entrySet()) {
+      String section = sections.get(job.getKey());
+      for (Map.Entry<String, String> o : job.getValue().entrySet()) {
+        String key = "<!-- spindex." + o.getKey() + " ";
+        assertTrue(section.contains(key), job.getKey() + ": " + key);
+        String def = o.getValue() == null ? "(required)" : o.getValue();
+        assertTrue(
+            section.matches("(?s).*" + Pattern.quote(key) + " *" + Pattern.quote(def) + "[ ].*"),
+            job.getKey() + ": " + o.getKey() + " default " + def);
+      }
+      // Nothing listed that the job does not take.
+      Matcher m = Pattern.compile("<!-- spindex\\.([a-z-]+) ").matcher(section);
+      while (m.find()) {
+        assertTrue(job.getValue().containsKey(m.group(1)), job.getKey() + " has no " + m.group(1));
+      }
     }
     // And Hadoop reads it: the example is commented out, so it sets nothing.
     Configuration c = new Configuration(false);
-    c.addResource(conf.toUri().toURL());
+    c.addResource(CONF.toUri().toURL());
     assertEquals(null, c.get("spindex.loader"));
   }
 
@@ -50,20 +109,56 @@ class ConfMirrorTest {
     Configuration c = new Configuration(false);
     c.set("spindex.loader", "nio");
     c.set("spindex.index", "x.spx");
+    IpLookupDefinition job = new IpLookupDefinition();
+    JobOption<?> loader = option(job, "loader");
+    JobOption<?> index = option(job, "index");
+    // As the tool parses: -D spindex.<name> for what the command line leaves out.
+    JobArgs a =
+        job.parse(
+            new String[] {"--input", "in", "--output", "out", "--loader", "io"},
+            k -> c.get(LineJobTool.CONF_PREFIX + k),
+            LineJobTool.HINT);
+    assertEquals("io", a.get(loader));
+    assertEquals("x.spx", a.get(index));
+    a =
+        job.parse(
+            new String[] {"--input", "in", "--output", "out"},
+            k -> c.get(LineJobTool.CONF_PREFIX + k),
+            LineJobTool.HINT);
+    assertEquals("nio", a.get(loader));
+
+    // loader-compare still parses its option enum the same way.
+    c.set("spindex.rounds", "7");
     JobOptions o =
         MrOptions.parse(
-            IpLookupTool.NAME,
-            IpLookupTool.Opt.class,
-            new String[] {"--input", "in", "--output", "out", "--loader", "io"},
+            LoaderCompareTool.NAME,
+            LoaderCompareTool.Opt.class,
+            new String[] {"--index", "i.spx", "--output", "out", "--tasks", "3"},
             c);
-    assertEquals("io", o.get(IpLookupTool.Opt.LOADER));
-    assertEquals("x.spx", o.get(IpLookupTool.Opt.INDEX));
-    o =
-        MrOptions.parse(
-            IpLookupTool.NAME,
-            IpLookupTool.Opt.class,
-            new String[] {"--input", "in", "--output", "out"},
-            c);
-    assertEquals("nio", o.get(IpLookupTool.Opt.LOADER));
+    assertEquals(7, o.getInt(LoaderCompareTool.Opt.ROUNDS));
+    assertEquals(3, o.getInt(LoaderCompareTool.Opt.TASKS));
+    assertEquals("i.spx", o.get(LoaderCompareTool.Opt.INDEX));
+  }
+
+  @Test
+  void usageNamesEveryOptionAndTheGenericOptions() {
+    for (LineJob<?> job :
+        Arrays.asList(
+            new IpLookupDefinition(), new EpTransformDefinition(), new EpDiffDefinition())) {
+      String usage = job.usage(LineJobTool.HINT);
+      for (JobOption<?> o : job.options()) {
+        assertTrue(usage.contains("--" + o.name()), usage);
+      }
+      assertTrue(usage.contains("-D spindex.<option>=<value>"), usage);
+    }
+  }
+
+  private static JobOption<?> option(LineJob<?> job, String name) {
+    for (JobOption<?> o : job.options()) {
+      if (o.name().equals(name)) {
+        return o;
+      }
+    }
+    throw new AssertionError(job.name() + " has no option " + name);
   }
 }

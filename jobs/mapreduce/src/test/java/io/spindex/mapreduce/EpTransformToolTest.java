@@ -13,6 +13,8 @@ import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpTransformJob;
 import io.spindex.ep.TransformSpec;
 import io.spindex.gen.EpGenerator;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.LineJob;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +77,15 @@ class EpTransformToolTest {
     }
   }
 
+  /** The lines of the rejects parts of {@code out}, one char per byte. */
+  static List<String> rejectLines(Path out) throws Exception {
+    List<String> rejectLines = new ArrayList<>();
+    for (Path p : parts(out.resolve("_rejects"))) {
+      rejectLines.addAll(lines(Files.readAllBytes(p)));
+    }
+    return rejectLines;
+  }
+
   /** LF-terminated lines, one char per byte (rejects may hold invalid UTF-8 and CRs). */
   private static List<String> lines(byte[] b) {
     List<String> l = new ArrayList<>();
@@ -132,11 +143,7 @@ class EpTransformToolTest {
     // which must point at the rejected line).
     byte[] in = Files.readAllBytes(input);
     List<String> mine = new ArrayList<>();
-    List<String> rejectLines = new ArrayList<>();
-    for (Path p : parts(out.resolve("_rejects"))) {
-      rejectLines.addAll(lines(Files.readAllBytes(p)));
-    }
-    for (String line : rejectLines) {
+    for (String line : rejectLines(out)) {
       String[] f = line.split("\t", 4);
       int colon = f[0].lastIndexOf(':');
       assertTrue(f[0].substring(0, colon).endsWith(input.getFileName().toString()), f[0]);
@@ -155,10 +162,14 @@ class EpTransformToolTest {
     Collections.sort(theirs);
     assertEquals(theirs, mine);
 
-    // Counters: the core's counts, name for name; the report balances.
-    Map<String, Long> counts =
-        EpTransformTool.counts(tool.counters, TransformSpec.load(SPEC).stepLabels());
-    assertEquals(core.counts.asMap(), counts);
+    // Counters: the core's counts, name for name (the summary shows the zeros too); the report
+    // balances.
+    Map<String, Long> totals = MrTests.totals(tool.counters);
+    assertEquals(MrTests.jobCounts(core.counts.asMap()), MrTests.jobCounts(totals));
+    String json = tool.report.toJson();
+    for (Map.Entry<String, Long> e : core.counts.asMap().entrySet()) {
+      assertTrue(json.contains(MrTests.json(e.getKey(), e.getValue())), e.getKey() + " in " + json);
+    }
     assertTrue(core.counts.reconciles());
     assertEquals(
         core.counts.in()
@@ -167,9 +178,9 @@ class EpTransformToolTest {
             + " out + "
             + core.counts.rejected()
             + " rejected",
-        tool.report.toJson().contains("\"balanced\": true") ? balance(tool) : "unbalanced");
-    assertEquals((long) parts.size(), IpLookupTool.value(tool.counters, SpindexCounter.TASKS));
-    assertTrue(Files.isRegularFile(out.resolve("_summary.json")));
+        json.contains(MrTests.json("balanced", true)) ? balance(tool) : "unbalanced");
+    assertEquals(parts.size(), (long) totals.get(LineJob.TASKS));
+    assertEquals(json, Files.readString(out.resolve("_summary.json")));
   }
 
   private static String balance(EpTransformTool tool) {
@@ -179,30 +190,100 @@ class EpTransformToolTest {
     return j.substring(from, j.indexOf('"', from));
   }
 
-  @Test
-  void sideFilesShippedWithFilesAndTheSpecBaseSetToTheTaskDirectory() throws Exception {
-    Path out = dir.resolve("mr-files");
-    Path conf = SPEC.getParent();
-    run(
-        0,
-        "-files",
-        conf.resolve("ep-blocked.example.tsv") + "," + conf.resolve("ep-category-map.example.tsv"),
-        "-D",
-        EpTransformTool.CONF_SPEC_BASE + "=.",
-        "--input",
-        input.toString(),
-        "--output",
-        out.toString(),
-        "--spec",
-        SPEC.toString());
+  /** The data rows of the parts of {@code out}, without their header lines. */
+  private static byte[] rows(Path out) throws Exception {
     ByteArrayOutputStream rows = new ByteArrayOutputStream();
     for (Path p : parts(out)) {
       byte[] b = Files.readAllBytes(p);
       int h = afterFirstLine(b);
       rows.write(b, h, b.length - h);
     }
+    return rows.toByteArray();
+  }
+
+  /** The side files the spec names, shipped with -files: the driver finds them there by path. */
+  @Test
+  void sideFilesShippedWithFiles() throws Exception {
+    Path out = dir.resolve("mr-files");
+    Path conf = SPEC.getParent();
+    EpTransformTool tool =
+        run(
+            0,
+            "-files",
+            conf.resolve("ep-blocked.example.tsv")
+                + ","
+                + conf.resolve("ep-category-map.example.tsv"),
+            "--input",
+            input.toString(),
+            "--output",
+            out.toString(),
+            "--spec",
+            SPEC.toString());
     int coreH = afterFirstLine(coreOut);
-    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows.toByteArray());
+    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows(out));
+    String shipped = shippedAs(tool);
+    assertTrue(
+        shipped.contains("files:ep-blocked.example.tsv")
+            && shipped.contains("files:ep-category-map.example.tsv"),
+        shipped);
+    // Taken from -files, not shipped a second time by the driver.
+    for (String name : new String[] {"ep-blocked.example.tsv", "ep-category-map.example.tsv"}) {
+      long n =
+          Arrays.stream(tool.job.getCacheFiles())
+              .filter(u -> u.getPath().endsWith("/" + name) || name.equals(u.getFragment()))
+              .count();
+      assertEquals(1, n, name + " in " + Arrays.toString(tool.job.getCacheFiles()));
+    }
+  }
+
+  /** {@code --index-ship local}: the side files are opened in place, nothing is shipped. */
+  @Test
+  void sideFilesOpenedInPlace() throws Exception {
+    Path out = dir.resolve("mr-local");
+    EpTransformTool tool =
+        run(
+            0,
+            "--input",
+            input.toString(),
+            "--output",
+            out.toString(),
+            "--spec",
+            SPEC.toString(),
+            "--index-ship",
+            "local");
+    int coreH = afterFirstLine(coreOut);
+    assertArrayEquals(Arrays.copyOfRange(coreOut, coreH, coreOut.length), rows(out));
+    String shipped = shippedAs(tool);
+    assertTrue(shipped.contains("local:" + SPEC.getParent()), shipped);
+    assertTrue(!shipped.contains("files:"), shipped);
+  }
+
+  /** {@code --single-file true}: one OUT/ep.tsv, byte for byte the core's output. */
+  @Test
+  void singleFileIsTheCoresOutput() throws Exception {
+    Path out = dir.resolve("mr-single");
+    run(
+        0,
+        "--input",
+        input.toString(),
+        "--output",
+        out.toString(),
+        "--spec",
+        SPEC.toString(),
+        "--split-mb",
+        "0.25",
+        "--single-file",
+        "true");
+    assertArrayEquals(coreOut, Files.readAllBytes(out.resolve("ep.tsv")));
+    assertEquals(List.of(), parts(out), "the parts were merged");
+    assertEquals(coreRejects.size() - 1, rejectLines(out).size());
+  }
+
+  private static String shippedAs(EpTransformTool tool) {
+    String j = tool.report.toJson();
+    int at = j.indexOf("\"side files shipped as\"");
+    int from = j.indexOf('"', j.indexOf(':', at) + 1) + 1;
+    return j.substring(from, j.indexOf('"', from));
   }
 
   @Test
@@ -225,18 +306,21 @@ class EpTransformToolTest {
   }
 
   @Test
-  void isInTheDispatcherAndReportsUsageErrors() throws Exception {
-    assertTrue(SpindexMapReduce.jobs().containsKey(EpTransformTool.NAME));
-    assertEquals(
-        2,
-        SpindexMapReduce.run(
+  void isInTheDispatcherAndAMissingSpecIsOneLineAndExitOne() throws Exception {
+    assertTrue(SpindexMapReduce.jobs().containsKey(EpTransformDefinition.NAME));
+    Path missing = dir.resolve("missing.conf");
+    String err =
+        MrTests.stderr(
+            1,
             MrTests.local(),
-            EpTransformTool.NAME,
+            EpTransformDefinition.NAME,
             "--input",
             input.toString(),
             "--output",
             dir.resolve("x").toString(),
             "--spec",
-            dir.resolve("missing.conf").toString()));
+            missing.toString());
+    assertTrue(err.contains(missing.toString()), err);
+    assertTrue(!Files.exists(dir.resolve("x")));
   }
 }

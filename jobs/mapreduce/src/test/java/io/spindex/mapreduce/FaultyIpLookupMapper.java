@@ -6,37 +6,33 @@
 package io.spindex.mapreduce;
 
 import java.io.IOException;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.MRConfig;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 
 /**
  * ip-lookup's map task with two injected faults, for {@link IpLookupClusterTest}: the first attempt
  * of map task 0 throws after {@value #LINES_BEFORE_FAULT} lines, and the first attempt of map task
  * 1 halts its JVM after as many lines (a crashed task JVM: no cleanup, no final status). Both have
- * acquired the index and written output by then. Every other attempt is {@link IpLookupMapper}
- * unchanged. Halting is refused outside a YARN task JVM, where it would end the test's own JVM.
+ * acquired the index and written output by then. Every other attempt is the line jobs' {@link
+ * LineJobMapper} unchanged. Halting is refused outside a YARN task JVM, where it would end the
+ * test's own JVM.
  */
-final class FaultyIpLookupMapper extends Mapper<LongWritable, Text, Writable, Writable> {
+final class FaultyIpLookupMapper extends LineJobMapper {
   static final int LINES_BEFORE_FAULT = 100;
   static final int HALT_STATUS = 17;
   static final String THROWN = "injected failure of the first attempt";
 
   @Override
   public void run(Context context) throws IOException, InterruptedException {
-    IpLookupMapper real = new IpLookupMapper();
     TaskAttemptID attempt = context.getTaskAttemptID();
     int task = attempt.getTaskID().getId();
     if (attempt.getId() > 0 || task > 1) {
-      real.run(context);
+      super.run(context);
       return;
     }
-    real.setup(context);
+    setup(context);
     for (int i = 0; i < LINES_BEFORE_FAULT && context.nextKeyValue(); i++) {
-      real.map(context.getCurrentKey(), context.getCurrentValue(), context);
+      map(context.getCurrentKey(), context.getCurrentValue(), context);
     }
     if (task == 0) {
       throw new IOException(THROWN + " (" + attempt + ")");

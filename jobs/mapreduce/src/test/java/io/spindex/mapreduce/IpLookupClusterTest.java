@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
+import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
@@ -144,7 +145,7 @@ class IpLookupClusterTest {
   /** The undisturbed run on YARN, shared by the tests (run by the first that needs it). */
   private static IpLookupTool undisturbed() throws Exception {
     if (undisturbed == null) {
-      undisturbed = runOnYarn("out", IpLookupMapper.class);
+      undisturbed = runOnYarn("out", LineJobMapper.class);
     }
     return undisturbed;
   }
@@ -153,10 +154,14 @@ class IpLookupClusterTest {
   void indexFromTheDistributedCacheLoadsOncePerTaskJvmAndMatchesTheLocalRunner() throws Exception {
     IpLookupTool onYarn = undisturbed();
     Counters c = onYarn.counters;
-    long maps = IpLookupTool.launchedMaps(c);
+    long maps = MrTests.value(c, JobCounter.TOTAL_LAUNCHED_MAPS);
     assertTrue(maps >= 4, "map tasks " + maps);
     // Every map task runs in a JVM of its own: each one loads the index, exactly once.
     LookupCounts t = assertTasksLoadsAndLines(c, maps);
+    // An index on HDFS is staged: the distributed cache localises it once per node.
+    String json = onYarn.report.toJson();
+    assertTrue(
+        json.contains(MrTests.json("index shipped as", "stage:" + fs.makeQualified(INDEX))), json);
 
     IndexHolder.clear();
     Path localOut = dir.resolve("local");
@@ -182,7 +187,7 @@ class IpLookupClusterTest {
     assertEquals(wantRejects, gotRejects);
     assertEquals(reference().get(1), gotRejects);
     assertEquals(t.rejected(), gotRejects.size());
-    assertEquals(IpLookupTool.totals(local.counters).toString(), t.toString());
+    assertEquals(MrTests.lookupCounts(local.counters).toString(), t.toString());
   }
 
   /**
@@ -195,7 +200,7 @@ class IpLookupClusterTest {
   void failedMapAttemptsAreRetriedAndLeaveWhatAnUndisturbedRunLeaves() throws Exception {
     IpLookupTool calm = undisturbed();
     IpLookupTool faulty = runOnYarn("out-faulty", FaultyIpLookupMapper.class);
-    long maps = IpLookupTool.launchedMaps(calm.counters);
+    long maps = MrTests.value(calm.counters, JobCounter.TOTAL_LAUNCHED_MAPS);
 
     // The faults happened: exactly the two first attempts failed, and every task succeeded once.
     List<String> failed = new ArrayList<>();
@@ -218,12 +223,14 @@ class IpLookupClusterTest {
     String halted = diagnostics(faulty.job, 1);
     assertTrue(halted.contains("exit code " + FaultyIpLookupMapper.HALT_STATUS), halted);
     Counters c = faulty.counters;
-    assertEquals(2, IpLookupTool.value(c, JobCounter.NUM_FAILED_MAPS));
-    assertEquals(maps + 2, IpLookupTool.launchedMaps(c));
+    assertEquals(2, MrTests.value(c, JobCounter.NUM_FAILED_MAPS));
+    assertEquals(maps + 2, MrTests.value(c, JobCounter.TOTAL_LAUNCHED_MAPS));
 
     // Counters of failed attempts are dropped: the two extra loads and task starts do not count.
     LookupCounts t = assertTasksLoadsAndLines(c, maps);
-    assertEquals(IpLookupTool.totals(calm.counters).toString(), t.toString());
+    assertEquals(MrTests.lookupCounts(calm.counters).toString(), t.toString());
+    assertEquals(
+        MrTests.jobCounts(MrTests.totals(calm.counters)), MrTests.jobCounts(MrTests.totals(c)));
 
     // Only the successful attempts' files were committed: one part per task, nothing left over.
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/data/out-faulty");
@@ -289,11 +296,10 @@ class IpLookupClusterTest {
    * One task count, one index load and one index's bytes per map task; lines balanced and all read.
    */
   private LookupCounts assertTasksLoadsAndLines(Counters c, long maps) throws Exception {
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.TASKS));
-    assertEquals(maps, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
-    assertEquals(
-        maps * fs.getFileStatus(INDEX).getLen(), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
-    LookupCounts t = IpLookupTool.totals(c);
+    assertEquals(maps, MrTests.count(c, LineJob.TASKS));
+    assertEquals(maps, MrTests.count(c, LineJob.INDEX_LOADS));
+    assertEquals(maps * fs.getFileStatus(INDEX).getLen(), MrTests.count(c, LineJob.INDEX_BYTES));
+    LookupCounts t = MrTests.lookupCounts(c);
     assertTrue(t.balanced(), t.toString());
     assertEquals(fx.lines.size(), t.linesIn());
     return t;

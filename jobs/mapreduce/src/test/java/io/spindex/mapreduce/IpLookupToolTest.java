@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
@@ -105,30 +107,47 @@ class IpLookupToolTest {
       }
     }
     Counters c = tool.counters;
-    LookupCounts t = IpLookupTool.totals(c);
+    LookupCounts t = MrTests.lookupCounts(c);
     assertTrue(t.balanced(), t.toString());
     assertEquals(fx.lines.size(), t.linesIn());
     assertEquals(want.get(0).size(), t.linesOut());
+    assertEquals(want.get(0).size(), t.lookups());
     assertEquals(hits, t.hits());
-    assertEquals(t.lookups() - hits, IpLookupTool.value(c, SpindexCounter.MISSES));
+    assertEquals(want.get(0).size() - hits, t.misses());
     for (RejectReason why : RejectReason.values()) {
       assertEquals(reasons.getOrDefault(why, 0L), t.rejects(why), why.label());
     }
-    assertEquals(want.get(1).size(), IpLookupTool.value(c, SpindexCounter.REJECTED));
+    assertEquals(want.get(1).size(), t.rejected());
     assertTrue(reasons.get(RejectReason.BLANK_LINE) > 0 && reasons.size() >= 2, reasons.toString());
     // The LocalJobRunner runs every task in this JVM: one load however many tasks. (It keeps no
     // job counters such as TOTAL_LAUNCHED_MAPS: the map tasks count themselves.)
-    long maps = IpLookupTool.value(c, SpindexCounter.TASKS);
+    long maps = MrTests.count(c, LineJob.TASKS);
     assertTrue(maps >= 4, "map tasks " + maps);
-    assertEquals(1, IpLookupTool.value(c, SpindexCounter.INDEX_LOADS));
-    assertEquals(1, IpLookupTool.value(c, SpindexCounter.LOADS_MAPPED));
-    assertEquals(Files.size(fx.ranges), IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
-    assertEquals(0, IpLookupTool.value(c, SpindexCounter.LOADS_IO));
+    assertEquals(1, MrTests.count(c, LineJob.INDEX_LOADS));
+    assertEquals(Files.size(fx.ranges), MrTests.count(c, LineJob.INDEX_BYTES));
+    // The summary shows the counters' totals; without --loader, the option table's default.
     String summary =
         new String(Files.readAllBytes(out.resolve("_summary.json")), StandardCharsets.UTF_8);
-    assertTrue(summary.contains("\"index loads\": 1"), summary);
-    assertTrue(summary.contains("\"lines in\": " + fx.lines.size()), summary);
-    assertTrue(summary.contains("\"balanced\": true"), summary);
+    assertEquals(tool.report.toJson(), summary);
+    String loader =
+        new IpLookupDefinition()
+            .options().stream()
+                .filter(o -> o.name().equals("loader"))
+                .findFirst()
+                .orElseThrow()
+                .defaultValue();
+    assertTrue(summary.contains(MrTests.json("loader", loader)), summary);
+    assertTrue(summary.contains(MrTests.json(LineJob.INDEX_LOADS, 1)), summary);
+    assertTrue(summary.contains(MrTests.json(LineJob.TASKS, maps)), summary);
+    assertTrue(summary.contains(MrTests.json("lines in", fx.lines.size())), summary);
+    assertTrue(summary.contains(MrTests.json("lines rejected", want.get(1).size())), summary);
+    assertTrue(summary.contains(MrTests.json("misses", want.get(0).size() - hits)), summary);
+    for (RejectReason why : RejectReason.values()) {
+      assertTrue(
+          summary.contains(MrTests.json("rejects " + why.label(), reasons.getOrDefault(why, 0L))),
+          why.label());
+    }
+    assertTrue(summary.contains(MrTests.json("balanced", true)), summary);
   }
 
   @Test
@@ -137,6 +156,8 @@ class IpLookupToolTest {
     IpLookupTool tool =
         run(
             0,
+            "-D",
+            "spindex.loader=nio",
             "-files",
             fx.set.toString(),
             "--input",
@@ -153,8 +174,6 @@ class IpLookupToolTest {
             "0",
             "--delimiter",
             "space",
-            "--loader",
-            "nio",
             "--compress",
             "gzip");
     List<String> want = new ArrayList<>();
@@ -168,22 +187,35 @@ class IpLookupToolTest {
     Collections.sort(want);
     Collections.sort(got);
     assertEquals(want, got);
-    LookupCounts t = IpLookupTool.totals(tool.counters);
+    LookupCounts t = MrTests.lookupCounts(tool.counters);
     assertTrue(t.balanced() && t.filtered() > 0, t.toString());
     assertEquals(want.size(), t.linesOut());
-    assertEquals(1, IpLookupTool.value(tool.counters, SpindexCounter.LOADS_NIO));
-    assertTrue(tool.report.toText().contains("-files "), tool.report.toText());
+    assertEquals(1, MrTests.count(tool.counters, LineJob.INDEX_LOADS));
+    assertEquals(Files.size(fx.set), MrTests.count(tool.counters, LineJob.INDEX_BYTES));
+    // The loader came from -D spindex.loader; the index from -files, found by its name.
+    String json = tool.report.toJson();
+    assertTrue(json.contains(MrTests.json("loader", "nio")), json);
+    assertTrue(json.contains(MrTests.json("keep", "misses")), json);
+    assertTrue(json.contains(MrTests.json("lines filtered out", t.filtered())), json);
+    assertTrue(
+        json.contains(MrTests.json("index shipped as", "files:" + fx.set.getFileName())), json);
     try (Stream<Path> s = Files.list(out)) {
       assertTrue(s.anyMatch(p -> p.toString().endsWith(".gz")));
     }
   }
 
+  /**
+   * Count mode: per-label counts summed by a combiner and three reducers, written as one {@code
+   * OUT/part-00000} of {@code label<TAB>count}, most lines first, ties by label (as on Spark).
+   */
   @Test
-  void countSumsLabelsThroughCombinerAndReducer() throws Exception {
+  void countSumsLabelsThroughCombinerAndReducersIntoOneFileMostFirst() throws Exception {
     Path out = dir.resolve("count");
     IpLookupTool tool =
         run(
             0,
+            "-D",
+            "spindex.loader=nio",
             "--input",
             fx.inputDir.toString(),
             "--output",
@@ -193,7 +225,11 @@ class IpLookupToolTest {
             "--mode",
             "count",
             "--loader",
-            "io");
+            "io",
+            "--reducers",
+            "3",
+            "--split-mb",
+            "0.25");
     Map<String, Long> want = new HashMap<>();
     long rejected = 0;
     for (IpLookupFixture.Line l : fx.lines) {
@@ -204,42 +240,107 @@ class IpLookupToolTest {
         rejected++;
       }
     }
-    Map<String, Long> got = new HashMap<>();
-    for (String line : MrTests.readParts(out)) {
-      int tab = line.lastIndexOf('\t');
-      assertEquals(null, got.put(line.substring(0, tab), Long.parseLong(line.substring(tab + 1))));
+    List<Map.Entry<String, Long>> order = new ArrayList<>(want.entrySet());
+    order.sort(
+        Map.Entry.<String, Long>comparingByValue()
+            .reversed()
+            .thenComparing(Map.Entry.comparingByKey()));
+    List<String> wantLines = new ArrayList<>();
+    for (Map.Entry<String, Long> e : order) {
+      wantLines.add(e.getKey() + "\t" + e.getValue());
     }
-    assertEquals(want, got);
+    try (Stream<Path> s = Files.list(out)) {
+      List<String> names = new ArrayList<>();
+      s.map(p -> p.getFileName().toString())
+          .filter(n -> !n.startsWith("."))
+          .sorted()
+          .forEach(names::add);
+      assertEquals(List.of("_SUCCESS", "_rejects", "_summary.json", "part-00000"), names);
+    }
+    assertEquals(wantLines, Files.readAllLines(out.resolve("part-00000"), StandardCharsets.UTF_8));
     assertEquals(rejected, MrTests.readParts(out.resolve("_rejects")).size());
     Counters c = tool.counters;
-    LookupCounts t = IpLookupTool.totals(c);
+    LookupCounts t = MrTests.lookupCounts(c);
     assertTrue(t.balanced(), t.toString());
     assertEquals(want.values().stream().mapToLong(Long::longValue).sum(), t.counted());
-    // In-mapper totals: each map task emits at most one record per label; the combiner ran.
-    long maps = IpLookupTool.value(c, SpindexCounter.TASKS);
+    // In-mapper totals: each map task emits at most one record per label; the combiner ran; the
+    // reducers saw each label once.
+    long maps = MrTests.count(c, LineJob.TASKS);
+    assertTrue(maps >= 4, "map tasks " + maps);
     assertTrue(
-        IpLookupTool.value(c, TaskCounter.MAP_OUTPUT_RECORDS) <= maps * want.size(),
+        MrTests.value(c, TaskCounter.MAP_OUTPUT_RECORDS) <= maps * want.size(),
         "map output records");
-    assertTrue(IpLookupTool.value(c, TaskCounter.COMBINE_INPUT_RECORDS) > 0, "combiner ran");
-    assertEquals(want.size(), IpLookupTool.value(c, TaskCounter.REDUCE_OUTPUT_RECORDS));
+    assertTrue(MrTests.value(c, TaskCounter.COMBINE_INPUT_RECORDS) > 0, "combiner ran");
+    assertEquals(want.size(), MrTests.value(c, TaskCounter.REDUCE_INPUT_GROUPS));
+    // --loader on the command line wins over -D spindex.loader.
+    String json = tool.report.toJson();
+    assertTrue(json.contains(MrTests.json("loader", "io")), json);
+    assertTrue(json.contains(MrTests.json("labels", want.size())), json);
+    assertTrue(json.contains(MrTests.json("lines counted", t.counted())), json);
+    assertTrue(json.contains("\"top labels\": ["), json);
+  }
+
+  /** Labels with equal counts are ordered by label (String order, as on Spark). */
+  @Test
+  void countTiesAreOrderedByLabel() throws Exception {
+    // Two lines of every label the fixture's addresses fall in, with one line for the first: all
+    // labels tie at 2 but one, which comes last.
+    Map<String, List<String>> byLabel = new java.util.TreeMap<>();
+    for (IpLookupFixture.Line l : fx.lines) {
+      long a = IpLookupFixture.address(l.text);
+      if (a >= 0) {
+        List<String> ls = byLabel.computeIfAbsent(fx.rangeLabel(a), k -> new ArrayList<>());
+        if (ls.size() < 2) {
+          ls.add(l.text);
+        }
+      }
+    }
+    assertTrue(byLabel.size() >= 3, byLabel.keySet().toString());
+    String first = byLabel.keySet().iterator().next();
+    byLabel.get(first).remove(1);
+    List<String> input = new ArrayList<>();
+    byLabel.values().forEach(input::addAll);
+    Collections.reverse(input);
+    Path in = Files.createDirectories(dir.resolve("ties-in"));
+    Files.write(in.resolve("ties.log"), input, StandardCharsets.UTF_8);
+    Path out = dir.resolve("ties");
+    run(
+        0,
+        "--input",
+        in.toString(),
+        "--output",
+        out.toString(),
+        "--index",
+        fx.ranges.toString(),
+        "--mode",
+        "count",
+        "--reducers",
+        "2");
+    List<String> want = new ArrayList<>();
+    for (String label : byLabel.keySet()) {
+      if (!label.equals(first)) {
+        want.add(label + "\t2");
+      }
+    }
+    want.add(first + "\t1");
+    assertEquals(want, Files.readAllLines(out.resolve("part-00000"), StandardCharsets.UTF_8));
   }
 
   @Test
-  void badOptionsAndMissingIndexAreUsageErrorsOrFailures() throws Exception {
+  void badOptionsAreUsageErrorsAndAMissingIndexFailsBeforeTheJob() throws Exception {
     run(2, "--input", "x", "--output", "y");
     run(2, "--input", "x", "--output", "y", "--index", fx.ranges.toString(), "--mode", "sum");
-    Exception e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            java.io.FileNotFoundException.class,
-            () ->
-                run(
-                    1,
-                    "--input",
-                    fx.inputDir.toString(),
-                    "--output",
-                    dir.resolve("none").toString(),
-                    "--index",
-                    dir.resolve("missing.spx").toString()));
-    assertTrue(e.getMessage().contains("missing.spx"), e.getMessage());
+    Path none = dir.resolve("none");
+    IpLookupTool tool =
+        run(
+            1,
+            "--input",
+            fx.inputDir.toString(),
+            "--output",
+            none.toString(),
+            "--index",
+            dir.resolve("missing.spx").toString());
+    assertEquals(null, tool.job, "no job was submitted");
+    assertTrue(!Files.exists(none), "no output directory");
   }
 }

@@ -41,13 +41,13 @@ class LoaderCompareToolTest {
             });
     assertEquals(0, exit);
     Counters c = tool.counters;
-    assertEquals(3, IpLookupTool.value(c, SpindexCounter.TASKS));
-    assertEquals(0, IpLookupTool.value(c, SpindexCounter.ANSWER_MISMATCHES));
+    assertEquals(3, c.findCounter(SpindexCounter.TASKS).getValue());
+    assertEquals(0, c.findCounter(SpindexCounter.ANSWER_MISMATCHES).getValue());
     for (String l : new String[] {"io", "nio", "mmap", "mapped"}) {
-      assertEquals(6, IpLookupTool.value(c, SpindexCounter.loads(l)), l);
+      assertEquals(6, c.findCounter(SpindexCounter.loads(l)).getValue(), l);
     }
     long bytes = Files.size(fx.ranges);
-    assertEquals(24 * bytes, IpLookupTool.value(c, SpindexCounter.INDEX_BYTES));
+    assertEquals(24 * bytes, c.findCounter(SpindexCounter.INDEX_BYTES).getValue());
 
     List<String> loads = MrTests.readParts(out);
     assertEquals(24, loads.size());

@@ -5,22 +5,33 @@
  */
 package io.spindex.mapreduce;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.job.LineJob;
+import io.spindex.lookup.LookupCounts;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.Counters;
 
-/** LocalJobRunner configuration and output readers shared by the tests. */
+/** LocalJobRunner configuration, counter and output readers shared by the tests. */
 final class MrTests {
   private MrTests() {}
 
@@ -64,6 +75,86 @@ final class MrTests {
       }
     }
     return lines;
+  }
+
+  /** The line job's counts of a finished job ({@value LineJobTool#GROUP} group), by name. */
+  static Map<String, Long> totals(Counters c) {
+    return LineJobTool.totals(c);
+  }
+
+  /** ip-lookup's counts of a finished job. */
+  static LookupCounts lookupCounts(Counters c) {
+    return LookupCounts.fromMap(LineJobTool.totals(c));
+  }
+
+  /** One count of a finished line job by name (0 when no task counted it). */
+  static long count(Counters c, String name) {
+    return LineJobTool.totals(c).getOrDefault(name, 0L);
+  }
+
+  /** A Hadoop task or job counter ({@code TaskCounter}, {@code JobCounter}). */
+  static long value(Counters c, Enum<?> counter) {
+    return c.findCounter(counter).getValue();
+  }
+
+  /**
+   * The job's own counts, without those the engine adds (tasks, index loads), which differ by
+   * engine, and without zeros (a counter no task incremented does not exist).
+   */
+  static Map<String, Long> jobCounts(Map<String, Long> totals) {
+    Map<String, Long> m = new TreeMap<>(totals);
+    m.keySet()
+        .removeAll(
+            List.of(
+                LineJob.TASKS,
+                LineJob.INDEX_LOADS,
+                LineJob.INDEX_LOAD_MS,
+                LineJob.INDEX_BYTES,
+                LineJob.STAGE_MS));
+    m.values().removeIf(v -> v == 0);
+    return m;
+  }
+
+  /** How a summary's JSON shows a number or boolean fact: {@code "key": value}. */
+  static String json(String key, Object value) {
+    return "\"" + key + "\": " + (value instanceof String ? "\"" + value + "\"" : value);
+  }
+
+  /**
+   * Runs {@code args} through the job jar's dispatcher ({@link SpindexMapReduce#run}), expecting
+   * exit code {@code code} and exactly one line on standard error without a stack trace; returns
+   * that line.
+   */
+  static String stderr(int code, Configuration conf, String... args) throws Exception {
+    String[] r = capture(conf, args);
+    String err = r[2];
+    assertEquals(String.valueOf(code), r[0], err);
+    String line = err.endsWith("\n") ? err.substring(0, err.length() - 1) : err;
+    assertTrue(!line.isBlank() && !line.contains("\n"), "one line: " + err);
+    assertFalse(err.contains("Exception") || err.contains("\tat ") || err.contains("at io."), err);
+    return line;
+  }
+
+  /** Runs {@code args} through the dispatcher: exit code, standard output, standard error. */
+  static synchronized String[] capture(Configuration conf, String... args) throws Exception {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int code;
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+      code = SpindexMapReduce.run(conf, args);
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    String so = o.toString(StandardCharsets.UTF_8);
+    String se = e.toString(StandardCharsets.UTF_8);
+    out.print(so);
+    err.print(se);
+    return new String[] {String.valueOf(code), so, se};
   }
 
   private static List<String> read(InputStream in) throws IOException {

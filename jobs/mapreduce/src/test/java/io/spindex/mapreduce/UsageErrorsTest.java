@@ -1,0 +1,201 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.build.ProductIndexBuilder;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobOption;
+import io.spindex.job.LineJob;
+import io.spindex.lookup.IpLookupFixture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A user's mistake on any MapReduce line job, run as {@code hadoop jar} runs it ({@link
+ * SpindexMapReduce#run}): a bad option value, a missing or unknown option is exit 2 and one line on
+ * standard error; bad input (a missing or wrong index, a missing spec, no input, an existing
+ * output) is exit 1 and one line naming the path; never a stack trace, and no output directory is
+ * left behind. {@code --help} prints every option and exits 0. (The Spark module checks the same.)
+ */
+class UsageErrorsTest {
+  @TempDir static Path dir;
+  static IpLookupFixture fx;
+  static Path feed;
+  static Path products;
+  static String spec;
+  static String never;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    fx = new IpLookupFixture(dir.resolve("logs"), 50);
+    feed = dir.resolve("ep/feed.tsv");
+    Files.createDirectories(feed.getParent());
+    Files.write(
+        feed,
+        ("id\ttitle\tprice_pc\tlink\timage_link\tcategory_name1\tshipping\n"
+                + "a1\tt\t100\thttp://x/1\thttp://x/1.jpg\tc\t0\n")
+            .getBytes(StandardCharsets.UTF_8));
+    products = dir.resolve("products.spx");
+    new ProductIndexBuilder().build(List.of(feed), products);
+    spec =
+        Paths.get("../../../conf/ep-transform.example.conf")
+            .toAbsolutePath()
+            .normalize()
+            .toString();
+    never = dir.resolve("never").toString();
+  }
+
+  private static String oneLine(int code, String wants, String... args) throws Exception {
+    return oneLine(MrTests.local(), code, wants, args);
+  }
+
+  private static String oneLine(Configuration conf, int code, String wants, String... args)
+      throws Exception {
+    String err = MrTests.stderr(code, conf, args);
+    assertTrue(err.contains(wants), err);
+    assertFalse(Files.exists(Paths.get(never)), "no output directory is left behind");
+    return err;
+  }
+
+  private static String[] args(String job, String[] base, String... more) {
+    List<String> a = new ArrayList<>();
+    a.add(job);
+    a.addAll(Arrays.asList(base));
+    a.addAll(Arrays.asList(more));
+    return a.toArray(new String[0]);
+  }
+
+  private static String[] ipLookup(String... more) {
+    return args(
+        IpLookupDefinition.NAME,
+        new String[] {
+          "--input", fx.inputDir.toString(), "--index", fx.ranges.toString(), "--output", never
+        },
+        more);
+  }
+
+  private static String[] epTransform(String... more) {
+    return args(
+        EpTransformDefinition.NAME,
+        new String[] {"--input", feed.toString(), "--spec", spec, "--output", never},
+        more);
+  }
+
+  private static String[] epDiff(String... more) {
+    return args(
+        EpDiffDefinition.NAME,
+        new String[] {
+          "--input", feed.toString(), "--yesterday", products.toString(), "--output", never
+        },
+        more);
+  }
+
+  @Test
+  void badValuesAreOneLineUsageErrors() throws Exception {
+    oneLine(2, "--mode: unknown mode 'foo'", ipLookup("--mode", "foo"));
+    oneLine(2, "--loader: expected", ipLookup("--loader", "nonsense"));
+    oneLine(2, "--ip", ipLookup("--ip", "abc"));
+    oneLine(2, "--delimiter", ipLookup("--delimiter", "tabs"));
+    oneLine(2, "--split-mb", ipLookup("--split-mb", "-5"));
+    oneLine(2, "--keep: expected", ipLookup("--keep", "some"));
+    oneLine(2, "--reducers: expected", ipLookup("--reducers", "0"));
+    oneLine(2, "--compress: expected", ipLookup("--compress", "zip"));
+    oneLine(2, "--index-ship: expected", ipLookup("--index-ship", "ftp"));
+    oneLine(2, "--single-file: expected", epTransform("--single-file", "maybe"));
+    oneLine(2, "--split-mb: expected", epTransform("--split-mb", "abc"));
+    oneLine(2, "--index-ship: expected", epTransform("--index-ship", "nowhere"));
+    oneLine(2, "--update-time: expected", epDiff("--update-time", "yesterday"));
+    oneLine(2, "--loader: expected", epDiff("--loader", "nonsense"));
+    oneLine(2, "--delete-tasks: expected", epDiff("--delete-tasks", "-1"));
+    oneLine(2, "--max-line-bytes: expected", epDiff("--max-line-bytes", "2"));
+    oneLine(2, "--single-file: expected", epDiff("--single-file", "maybe"));
+  }
+
+  @Test
+  void aBadDefaultFromTheHadoopConfigurationIsAUsageErrorToo() throws Exception {
+    Configuration conf = MrTests.local();
+    conf.set("spindex.mode", "sum");
+    oneLine(conf, 2, "--mode: unknown mode 'sum'", ipLookup());
+    // The command line wins over the bad default.
+    String err =
+        oneLine(conf, 1, "no-such.spx", ipLookup("--mode", "count", "--index", "no-such.spx"));
+    assertFalse(err.contains("--mode"), err);
+  }
+
+  @Test
+  void missingAndUnknownOptionsAreOneLineUsageErrors() throws Exception {
+    oneLine(2, "--index is required", "ip-lookup", "--input", "x", "--output", "y");
+    oneLine(2, "--input is required", "ip-lookup", "--index", "i.spx", "--output", "y");
+    oneLine(2, "--spec is required", "ep-transform", "--input", "x", "--output", "y");
+    oneLine(2, "--yesterday is required", "ep-diff", "--input", "x", "--output", "y");
+    oneLine(2, "--output is required", "ep-diff", "--input", "x", "--yesterday", "z");
+    oneLine(2, "unknown option --colour", ipLookup("--colour", "red"));
+    // Options of another job are unknown to this one.
+    oneLine(2, "unknown option --loader", epTransform("--loader", "mmap"));
+    oneLine(2, "unknown option --mode", epDiff("--mode", "count"));
+    oneLine(2, "unknown option --spec", epDiff("--spec", spec));
+    oneLine(2, "needs a value", ipLookup("--mode"));
+    oneLine(2, "unexpected argument 'stray'", ipLookup("stray"));
+    oneLine(2, "unknown job 'ip-lokup'", "ip-lokup");
+    assertEquals(2, Integer.parseInt(MrTests.capture(MrTests.local())[0]));
+  }
+
+  @Test
+  void helpListsEveryOptionAndExitsZero() throws Exception {
+    for (LineJob<?> job :
+        Arrays.asList(
+            new IpLookupDefinition(), new EpTransformDefinition(), new EpDiffDefinition())) {
+      String[] r = MrTests.capture(MrTests.local(), job.name(), "--help");
+      assertEquals("0", r[0], r[2]);
+      assertEquals("", r[2]);
+      for (JobOption<?> o : job.options()) {
+        assertTrue(r[1].contains("--" + o.name()), job.name() + ": " + r[1]);
+      }
+      assertTrue(r[1].contains("-D spindex.<option>=<value>"), r[1]);
+    }
+  }
+
+  @Test
+  void badInputIsOneLineNamingThePathAndExitOne() throws Exception {
+    Path noSuch = dir.resolve("no-such.spx");
+    oneLine(1, noSuch + ": no such file", ipLookup("--index", noSuch.toString()));
+    oneLine(1, "needs an IPv4 set or range index", ipLookup("--index", products.toString()));
+    oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
+    oneLine(1, "nothing-", ipLookup("--input", dir.resolve("nothing-*").toString()));
+    oneLine(1, noSuch + ": no such file", epDiff("--yesterday", noSuch.toString()));
+    oneLine(1, "not a product index", epDiff("--yesterday", fx.ranges.toString()));
+    oneLine(1, "no input files", epDiff("--input", dir.resolve("nothing-*").toString()));
+    Path noSpec = dir.resolve("no-such.conf");
+    oneLine(1, noSpec.toString(), epTransform("--spec", noSpec.toString()));
+    oneLine(1, "no input files", epTransform("--input", dir.resolve("nothing-*").toString()));
+  }
+
+  @Test
+  void anExistingOutputDirectoryIsOneLineNamingItAndExitOne() throws Exception {
+    Path exists = Files.createDirectories(dir.resolve("exists"));
+    Files.write(exists.resolve("keep.txt"), new byte[] {1});
+    String out = exists.toString();
+    oneLine(1, out + " already exists", ipLookup("--output", out));
+    oneLine(1, out + " already exists", epTransform("--output", out));
+    oneLine(1, out + " already exists", epDiff("--output", out));
+    assertTrue(Files.exists(exists.resolve("keep.txt")), "left as it was");
+  }
+}
