@@ -163,7 +163,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     IndexHeader h = driver.indexHeader(f);
     if (h.kind() != IndexKind.PRODUCTS) {
       throw new InputException(
-          args.get(YESTERDAY) + ": a " + h.kind() + " index, not a product index");
+          args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind());
     }
     return new Plan(args, f, (int) h.rowCount(), driver.firstEpHeader(args.get(INPUT)));
   }

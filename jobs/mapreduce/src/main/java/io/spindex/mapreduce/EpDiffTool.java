@@ -24,7 +24,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
@@ -43,7 +42,7 @@ public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
 
   @Override
   void configure(Job job, EpDiffDefinition.Plan plan) throws IOException {
-    int splits = new TextInputFormat().getSplits(job).size();
+    int splits = new io.spindex.hadoop.LineChunkInputFormat().getSplits(job).size();
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(BytesWritable.class);
     job.setReducerClass(DeletesReducer.class);

@@ -6,6 +6,7 @@
 package io.spindex.mapreduce;
 
 import io.spindex.hadoop.HadoopIo;
+import io.spindex.hadoop.LineChunk;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
@@ -35,7 +36,7 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * once. Records go to {@code OUT/part-m-*} and {@code OUT/_rejects/part-m-*}; count mode's per-key
  * counts to the combiner and reducers.
  */
-public class LineJobMapper extends Mapper<LongWritable, Text, Writable, Writable> {
+public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
   static final String OUTPUT = "output";
   static final String REJECTS = "rejects";
   static final List<String> NAMED_OUTPUTS = Arrays.asList(OUTPUT, REJECTS);
@@ -83,9 +84,10 @@ public class LineJobMapper extends Mapper<LongWritable, Text, Writable, Writable
     return job.task(plan, side);
   }
 
+  /** A chunk of whole lines of the split ({@link io.spindex.hadoop.LineChunkInputFormat}). */
   @Override
-  protected void map(LongWritable offset, Text line, Context context) {
-    task.line(line.getBytes(), 0, line.getLength(), offset.get(), sink);
+  protected void map(LongWritable offset, LineChunk lines, Context context) {
+    lines.lines(task, sink);
   }
 
   @Override

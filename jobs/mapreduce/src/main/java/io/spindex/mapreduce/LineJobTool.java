@@ -7,6 +7,8 @@ package io.spindex.mapreduce;
 
 import io.spindex.hadoop.HadoopDriver;
 import io.spindex.hadoop.HadoopIo;
+import io.spindex.hadoop.LineChunk;
+import io.spindex.hadoop.LineChunkInputFormat;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.SideFile;
@@ -39,7 +41,6 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
@@ -83,7 +84,8 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
   Report report;
 
   /** The map task's class: {@link LineJobMapper}, or in tests one that injects a fault. */
-  Class<? extends Mapper<LongWritable, Text, Writable, Writable>> mapperClass = LineJobMapper.class;
+  Class<? extends Mapper<LongWritable, LineChunk, Writable, Writable>> mapperClass =
+      LineJobMapper.class;
 
   LineJobTool(LineJob<P> definition) {
     this.definition = definition;
@@ -94,7 +96,8 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
     Configuration conf = new Configuration(getConf());
     try {
       JobArgs a = definition.parse(args, k -> conf.get(CONF_PREFIX + k), HINT);
-      requireNoOutput(conf, a.get(LineJob.OUTPUT));
+      HadoopIo.requireNoOutput(conf, a.get(LineJob.OUTPUT));
+      HadoopIo.inputFiles(conf, a.get(LineJob.INPUT));
       MrDriver driver = new MrDriver(conf);
       P plan = definition.plan(a, driver);
       return run(a, plan, driver, conf);
@@ -104,14 +107,6 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
     } catch (IOException e) {
       System.err.println("spindex " + definition.name() + ": " + e.getMessage());
       return 1;
-    }
-  }
-
-  static void requireNoOutput(Configuration conf, String output) throws IOException {
-    Path out = new Path(output);
-    if (out.getFileSystem(conf).exists(out)) {
-      throw new org.apache.hadoop.mapred.FileAlreadyExistsException(
-          "output " + output + " already exists");
     }
   }
 
@@ -128,7 +123,7 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
     for (URI u : driver.cacheFiles) {
       job.addCacheFile(u);
     }
-    job.setInputFormatClass(TextInputFormat.class);
+    job.setInputFormatClass(LineChunkInputFormat.class);
     FileInputFormat.addInputPaths(job, a.get(LineJob.INPUT));
     FileOutputFormat.setOutputPath(job, new Path(output));
     LazyOutputFormat.setOutputFormatClass(job, TextOutputFormat.class);

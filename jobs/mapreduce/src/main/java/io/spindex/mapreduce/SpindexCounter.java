@@ -5,7 +5,6 @@
  */
 package io.spindex.mapreduce;
 
-import io.spindex.lookup.RejectReason;
 import java.util.Locale;
 
 /**
@@ -15,7 +14,7 @@ import java.util.Locale;
  * twice. Load times are in microseconds: a small index loads in well under a millisecond.
  */
 public enum SpindexCounter {
-  /** Map tasks that acquired the index (ip-lookup) or measured the loaders (loader-compare). */
+  /** Map tasks that measured the loaders. */
   TASKS,
   /** Index loads: one per task JVM that loaded the index (others shared the JVM's copy). */
   INDEX_LOADS,
@@ -32,34 +31,7 @@ public enum SpindexCounter {
   LOADS_MMAP,
   LOADS_MAPPED,
   /** loader-compare: loads whose answers differed from the first loader's on the same task. */
-  ANSWER_MISMATCHES,
-  RECORDS_IN,
-  RECORDS_OUT,
-  FILTERED_OUT,
-  COUNTED,
-  LOOKUPS,
-  HITS,
-  MISSES,
-  REJECTED,
-  REJECTS_BLANK_LINE,
-  REJECTS_MISSING_FIELD,
-  REJECTS_NOT_IPV4,
-  REJECTS_OCTET_OUT_OF_RANGE,
-  REJECTS_LEADING_ZERO,
-  REJECTS_IPV6,
-  REJECTS_NO_IPV4_FOUND;
-
-  /**
-   * The group of ep-transform's named counters: {@code rejected REASON} and {@code step LABEL
-   * changed|rejected}. EP reject reasons name columns ({@code too-long:title}), so they cannot be
-   * enum constants; the totals (records in, out, rejected) are the enum counters above.
-   */
-  public static final String EP_GROUP = "Spindex EP";
-
-  /** The counter of rejects for {@code reason}. */
-  public static SpindexCounter rejects(RejectReason reason) {
-    return valueOf("REJECTS_" + reason.name());
-  }
+  ANSWER_MISMATCHES;
 
   /** Load time counter of a loader option name ({@code mapped-unchecked} counts as mapped). */
   public static SpindexCounter loadMicros(String loader) {

@@ -11,14 +11,14 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 
 /**
  * ip-lookup's map task with two injected faults, for {@link IpLookupClusterTest}: the first attempt
- * of map task 0 throws after {@value #LINES_BEFORE_FAULT} lines, and the first attempt of map task
- * 1 halts its JVM after as many lines (a crashed task JVM: no cleanup, no final status). Both have
- * acquired the index and written output by then. Every other attempt is the line jobs' {@link
+ * of map task 0 throws after {@value #CHUNKS_BEFORE_FAULT} chunk of lines, and the first attempt of
+ * map task 1 halts its JVM after as many (a crashed task JVM: no cleanup, no final status). Both
+ * have acquired the index and written output by then. Every other attempt is the line jobs' {@link
  * LineJobMapper} unchanged. Halting is refused outside a YARN task JVM, where it would end the
  * test's own JVM.
  */
 final class FaultyIpLookupMapper extends LineJobMapper {
-  static final int LINES_BEFORE_FAULT = 100;
+  static final int CHUNKS_BEFORE_FAULT = 1;
   static final int HALT_STATUS = 17;
   static final String THROWN = "injected failure of the first attempt";
 
@@ -31,7 +31,7 @@ final class FaultyIpLookupMapper extends LineJobMapper {
       return;
     }
     setup(context);
-    for (int i = 0; i < LINES_BEFORE_FAULT && context.nextKeyValue(); i++) {
+    for (int i = 0; i < CHUNKS_BEFORE_FAULT && context.nextKeyValue(); i++) {
       map(context.getCurrentKey(), context.getCurrentValue(), context);
     }
     if (task == 0) {

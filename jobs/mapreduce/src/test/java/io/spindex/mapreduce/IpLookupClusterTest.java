@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.hadoop.LineChunk;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;
@@ -27,7 +28,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
@@ -118,7 +118,7 @@ class IpLookupClusterTest {
 
   /** One ip-lookup run on YARN over the fixture's input, output under {@code /data/NAME}. */
   private static IpLookupTool runOnYarn(
-      String name, Class<? extends Mapper<LongWritable, Text, Writable, Writable>> mapper)
+      String name, Class<? extends Mapper<LongWritable, LineChunk, Writable, Writable>> mapper)
       throws Exception {
     Configuration conf = new Configuration(yarn.getConfig());
     conf.setInt("mapreduce.client.completion.pollinterval", 100);

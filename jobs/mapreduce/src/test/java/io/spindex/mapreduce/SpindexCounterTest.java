@@ -33,7 +33,7 @@ class SpindexCounterTest {
     assertEquals(SpindexCounter.LOADS_MAPPED, SpindexCounter.loads("mapped-unchecked"));
     assertEquals(SpindexCounter.LOAD_US_MAPPED, SpindexCounter.loadMicros("mapped-unchecked"));
     ResourceBundle names = ResourceBundle.getBundle(SpindexCounter.class.getName());
-    assertEquals("Spindex", names.getString("CounterGroupName"));
+    assertEquals("Spindex loader-compare", names.getString("CounterGroupName"));
     for (SpindexCounter c : SpindexCounter.values()) {
       assertNotNull(names.getString(c.name() + ".name"), c.name());
     }
