@@ -51,6 +51,9 @@ final class MrTests {
   /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in file order. */
   static List<String> readParts(Path dir) throws IOException {
     List<String> lines = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return lines;
+    }
     List<Path> parts = new ArrayList<>();
     try (Stream<Path> s = Files.list(dir)) {
       s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().forEach(parts::add);
