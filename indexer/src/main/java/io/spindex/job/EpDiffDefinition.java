@@ -142,19 +142,8 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "summary EP: today's full EP against yesterday's product index";
-  }
-
-  @Override
-  public List<JobOption<?>> options() {
-    return OPTIONS;
+  public EpDiffDefinition() {
+    super(NAME, "summary EP: today's full EP against yesterday's product index", OPTIONS);
   }
 
   @Override

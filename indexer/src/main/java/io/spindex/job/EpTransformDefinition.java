@@ -91,19 +91,8 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
     }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "clean EP product feeds with a transform spec (docs/EP.md)";
-  }
-
-  @Override
-  public List<JobOption<?>> options() {
-    return OPTIONS;
+  public EpTransformDefinition() {
+    super(NAME, "clean EP product feeds with a transform spec (docs/EP.md)", OPTIONS);
   }
 
   @Override

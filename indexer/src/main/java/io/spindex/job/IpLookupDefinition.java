@@ -132,19 +132,8 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "annotate, filter or count lines by the IPv4 address in them";
-  }
-
-  @Override
-  public List<JobOption<?>> options() {
-    return OPTIONS;
+  public IpLookupDefinition() {
+    super(NAME, "annotate, filter or count lines by the IPv4 address in them", OPTIONS);
   }
 
   @Override

@@ -107,14 +107,37 @@ public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
     }
   }
 
+  private final String name;
+  private final String description;
+
+  /** The driver's only: tasks get the definition without its option table. */
+  private final transient List<JobOption<?>> options;
+
+  /**
+   * @param name the name on the command line, e.g. {@code ip-lookup}
+   * @param description one line for the list of jobs
+   * @param options the option table, in usage order
+   */
+  protected LineJob(String name, String description, List<JobOption<?>> options) {
+    this.name = name;
+    this.description = description;
+    this.options = java.util.Collections.unmodifiableList(options);
+  }
+
   /** The name on the command line, e.g. {@code ip-lookup}. */
-  public abstract String name();
+  public final String name() {
+    return name;
+  }
 
   /** One line for the list of jobs. */
-  public abstract String description();
+  public final String description() {
+    return description;
+  }
 
   /** The option table, in usage order. */
-  public abstract List<JobOption<?>> options();
+  public final List<JobOption<?>> options() {
+    return options;
+  }
 
   /**
    * Driver side, before any task: checks what the options alone cannot (side data exists and is of
