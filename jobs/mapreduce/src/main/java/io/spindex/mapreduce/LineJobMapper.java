@@ -182,13 +182,18 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
 
     @Override
     public Path local(SideFile f) {
+      return Paths.get(localPath(f));
+    }
+
+    /** Where a task finds {@code f}: its link in the working directory, or the path itself. */
+    static String localPath(SideFile f) {
       switch (f.ship()) {
         case LOCAL:
-          return Paths.get(f.location());
+          return f.location();
         case STAGE:
-          return Paths.get(new org.apache.hadoop.fs.Path(f.location()).getName());
+          return new org.apache.hadoop.fs.Path(f.location()).getName();
         default:
-          return Paths.get(f.location());
+          return f.location();
       }
     }
 

@@ -14,7 +14,6 @@ import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
-import io.spindex.options.JobOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +50,8 @@ class ConfMirrorTest {
       jobs.put(job.name(), opts);
     }
     Map<String, String> lc = new LinkedHashMap<>();
-    for (LoaderCompareTool.Opt o : LoaderCompareTool.Opt.values()) {
-      lc.put(o.optionName(), o.defaultValue());
+    for (JobOption<?> o : LoaderCompareTool.OPTIONS) {
+      lc.put(o.name(), o.defaultValue());
     }
     jobs.put(LoaderCompareTool.NAME, lc);
     return jobs;
@@ -127,17 +126,18 @@ class ConfMirrorTest {
             LineJobTool.HINT);
     assertEquals("nio", a.get(loader));
 
-    // loader-compare still parses its option enum the same way.
+    // loader-compare takes its defaults the same way.
     c.set("spindex.rounds", "7");
-    JobOptions o =
-        MrOptions.parse(
+    JobArgs o =
+        JobArgs.parse(
             LoaderCompareTool.NAME,
-            LoaderCompareTool.Opt.class,
+            LoaderCompareTool.OPTIONS,
             new String[] {"--index", "i.spx", "--output", "out", "--tasks", "3"},
-            c);
-    assertEquals(7, o.getInt(LoaderCompareTool.Opt.ROUNDS));
-    assertEquals(3, o.getInt(LoaderCompareTool.Opt.TASKS));
-    assertEquals("i.spx", o.get(LoaderCompareTool.Opt.INDEX));
+            k -> c.get(LineJobTool.CONF_PREFIX + k),
+            LineJobTool.HINT);
+    assertEquals(7L, o.get(LoaderCompareTool.ROUNDS));
+    assertEquals(3L, o.get(LoaderCompareTool.TASKS));
+    assertEquals("i.spx", o.get(LoaderCompareTool.INDEX));
   }
 
   @Test
