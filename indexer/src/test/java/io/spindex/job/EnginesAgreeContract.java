@@ -182,8 +182,11 @@ public abstract class EnginesAgreeContract {
     assertEquals(jobCounts(want.totals), jobCounts(got));
   }
 
-  /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order. */
-  static List<String> readParts(Path dir) throws IOException {
+  /**
+   * Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order; none
+   * when there is no such directory.
+   */
+  public static List<String> readParts(Path dir) throws IOException {
     List<String> lines = new ArrayList<>();
     if (!Files.isDirectory(dir)) {
       return lines;
@@ -193,11 +196,11 @@ public abstract class EnginesAgreeContract {
       s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().forEach(parts::add);
     }
     for (Path p : parts) {
-      byte[] b = LocalLineJobs.read(p);
-      for (String l : new String(b, StandardCharsets.UTF_8).split("\n", -1)) {
-        lines.add(l);
+      String text = new String(LocalLineJobs.read(p), StandardCharsets.UTF_8);
+      if (!text.isEmpty()) {
+        lines.addAll(Arrays.asList(text.split("\n", -1)));
+        lines.remove(lines.size() - 1);
       }
-      lines.remove(lines.size() - 1);
     }
     return lines;
   }

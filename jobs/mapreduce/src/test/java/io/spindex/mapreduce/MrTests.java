@@ -18,14 +18,11 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -48,23 +45,9 @@ final class MrTests {
     return conf;
   }
 
-  /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in file order. */
+  /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order. */
   static List<String> readParts(Path dir) throws IOException {
-    List<String> lines = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      return lines;
-    }
-    List<Path> parts = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().forEach(parts::add);
-    }
-    for (Path p : parts) {
-      try (InputStream raw = Files.newInputStream(p);
-          InputStream in = p.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
-        lines.addAll(read(in));
-      }
-    }
-    return lines;
+    return io.spindex.job.EnginesAgreeContract.readParts(dir);
   }
 
   /** Lines of every {@code part-*} file directly under {@code dir} on any Hadoop file system. */

@@ -8,12 +8,8 @@ package io.spindex.spark;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 import org.apache.spark.sql.SparkSession;
 
 /** One local[2] SparkSession for every test class in the fork (start-up costs seconds). */
@@ -44,29 +40,8 @@ final class SparkTests {
     }
   }
 
-  /** Every line of every part file directly in {@code dir} (gzip decoded), in file order. */
+  /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order. */
   static List<String> readParts(Path dir) throws IOException {
-    List<String> lines = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      return lines;
-    }
-    List<Path> parts = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().forEach(parts::add);
-    }
-    for (Path p : parts) {
-      byte[] b = Files.readAllBytes(p);
-      if (p.toString().endsWith(".gz")) {
-        b = new GZIPInputStream(Files.newInputStream(p)).readAllBytes();
-      }
-      String text = new String(b, StandardCharsets.UTF_8);
-      if (!text.isEmpty()) {
-        for (String l : text.split("\n", -1)) {
-          lines.add(l);
-        }
-        lines.remove(lines.size() - 1);
-      }
-    }
-    return lines;
+    return io.spindex.job.EnginesAgreeContract.readParts(dir);
   }
 }
