@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.text.Bytes;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InterruptedIOException;

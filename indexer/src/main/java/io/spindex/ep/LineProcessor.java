@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.text.Bytes;
+
 /**
  * A {@link ChunkPipeline.Processor} that hands each line of a chunk to {@link #line} and formats
  * rejects as rejects-file rows: {@code POSITION<TAB>REASON<TAB>DETAIL<TAB>LINE} (the position is

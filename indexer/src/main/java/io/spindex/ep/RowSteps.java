@@ -6,6 +6,7 @@
 package io.spindex.ep;
 
 import io.spindex.index.ProductIndex;
+import io.spindex.text.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

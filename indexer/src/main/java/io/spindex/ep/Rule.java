@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.text.Bytes;
 import java.util.Locale;
 
 /**

@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.text.Bytes;
+
 /**
  * UTF-8 checks on bytes, without decoding. Valid means what {@code java.nio.charset} accepts as
  * UTF-8: shortest forms only, no surrogates (U+D800..U+DFFF), nothing above U+10FFFF.

@@ -41,11 +41,7 @@ public interface LineTask {
 
   /** Where the line starting at {@code at} ends: its LF, or {@code to}. */
   static int lineFeed(byte[] b, int at, int to) {
-    int lf = at;
-    while (lf < to && b[lf] != '\n') {
-      lf++;
-    }
-    return lf;
+    return io.spindex.text.Bytes.lineFeed(b, at, to);
   }
 
   /** The end of line {@code b[at, lf)} without a CR before its LF. */

@@ -7,6 +7,7 @@ package io.spindex.ep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spindex.text.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

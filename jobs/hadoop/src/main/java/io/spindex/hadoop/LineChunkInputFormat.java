@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.text.Bytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -94,8 +95,8 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
     /** Drops bytes up to and including the first LF: that line belongs to the split before. */
     private void skipFirstLine() throws IOException {
       while (true) {
-        int lf = indexOfLf(next);
-        if (lf >= 0) {
+        int lf = Bytes.lineFeed(buf, next, filled);
+        if (lf < filled) {
           next = lf + 1;
           return;
         }
@@ -143,18 +144,29 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
       while (filled < chunkBytes && fill()) {
         // read until a chunk's worth is buffered or the file ends
       }
-      // Whole lines that start at or before the split's end, about chunkBytes of them.
-      int cut = 0;
-      while (cut < filled && bufOffset + cut <= end && cut < chunkBytes) {
-        int lf = indexOfLf(cut);
-        while (lf < 0 && fill()) {
-          lf = indexOfLf(cut); // a line longer than what is buffered
-        }
-        cut = lf < 0 ? filled : lf + 1; // the file's last line may have no LF
-      }
-      if (cut == 0) {
+      if (filled == 0 || bufOffset > end) {
         done = true;
         return false;
+      }
+      int limit = Math.min(filled, chunkBytes);
+      long endAt = end - bufOffset; // where the split's end is in the buffer
+      int cut;
+      if (endAt < limit) {
+        // The split's last line (the one holding its end) starts here: it is the chunk's last.
+        int lf = lineFeedFrom((int) endAt);
+        cut = lf < 0 ? filled : lf + 1;
+        done = true;
+      } else {
+        int last = limit - 1;
+        while (last >= 0 && buf[last] != '\n') {
+          last--;
+        }
+        if (last >= 0) {
+          cut = last + 1;
+        } else {
+          int lf = lineFeedFrom(limit); // a line longer than a chunk, or the file's last
+          cut = lf < 0 ? filled : lf + 1;
+        }
       }
       chunk.bytes = buf;
       chunk.offset = bufOffset;
@@ -164,13 +176,19 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
       return true;
     }
 
-    private int indexOfLf(int from) {
-      for (int i = from; i < filled; i++) {
-        if (buf[i] == '\n') {
-          return i;
+    /** The first LF at or after {@code from}, reading more as needed; -1 at the end of the file. */
+    private int lineFeedFrom(int from) throws IOException {
+      int at = from;
+      while (true) {
+        int lf = Bytes.lineFeed(buf, at, filled);
+        if (lf < filled) {
+          return lf;
+        }
+        at = filled;
+        if (!fill()) {
+          return -1;
         }
       }
-      return -1;
     }
 
     @Override
