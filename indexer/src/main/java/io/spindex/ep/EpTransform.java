@@ -130,6 +130,12 @@ public final class EpTransform {
       return lf;
     }
 
+    @Override
+    public int nextRow(byte[] b, int from, int limit, ByteSink out) {
+      int lf = applyNext(b, from, limit, out);
+      return accepted ? lf : -1 - lf;
+    }
+
     /** Whether the line of the last {@link #applyNext} was accepted. */
     boolean accepted() {
       return accepted;

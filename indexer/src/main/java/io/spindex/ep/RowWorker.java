@@ -17,6 +17,21 @@ public interface RowWorker {
    */
   boolean apply(byte[] b, int from, int to, ByteSink out);
 
+  /**
+   * {@link #apply} on the line starting at {@code from}, its end not yet known: the line ends at
+   * the first LF before {@code limit}, or at {@code limit}. A worker that finds the line end in the
+   * same pass that checks the line does so (ep-transform's fused scan); by default the LF is found
+   * first. Only bytes before {@code limit} are read; a CR before the LF is not part of the row.
+   *
+   * @return the index of the line's LF ({@code limit} for a last line without one) when the row was
+   *     accepted, or {@code -1 -} that index when it was rejected
+   */
+  default int nextRow(byte[] b, int from, int limit, ByteSink out) {
+    int lf = io.spindex.text.Bytes.lineFeed(b, from, limit);
+    int end = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
+    return apply(b, from, end, out) ? lf : -1 - lf;
+  }
+
   /** Why the last rejected row was rejected. */
   String rejectReason();
 

@@ -66,10 +66,41 @@ final class EpLineTask implements LineTask {
         sink.write(Route.OUTPUT, out.array(), 0, out.length() - 1);
       }
     } else {
-      byte[] r =
-          EpSplitLines.rejectRecord(
-              source, offset, worker.rejectReason(), worker.rejectDetail(), b, from, to);
-      sink.write(Route.REJECTS, r, 0, r.length);
+      reject(b, from, to, offset, sink);
+    }
+  }
+
+  private void reject(byte[] b, int from, int to, long offset, RecordSink sink) {
+    byte[] r =
+        EpSplitLines.rejectRecord(
+            source, offset, worker.rejectReason(), worker.rejectDetail(), b, from, to);
+    sink.write(Route.REJECTS, r, 0, r.length);
+  }
+
+  /**
+   * A chunk of whole lines through the worker's {@link RowWorker#nextRow}: ep-transform finds each
+   * line's end in the same pass that splits and checks it, and no line is copied.
+   */
+  @Override
+  public void lines(byte[] b, int from, int to, long offset, RecordSink sink) {
+    int at = from;
+    if (offset == 0 && at < to) {
+      int lf = LineTask.lineFeed(b, at, to);
+      line(b, at, LineTask.withoutCr(b, at, lf), 0, sink); // the file's header
+      at = lf + 1;
+    }
+    while (at < to) {
+      out.clear();
+      int r = worker.nextRow(b, at, to, out);
+      int lf = r >= 0 ? r : -1 - r;
+      if (r >= 0) {
+        if (out.length() > 0) {
+          sink.write(Route.OUTPUT, out.array(), 0, out.length() - 1);
+        }
+      } else {
+        reject(b, at, LineTask.withoutCr(b, at, lf), offset + (at - from), sink);
+      }
+      at = lf + 1;
     }
   }
 
