@@ -126,8 +126,8 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
       return mode == LookupMode.COUNT;
     }
 
-    /** Count mode: the tasks that sum the counts. */
-    public int reducers() {
+    @Override
+    public int countTasks() {
       return reducers;
     }
   }

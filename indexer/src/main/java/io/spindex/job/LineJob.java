@@ -85,6 +85,11 @@ public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
       return false;
     }
 
+    /** With {@link #countsByKey()}: the tasks that sum the counts (reducers, partitions). */
+    public int countTasks() {
+      return 1;
+    }
+
     /**
      * The one file that the parts are merged into ({@code --single-file true}), or null to keep the
      * parts.

@@ -9,8 +9,6 @@ import io.spindex.ep.SeenRows;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.LineTask;
-import io.spindex.job.RecordSink;
-import io.spindex.job.Route;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -19,12 +17,9 @@ import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 
 /**
  * ep-diff on MapReduce. The map tasks diff their splits (I and U rows, rejects) and send each
@@ -93,28 +88,7 @@ public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
             w[1],
             new DataInputStream(new java.io.ByteArrayInputStream(s.getBytes(), 0, s.getLength())));
       }
-      MultipleOutputs<Writable, Writable> mos = new MultipleOutputs<>(context);
-      Text text = new Text();
-      RecordSink sink =
-          new RecordSink() {
-            @Override
-            public void write(Route route, byte[] b, int off, int len) {
-              text.set(b, off, len);
-              try {
-                mos.write(LineJobMapper.OUTPUT, NullWritable.get(), text, DELETES_DIR + "/part");
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new UncheckedIOException(new java.io.InterruptedIOException());
-              }
-            }
-
-            @Override
-            public void count(byte[] key, long n) {
-              throw new UnsupportedOperationException();
-            }
-          };
+      TaskOutputs sink = new TaskOutputs(context, DELETES_DIR + "/part");
       try {
         long d =
             EpDiffDefinition.writeDeletes(
@@ -126,9 +100,9 @@ public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
                 sink);
         context.getCounter(GROUP, EpDiffDefinition.DELETED).increment(d);
       } catch (UncheckedIOException e) {
-        throw e.getCause();
+        throw TaskOutputs.rethrow(e);
       } finally {
-        mos.close();
+        sink.mos.close();
       }
     }
   }

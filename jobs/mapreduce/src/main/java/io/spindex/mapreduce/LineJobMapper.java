@@ -10,8 +10,6 @@ import io.spindex.hadoop.LineChunk;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
-import io.spindex.job.RecordSink;
-import io.spindex.job.Route;
 import io.spindex.job.SideFile;
 import io.spindex.job.TaskSide;
 import java.io.IOException;
@@ -23,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
@@ -50,7 +46,7 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
   static final String PART = "./part";
 
   private LineTask task;
-  private Sink sink;
+  private TaskOutputs sink;
 
   /** The job's definition and plan, from the configuration the client wrote. */
   static LineJob.Plan plan(Configuration conf) throws IOException {
@@ -70,7 +66,7 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
   @Override
   protected void setup(Context context) throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
-    sink = new Sink(context);
+    sink = new TaskOutputs(context, PART);
     task = newTask(conf, new MrTaskSide(HadoopIo.splitName(context.getInputSplit()), context));
     context.getCounter(LineJobTool.GROUP, LineJob.TASKS).increment(1);
     task.begin(sink);
@@ -97,7 +93,7 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
       addCounts(context, task.counts());
       finished(task, context);
     } catch (UncheckedIOException e) {
-      throw e.getCause();
+      throw TaskOutputs.rethrow(e);
     } finally {
       sink.mos.close();
     }
@@ -114,51 +110,6 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
             context.getCounter(LineJobTool.GROUP, k).increment(v);
           }
         });
-  }
-
-  /** Records through {@link MultipleOutputs}, counts to the map output. */
-  private static final class Sink implements RecordSink {
-    final MultipleOutputs<Writable, Writable> mos;
-    private final Context context;
-    private final Text text = new Text();
-    private final Text key = new Text();
-    private final LongWritable n = new LongWritable();
-
-    Sink(Context context) {
-      this.context = context;
-      this.mos = new MultipleOutputs<>(context);
-    }
-
-    @Override
-    public void write(Route route, byte[] b, int off, int len) {
-      text.set(b, off, len);
-      try {
-        if (route == Route.OUTPUT) {
-          mos.write(OUTPUT, NullWritable.get(), text, PART);
-        } else {
-          mos.write(REJECTS, NullWritable.get(), text, route.dir() + "part");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new UncheckedIOException(new java.io.InterruptedIOException());
-      }
-    }
-
-    @Override
-    public void count(byte[] label, long count) {
-      key.set(label, 0, label.length);
-      n.set(count);
-      try {
-        context.write(key, n);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new UncheckedIOException(new java.io.InterruptedIOException());
-      }
-    }
   }
 
   /**

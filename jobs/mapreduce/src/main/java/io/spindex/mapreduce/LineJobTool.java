@@ -144,10 +144,7 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
       job.setMapOutputValueClass(LongWritable.class);
       job.setCombinerClass(LongSumReducer.class);
       job.setReducerClass(CountSumReducer.class);
-      int reducers =
-          plan instanceof io.spindex.job.IpLookupDefinition.Plan
-              ? ((io.spindex.job.IpLookupDefinition.Plan) plan).reducers()
-              : 1;
+      int reducers = plan.countTasks();
       job.setNumReduceTasks(reducers);
     }
     configure(job, plan);

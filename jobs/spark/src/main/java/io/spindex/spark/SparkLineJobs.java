@@ -225,10 +225,7 @@ final class SparkLineJobs {
     org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(sc.hadoopConfiguration());
     Map<String, Long> sums = new java.util.HashMap<>();
     if (fs.exists(dir)) {
-      int reducers =
-          plan instanceof io.spindex.job.IpLookupDefinition.Plan
-              ? ((io.spindex.job.IpLookupDefinition.Plan) plan).reducers()
-              : 1;
+      int reducers = plan.countTasks();
       for (Tuple2<String, Long> t :
           sc.textFile(dir + "/part-*")
               .mapToPair(
