@@ -252,6 +252,64 @@ class IpLookupClusterTest {
   }
 
   /** The diagnostics of the first attempt of map task {@code task}. */
+  /**
+   * ep-transform on YARN with its spec's value map and membership index in a directory of the
+   * submitting side: the tool ships both through the distributed cache, each container compiles the
+   * spec against its localised copies, and the merged output equals the command's, byte for byte.
+   */
+  @Test
+  void epTransformShipsTheSpecsSideFilesToTheContainers() throws Exception {
+    Path here = dir.resolve("spec-here");
+    java.nio.file.Files.createDirectories(here);
+    for (String f :
+        new String[] {
+          "ep-transform.example.conf", "ep-category-map.example.tsv", "ep-blocked.example.tsv"
+        }) {
+      java.nio.file.Files.copy(EpTransformToolTest.SPEC.resolveSibling(f), here.resolve(f));
+    }
+    Path spec = here.resolve("ep-transform.example.conf");
+    Path feed = dir.resolve("feed.tsv");
+    try (java.io.OutputStream o = java.nio.file.Files.newOutputStream(feed)) {
+      new io.spindex.gen.EpGenerator(3000, 11, 0.03).writeTo(o);
+    }
+    Path cli = dir.resolve("cli.tsv");
+    io.spindex.ep.EpTransformJob.run(
+        feed, cli, dir.resolve("cli.rej"), io.spindex.ep.TransformSpec.load(spec), 1);
+    fs.copyFromLocalFile(
+        new org.apache.hadoop.fs.Path(feed.toUri()), new org.apache.hadoop.fs.Path("/data/ep/in"));
+
+    Configuration conf = new Configuration(yarn.getConfig());
+    conf.setInt("mapreduce.client.completion.pollinterval", 100);
+    EpTransformTool tool = new EpTransformTool();
+    int exit =
+        ToolRunner.run(
+            conf,
+            tool,
+            new String[] {
+              "--input", fs.makeQualified(new org.apache.hadoop.fs.Path("/data/ep/in")).toString(),
+              "--output", "/data/ep/out",
+              "--spec", spec.toString(),
+              "--split-mb", "0.25",
+              "--single-file", "true"
+            });
+    assertEquals(0, exit);
+    byte[] got;
+    try (java.io.InputStream in = fs.open(new org.apache.hadoop.fs.Path("/data/ep/out/ep.tsv"))) {
+      got = in.readAllBytes();
+    }
+    assertTrue(
+        java.util.Arrays.equals(java.nio.file.Files.readAllBytes(cli), got),
+        "ep.tsv equals the command's output");
+    assertTrue(
+        tool.report
+            .toJson()
+            .contains(
+                "\"side files shipped as\": \"files:ep-category-map.example.tsv"
+                    + " files:ep-blocked.example.tsv\""),
+        tool.report.toJson());
+    assertTrue(MrTests.count(tool.counters, LineJob.TASKS) >= 2, "several map tasks");
+  }
+
   private static String diagnostics(Job job, int task) throws Exception {
     TaskAttemptID a = new TaskAttemptID(new TaskID(job.getJobID(), TaskType.MAP, task), 0);
     return String.join("\n", job.getTaskDiagnostics(a));
