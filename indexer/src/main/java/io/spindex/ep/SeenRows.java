@@ -52,11 +52,6 @@ public final class SeenRows implements Serializable {
     return this;
   }
 
-  /** Number of 64-row words of the bitmap. */
-  public int wordCount() {
-    return words.length;
-  }
-
   /** Writes words {@code [from, to)} to {@code out} (engines ship bitmap slices this way). */
   public void writeWords(int from, int to, java.io.DataOutput out) throws java.io.IOException {
     for (int i = from; i < to; i++) {

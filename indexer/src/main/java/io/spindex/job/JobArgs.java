@@ -101,11 +101,6 @@ public final class JobArgs {
     return sb.append(confHint).append('\n').toString();
   }
 
-  /** The job these arguments are for. */
-  public String job() {
-    return job;
-  }
-
   /** The checked value of {@code option}. */
   @SuppressWarnings("unchecked")
   public <T> T get(JobOption<T> option) {

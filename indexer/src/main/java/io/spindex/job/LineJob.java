@@ -185,9 +185,4 @@ public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
     r.put(INDEX_BYTES, totals.getOrDefault(INDEX_BYTES, 0L));
     r.put(STAGE_MS + " (sum)", totals.getOrDefault(STAGE_MS, 0L));
   }
-
-  /** Adds {@code counts} into {@code totals} by name. */
-  public static void addCounts(Map<String, Long> totals, Map<String, Long> counts) {
-    counts.forEach((k, v) -> totals.merge(k, v, Long::sum));
-  }
 }

@@ -24,7 +24,7 @@ public class UsageException extends IllegalArgumentException {
   }
 
   /** {@code --help}: the message is the usage text, to print on standard output. */
-  public static UsageException help(String usage) {
+  static UsageException help(String usage) {
     return new UsageException(usage, true);
   }
 

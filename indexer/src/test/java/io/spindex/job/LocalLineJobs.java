@@ -91,7 +91,7 @@ public final class LocalLineJobs {
         from = lf + 1;
       }
       task.finish(sink);
-      LineJob.addCounts(r.totals, task.counts());
+      task.counts().forEach((k, v) -> r.totals.merge(k, v, Long::sum));
       r.totals.merge(LineJob.TASKS, 1L, Long::sum);
       if (plan instanceof EpDiffDefinition.Plan) {
         SeenRows s = EpDiffDefinition.seen(task);

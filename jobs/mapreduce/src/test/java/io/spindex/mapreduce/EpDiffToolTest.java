@@ -71,7 +71,7 @@ class EpDiffToolTest {
     Path rej = dir.resolve("cli.rej");
     want = EpDiffJob.run(day2, Loader.MMAP.load(index).asProducts(), cli, rej, TIME, 65536, 2);
     cliSummary = Files.readAllBytes(cli);
-    cliRejects = lines(Files.readAllBytes(rej));
+    cliRejects = MrTests.lines(Files.readAllBytes(rej));
     assertTrue(want.counts.inserted() > 0 && want.counts.updated() > 0, "I and U rows");
     assertTrue(want.counts.deleted() > 0 && want.counts.unchanged() > 0, "D and unchanged rows");
     assertTrue(want.counts.rejected() > 0, "the planted defects are rejected");
@@ -84,7 +84,7 @@ class EpDiffToolTest {
    * read: yesterday's product is kept, not deleted), and every 1000th its id.
    */
   private static byte[] withDefects(byte[] feed) {
-    List<String> in = lines(feed);
+    List<String> in = MrTests.lines(feed);
     StringBuilder out = new StringBuilder(feed.length);
     int id = EpGenerator.HEADER.indexOf("id");
     for (int i = 0; i < in.size(); i++) {
@@ -132,19 +132,6 @@ class EpDiffToolTest {
     }
   }
 
-  /** LF-terminated lines, one char per byte. */
-  private static List<String> lines(byte[] b) {
-    List<String> l = new ArrayList<>();
-    int from = 0;
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] == '\n') {
-        l.add(new String(b, from, i - from, StandardCharsets.ISO_8859_1));
-        from = i + 1;
-      }
-    }
-    return l;
-  }
-
   /** Reason and line of each reject (the position differs: line number vs byte offset), sorted. */
   private static List<String> reasonsAndLines(List<String> rejects) {
     List<String> l = new ArrayList<>();
@@ -161,7 +148,7 @@ class EpDiffToolTest {
     byte[] in = Files.readAllBytes(day2);
     List<String> all = new ArrayList<>();
     for (Path p : parts(out.resolve("_rejects"), "part-")) {
-      all.addAll(lines(Files.readAllBytes(p)));
+      all.addAll(MrTests.lines(Files.readAllBytes(p)));
     }
     for (String r : all) {
       String[] f = r.split("\t", 4);
@@ -202,7 +189,7 @@ class EpDiffToolTest {
     // Every map task and every delete reducer wrote a complete EP file: the summary header, then
     // rows. Map parts in name order hold the I and U rows in input order; the reducers' parts
     // (part-d-*) the D rows in index order: together, the command's summary.
-    List<String> cli = lines(cliSummary);
+    List<String> cli = MrTests.lines(cliSummary);
     String header = cli.get(0);
     List<Path> mapParts = parts(out, "part-m-");
     List<Path> deleteParts = parts(out, "part-d-");
@@ -215,14 +202,14 @@ class EpDiffToolTest {
     List<Path> all = new ArrayList<>(mapParts);
     all.addAll(deleteParts);
     for (Path p : all) {
-      List<String> l = lines(Files.readAllBytes(p));
+      List<String> l = MrTests.lines(Files.readAllBytes(p));
       assertEquals(header, l.get(0), p.toString());
       rows.addAll(l.subList(1, l.size()));
     }
     assertEquals(cli.subList(1, cli.size()), rows);
     long d = 0;
     for (Path p : deleteParts) {
-      List<String> l = lines(Files.readAllBytes(p));
+      List<String> l = MrTests.lines(Files.readAllBytes(p));
       for (String row : l.subList(1, l.size())) {
         assertTrue(row.endsWith("\tD\t" + TIME), row);
         d++;
@@ -268,10 +255,10 @@ class EpDiffToolTest {
     long maps = MrTests.count(tool.counters, LineJob.TASKS);
     assertEquals(maps, tool.job.getNumReduceTasks());
     assertEquals(maps, parts(out, "part-d-").size());
-    List<String> cli = lines(cliSummary);
+    List<String> cli = MrTests.lines(cliSummary);
     List<String> rows = new ArrayList<>();
     for (Path p : parts(out, "part-")) {
-      List<String> l = lines(Files.readAllBytes(p));
+      List<String> l = MrTests.lines(Files.readAllBytes(p));
       assertEquals(cli.get(0), l.get(0), p.toString());
       rows.addAll(l.subList(1, l.size()));
     }

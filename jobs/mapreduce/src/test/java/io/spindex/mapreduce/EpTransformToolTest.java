@@ -60,7 +60,7 @@ class EpTransformToolTest {
     Path rej = dir.resolve("core-rejects.tsv");
     core = EpTransformJob.run(input, out, rej, TransformSpec.load(SPEC), 2);
     coreOut = Files.readAllBytes(out);
-    coreRejects = lines(Files.readAllBytes(rej));
+    coreRejects = MrTests.lines(Files.readAllBytes(rej));
   }
 
   private static EpTransformTool run(int wantExit, String... args) throws Exception {
@@ -81,22 +81,9 @@ class EpTransformToolTest {
   static List<String> rejectLines(Path out) throws Exception {
     List<String> rejectLines = new ArrayList<>();
     for (Path p : parts(out.resolve("_rejects"))) {
-      rejectLines.addAll(lines(Files.readAllBytes(p)));
+      rejectLines.addAll(MrTests.lines(Files.readAllBytes(p)));
     }
     return rejectLines;
-  }
-
-  /** LF-terminated lines, one char per byte (rejects may hold invalid UTF-8 and CRs). */
-  private static List<String> lines(byte[] b) {
-    List<String> l = new ArrayList<>();
-    int from = 0;
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] == '\n') {
-        l.add(new String(b, from, i - from, StandardCharsets.ISO_8859_1));
-        from = i + 1;
-      }
-    }
-    return l;
   }
 
   private static int afterFirstLine(byte[] b) {

@@ -151,4 +151,17 @@ final class MrTests {
     }
     return lines;
   }
+
+  /** LF-terminated lines, one char per byte (rejects may hold invalid UTF-8 and CRs). */
+  static List<String> lines(byte[] b) {
+    List<String> l = new ArrayList<>();
+    int from = 0;
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] == '\n') {
+        l.add(new String(b, from, i - from, StandardCharsets.ISO_8859_1));
+        from = i + 1;
+      }
+    }
+    return l;
+  }
 }
