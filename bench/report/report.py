@@ -170,7 +170,7 @@ def build(run):
     cls = "BuildBenchmark"
     naive = run.get(cls, "naive")
     rows = []
-    for m, label in [("spindex", "Spindex `Ipv4SetBuilder` (all cores)"),
+    for m, label in [("spindex", "Spindex `IpSetBuilder` (all cores)"),
                      ("naive", "naive: `readLine` + `split` + `Arrays.sort` + dedupe + `DataOutputStream`")]:
         r = run.get(cls, m)
         if r:

@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * or queries open it; the index is thread-safe and its lookups allocate nothing.
  *
  * <pre>{@code
- * Ipv4Ranges geo = Spindex.open(Paths.get("ranges.spx"), Spindex.Mode.MAPPED).asRanges();
+ * IpRanges geo = Spindex.open(Paths.get("ranges.spx"), Spindex.Mode.MAPPED).asRanges();
  * String label = geo.label(0x08080808); // 8.8.8.8; null when no range holds it
  * }</pre>
  *

@@ -5,8 +5,8 @@
  */
 package io.spindex.bench;
 
-import io.spindex.build.Ipv4RangeBuilder;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import java.io.BufferedOutputStream;
@@ -84,7 +84,7 @@ public final class BenchFiles {
 
   /** Builds a set index from IP list text, with or without the /16 prefix table. */
   public static Path setIndex(Path text, Path out, boolean prefixTable) throws IOException {
-    new Ipv4SetBuilder()
+    new IpSetBuilder()
         .prefixTable(prefixTable)
         .createdMillis(0)
         .build(Collections.singletonList(text), out);
@@ -93,7 +93,7 @@ public final class BenchFiles {
 
   /** Builds a range index from range text, with or without the /16 prefix table. */
   public static Path rangeIndex(Path text, Path out, boolean prefixTable) throws IOException {
-    new Ipv4RangeBuilder()
+    new IpRangeBuilder()
         .delimiter('|')
         .prefixTable(prefixTable)
         .createdMillis(0)

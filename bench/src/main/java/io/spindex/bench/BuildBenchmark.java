@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import io.spindex.build.BuildReport;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpSetBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Building the set index from its text, wall time of one complete build per operation (single shot:
- * a build is seconds long): {@code Ipv4SetBuilder} on all cores against the naive pipeline ({@code
+ * a build is seconds long): {@code IpSetBuilder} on all cores against the naive pipeline ({@code
  * readLine} + {@code split} + {@code Arrays.sort} + dedupe + {@code DataOutputStream}). Run with
  * {@code -prof io.spindex.bench.PeakHeapProfiler} for the peak heap of each.
  */
@@ -55,7 +55,7 @@ public class BuildBenchmark {
 
   @Benchmark
   public BuildReport spindex() throws IOException {
-    return new Ipv4SetBuilder().build(Collections.singletonList(text), dir.resolve("ips.spx"));
+    return new IpSetBuilder().build(Collections.singletonList(text), dir.resolve("ips.spx"));
   }
 
   @Benchmark

@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -56,7 +56,7 @@ final class RangeData implements AutoCloseable {
 
   /** Fails unless Spindex, ip2region and MaxMind agree on the label of every address given. */
   void check(int[] addresses) throws IOException {
-    Ipv4Ranges spx = Loader.NIO.load(index).asRanges();
+    IpRanges spx = Loader.NIO.load(index).asRanges();
     Searcher ip2r = Searcher.newWithBuffer(Searcher.loadContentFromFile(xdb.toString()));
     try (Reader mm = new Reader(mmdb.toFile(), Reader.FileMode.MEMORY)) {
       for (int a : addresses) {

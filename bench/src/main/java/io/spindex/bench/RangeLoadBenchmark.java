@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.TextLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
@@ -64,7 +64,7 @@ public class RangeLoadBenchmark {
 
   @Benchmark
   public SpindexIndex textSpindex() throws IOException {
-    return TextLoader.ranges(new Ipv4RangeBuilder().delimiter('|')).load(data.text);
+    return TextLoader.ranges(new IpRangeBuilder().delimiter('|')).load(data.text);
   }
 
   @Benchmark

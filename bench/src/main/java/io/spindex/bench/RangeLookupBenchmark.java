@@ -7,7 +7,7 @@ package io.spindex.bench;
 
 import com.maxmind.db.CHMCache;
 import com.maxmind.db.Reader;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -46,10 +46,10 @@ public class RangeLookupBenchmark {
   public int count;
 
   private RangeData data;
-  private Ipv4Ranges heapPrefix;
-  private Ipv4Ranges heapNoPrefix;
-  private Ipv4Ranges mappedPrefix;
-  private Ipv4Ranges mappedNoPrefix;
+  private IpRanges heapPrefix;
+  private IpRanges heapNoPrefix;
+  private IpRanges mappedPrefix;
+  private IpRanges mappedNoPrefix;
   private int[] starts;
   private int[] ends;
   private int[] labelIds;
@@ -104,7 +104,7 @@ public class RangeLookupBenchmark {
     data.close();
   }
 
-  private int labelIds(Ipv4Ranges r) {
+  private int labelIds(IpRanges r) {
     int[] a = pool.addresses;
     int from = pool.next();
     int sum = 0;
@@ -123,7 +123,7 @@ public class RangeLookupBenchmark {
   private final int[] batchIn = new int[AddressPool.BATCH];
   private final int[] batchOut = new int[AddressPool.BATCH];
 
-  /** The batch API, {@code Ipv4Ranges.labelIds}: lookups interleaved to overlap cache misses. */
+  /** The batch API, {@code IpRanges.labelIds}: lookups interleaved to overlap cache misses. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapPrefixBatch() {
@@ -170,7 +170,7 @@ public class RangeLookupBenchmark {
       }
     }
     int r = lo - 1;
-    return r >= 0 && ends[r] >= key ? labelIds[r] : Ipv4Ranges.NONE;
+    return r >= 0 && ends[r] >= key ? labelIds[r] : IpRanges.NONE;
   }
 
   @Benchmark

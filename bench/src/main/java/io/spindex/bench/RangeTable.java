@@ -5,7 +5,7 @@
  */
 package io.spindex.bench;
 
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 
 /**
  * The ranges of a Spindex range index as plain arrays (unsigned addresses as longs), the single
@@ -24,7 +24,7 @@ final class RangeTable {
     this.labels = labels;
   }
 
-  static RangeTable of(Ipv4Ranges r) {
+  static RangeTable of(IpRanges r) {
     int n = r.size();
     long[] s = new long[n];
     long[] e = new long[n];

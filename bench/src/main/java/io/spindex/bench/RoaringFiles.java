@@ -5,7 +5,7 @@
  */
 package io.spindex.bench;
 
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpSet;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import org.roaringbitmap.RoaringBitmap;
 final class RoaringFiles {
   private RoaringFiles() {}
 
-  static Path write(Ipv4Set set, Path out) throws IOException {
+  static Path write(IpSet set, Path out) throws IOException {
     int[] addresses = new int[set.size()];
     for (int i = 0; i < addresses.length; i++) {
       addresses[i] = set.address(i); // ascending unsigned order, as RoaringBitmap orders ints

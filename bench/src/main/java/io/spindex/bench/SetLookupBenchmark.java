@@ -5,7 +5,7 @@
  */
 package io.spindex.bench;
 
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -47,10 +47,10 @@ public class SetLookupBenchmark {
   public int count;
 
   private Path dir;
-  private Ipv4Set heapPrefix;
-  private Ipv4Set heapNoPrefix;
-  private Ipv4Set mappedPrefix;
-  private Ipv4Set mappedNoPrefix;
+  private IpSet heapPrefix;
+  private IpSet heapNoPrefix;
+  private IpSet mappedPrefix;
+  private IpSet mappedNoPrefix;
   private int[] keys;
   private ImmutableRoaringBitmap roaringMapped;
   private RoaringBitmap roaringHeap;
@@ -102,7 +102,7 @@ public class SetLookupBenchmark {
     BenchFiles.delete(dir);
   }
 
-  private int contains(Ipv4Set set) {
+  private int contains(IpSet set) {
     int[] a = pool.addresses;
     int from = pool.next();
     int hits = 0;
@@ -139,7 +139,7 @@ public class SetLookupBenchmark {
   private final int[] batchIn = new int[AddressPool.BATCH];
   private final boolean[] batchOut = new boolean[AddressPool.BATCH];
 
-  /** The batch API, {@code Ipv4Set.containsAll}: lookups interleaved to overlap cache misses. */
+  /** The batch API, {@code IpSet.containsAll}: lookups interleaved to overlap cache misses. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapPrefixBatch() {

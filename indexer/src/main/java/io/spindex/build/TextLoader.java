@@ -18,11 +18,11 @@ import java.util.Collections;
  */
 public final class TextLoader implements IndexLoader {
   private final boolean ranges;
-  private final Ipv4RangeBuilder rangeBuilder;
+  private final IpRangeBuilder rangeBuilder;
   private final ProductIndexBuilder productBuilder;
 
   private TextLoader(
-      boolean ranges, Ipv4RangeBuilder rangeBuilder, ProductIndexBuilder productBuilder) {
+      boolean ranges, IpRangeBuilder rangeBuilder, ProductIndexBuilder productBuilder) {
     this.ranges = ranges;
     this.rangeBuilder = rangeBuilder;
     this.productBuilder = productBuilder;
@@ -34,7 +34,7 @@ public final class TextLoader implements IndexLoader {
   }
 
   /** Loads range text with the given builder's delimiter and overlap policy. */
-  public static TextLoader ranges(Ipv4RangeBuilder builder) {
+  public static TextLoader ranges(IpRangeBuilder builder) {
     return new TextLoader(true, builder, null);
   }
 
@@ -55,6 +55,6 @@ public final class TextLoader implements IndexLoader {
     }
     return ranges
         ? rangeBuilder.buildInMemory(Collections.singletonList(source))
-        : new Ipv4SetBuilder().buildInMemory(Collections.singletonList(source));
+        : new IpSetBuilder().buildInMemory(Collections.singletonList(source));
   }
 }

@@ -5,7 +5,7 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.OverlapPolicy;
 import io.spindex.build.TextLoader;
 import io.spindex.index.IndexHeader;
@@ -102,7 +102,7 @@ final class BenchLoadCommand implements Callable<Integer> {
                   ? TextLoader.products(
                       new io.spindex.build.ProductIndexBuilder()
                           .extraIntFields(productExtras(file)))
-                  : TextLoader.ranges(new Ipv4RangeBuilder().onOverlap(OverlapPolicy.LAST)));
+                  : TextLoader.ranges(new IpRangeBuilder().onOverlap(OverlapPolicy.LAST)));
     }
     for (IndexLoader l : all) {
       Path target = l.loaderName().equals("text") ? source : file;

@@ -6,8 +6,8 @@
 package io.spindex.cli;
 
 import io.spindex.build.BuildReport;
-import io.spindex.build.Ipv4RangeBuilder;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.build.OverlapPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -103,8 +103,7 @@ final class BuildCommand {
 
     @Override
     public Integer call() throws IOException {
-      Ipv4SetBuilder b =
-          new Ipv4SetBuilder().strict(common.strict).prefixTable(!common.noPrefixTable);
+      IpSetBuilder b = new IpSetBuilder().strict(common.strict).prefixTable(!common.noPrefixTable);
       if (threads != null) {
         b.threads(threads);
       }
@@ -151,8 +150,8 @@ final class BuildCommand {
 
     @Override
     public Integer call() throws IOException {
-      Ipv4RangeBuilder b =
-          new Ipv4RangeBuilder()
+      IpRangeBuilder b =
+          new IpRangeBuilder()
               .strict(common.strict)
               .prefixTable(!common.noPrefixTable)
               .onOverlap(OverlapPolicy.parse(onOverlap));

@@ -6,7 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.index.IndexHeader;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
@@ -39,7 +39,7 @@ final class InspectCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     SpindexIndex index = Loader.mappedUnchecked().load(file);
     IndexHeader h = index.header();
-    Integer labels = index instanceof Ipv4Ranges ? ((Ipv4Ranges) index).labelCount() : null;
+    Integer labels = index instanceof IpRanges ? ((IpRanges) index).labelCount() : null;
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(json(h, labels));

@@ -6,7 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.index.IndexLoader;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.text.Ipv4Text;
@@ -114,7 +114,7 @@ final class LookupCommand implements Callable<Integer> {
   /** Answers one line at a time; label bytes are cached per label id. */
   private static final class Answerer {
     private final SpindexIndex index;
-    private final Ipv4Ranges ranges;
+    private final IpRanges ranges;
     private final byte[][] labels;
     private final PrintWriter err;
     long errors;
@@ -122,7 +122,7 @@ final class LookupCommand implements Callable<Integer> {
 
     Answerer(SpindexIndex index, PrintWriter err) {
       this.index = index;
-      this.ranges = index instanceof Ipv4Ranges ? (Ipv4Ranges) index : null;
+      this.ranges = index instanceof IpRanges ? (IpRanges) index : null;
       this.labels = ranges == null ? null : new byte[ranges.labelCount()][];
       this.err = err;
     }
@@ -148,7 +148,7 @@ final class LookupCommand implements Callable<Integer> {
         out.write(index.asSet().contains((int) a) ? TRUE : FALSE);
       } else {
         int id = ranges.labelId((int) a);
-        if (id == Ipv4Ranges.NONE) {
+        if (id == IpRanges.NONE) {
           out.write(NULL);
         } else {
           byte[] label = labels[id];

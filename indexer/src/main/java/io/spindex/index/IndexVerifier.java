@@ -56,8 +56,8 @@ public final class IndexVerifier {
     SpindexIndex index = Loader.MAPPED.load(file);
     IndexHeader h = index.header();
     checkPadding(h);
-    if (index instanceof Ipv4Set) {
-      Ipv4Set set = (Ipv4Set) index;
+    if (index instanceof IpSet) {
+      IpSet set = (IpSet) index;
       SectionEntry keys = h.require(Section.KEYS);
       for (int i = 1; i < set.size(); i++) {
         if (Layout.flip(set.address(i - 1)) >= Layout.flip(set.address(i))) {
@@ -68,7 +68,7 @@ public final class IndexVerifier {
     } else if (index instanceof ProductIndex) {
       verifyProducts(h, (ProductIndex) index);
     } else {
-      Ipv4Ranges r = (Ipv4Ranges) index;
+      IpRanges r = (IpRanges) index;
       SectionEntry starts = h.require(Section.RANGE_STARTS);
       SectionEntry labels = h.require(Section.RANGE_LABELS);
       for (int i = 0; i < r.size(); i++) {

@@ -26,7 +26,7 @@ interface SectionSource {
     if (h.kind() == IndexKind.IPV4_SET) {
       IntColumn keys = source.ints(h.require(Section.KEYS));
       checkPrefixEnds(h, prefixEntry, prefix, keys.size());
-      return new Ipv4Set(h, loader, keys, prefix);
+      return new IpSet(h, loader, keys, prefix);
     }
     if (h.kind() == IndexKind.PRODUCTS) {
       return products(h, loader, source, prefixEntry, prefix);
@@ -48,7 +48,7 @@ interface SectionSource {
           "offsets from 0 to " + bytesEntry.length() + " (the label bytes)",
           "from " + offsets.get(0) + " to " + last);
     }
-    return new Ipv4Ranges(h, loader, starts, ends, labels, prefix, offsets, bytes);
+    return new IpRanges(h, loader, starts, ends, labels, prefix, offsets, bytes);
   }
 
   private static ProductIndex products(

@@ -6,9 +6,9 @@
 package io.spindex.index;
 
 /**
- * A loaded, read-only index: {@link Ipv4Set}, {@link Ipv4Ranges} or {@link ProductIndex}. Every
- * loader returns the same types with the same answers; only where the data lives differs (heap
- * arrays or a mapping).
+ * A loaded, read-only index: {@link IpSet}, {@link IpRanges} or {@link ProductIndex}. Every loader
+ * returns the same types with the same answers; only where the data lives differs (heap arrays or a
+ * mapping).
  *
  * <p>Addresses are passed as the 32 bits of the IPv4 address in network order, as an {@code int}
  * ({@code 1.2.3.4} is {@code 0x01020304}; addresses from 128.0.0.0 up are negative ints). All
@@ -41,12 +41,12 @@ public abstract class SpindexIndex {
   public abstract int size();
 
   /** This index as a set; fails with a message naming the file when it is not one. */
-  public Ipv4Set asSet() {
+  public IpSet asSet() {
     throw new IllegalStateException(header.file() + " is a " + kind() + " index, not an IPv4 set");
   }
 
   /** This index as ranges; fails with a message naming the file when it is not one. */
-  public Ipv4Ranges asRanges() {
+  public IpRanges asRanges() {
     throw new IllegalStateException(
         header.file() + " is a " + kind() + " index, not an IPv4 range index");
   }

@@ -5,8 +5,8 @@
  */
 package io.spindex.lookup;
 
-import io.spindex.index.Ipv4Ranges;
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpRanges;
+import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -47,8 +47,8 @@ public final class LineLookup {
   private final IpLocator locator;
   private final LookupMode mode;
   private final boolean keepHits;
-  private final Ipv4Set set;
-  private final Ipv4Ranges ranges;
+  private final IpSet set;
+  private final IpRanges ranges;
 
   /** Label bytes by slot: label ids of a range index then {@code \N}; false, true for a set. */
   private final byte[][] labels;
@@ -152,7 +152,7 @@ public final class LineLookup {
       ranges.labelIds(batchAddress, located, batchId);
       for (int j = 0; j < located; j++) {
         int id = batchId[j];
-        batchSlot[batchLine[j]] = id == Ipv4Ranges.NONE ? labels.length - 1 : id;
+        batchSlot[batchLine[j]] = id == IpRanges.NONE ? labels.length - 1 : id;
       }
     }
     for (int j = 0; j < located; j++) {
@@ -224,7 +224,7 @@ public final class LineLookup {
       return set.contains(address) ? 1 : 0;
     }
     int id = ranges.labelId(address);
-    return id == Ipv4Ranges.NONE ? labels.length - 1 : id;
+    return id == IpRanges.NONE ? labels.length - 1 : id;
   }
 
   private byte[] label(int slot) {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
@@ -92,8 +92,8 @@ class OverlapPolicyTest {
       Path in = dir.resolve("r" + round + ".csv");
       Files.write(in, lines, StandardCharsets.UTF_8);
       Path idx = dir.resolve("r" + round + ".spx");
-      BuildReport report = new Ipv4RangeBuilder().onOverlap(policy).build(List.of(in), idx);
-      Ipv4Ranges r = Loader.NIO.load(idx).asRanges();
+      BuildReport report = new IpRangeBuilder().onOverlap(policy).build(List.of(in), idx);
+      IpRanges r = Loader.NIO.load(idx).asRanges();
       TreeSet<Long> probes = new TreeSet<>();
       for (Src s : src) {
         for (long d = -1; d <= 1; d++) {
@@ -133,7 +133,7 @@ class OverlapPolicyTest {
     InputException e =
         assertThrows(
             InputException.class,
-            () -> new Ipv4RangeBuilder().build(List.of(in), dir.resolve("o.spx")));
+            () -> new IpRangeBuilder().build(List.of(in), dir.resolve("o.spx")));
     assertEquals(
         "overlapping ranges: "
             + in

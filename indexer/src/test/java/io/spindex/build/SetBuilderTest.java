@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.text.InputException;
 import java.io.IOException;
@@ -43,7 +43,7 @@ class SetBuilderTest {
             "a.txt",
             "\uFEFF# header comment\n10.0.0.1\n  10.0.0.2\t\r\n\n10.0.0.1\n256.0.0.1\n01.2.3.4\n");
     Path b = write("b.txt", "::1\n10.0.0.3\nnot an ip\n10.0.0.2");
-    BuildReport r = new Ipv4SetBuilder().build(List.of(a, b), dir.resolve("x.spx"));
+    BuildReport r = new IpSetBuilder().build(List.of(a, b), dir.resolve("x.spx"));
     Map<String, Long> expected = new TreeMap<>();
     expected.put("leading-zero", 1L);
     expected.put("ipv6-unsupported", 1L);
@@ -64,7 +64,7 @@ class SetBuilderTest {
             b + ":1: ipv6-unsupported: '::1'",
             b + ":3: not-ipv4: 'not an ip'"),
         r.rejectSamples());
-    Ipv4Set s = Loader.NIO.load(dir.resolve("x.spx")).asSet();
+    IpSet s = Loader.NIO.load(dir.resolve("x.spx")).asSet();
     assertArrayEquals(
         new int[] {0x0A000001, 0x0A000002, 0x0A000003},
         new int[] {s.address(0), s.address(1), s.address(2)});
@@ -74,7 +74,7 @@ class SetBuilderTest {
   void overLongLinesAreRejectedWithTheirLineNumber() throws IOException {
     String longLine = "1".repeat(io.spindex.text.LineReader.MAX_LINE_BYTES + 1);
     Path a = write("a.txt", "1.1.1.1\n" + longLine + "\n2.2.2.2\n");
-    BuildReport r = new Ipv4SetBuilder().build(List.of(a), dir.resolve("x.spx"));
+    BuildReport r = new IpSetBuilder().build(List.of(a), dir.resolve("x.spx"));
     assertEquals(Map.of("line-too-long", 1L), r.rejectsByReason());
     assertEquals(2, r.count("addresses"));
     assertEquals(3, r.count("lines"));
@@ -85,7 +85,7 @@ class SetBuilderTest {
   void sourceDigestIsTheSha256OfTheInputBytesInOrder() throws Exception {
     Path a = write("a.txt", "1.1.1.1\n");
     Path b = write("b.txt", "2.2.2.2\n");
-    IndexHeader h = new Ipv4SetBuilder().build(List.of(a, b), dir.resolve("x.spx")).header();
+    IndexHeader h = new IpSetBuilder().build(List.of(a, b), dir.resolve("x.spx")).header();
     MessageDigest md = MessageDigest.getInstance("SHA-256");
     md.update(Files.readAllBytes(a));
     md.update(Files.readAllBytes(b));
@@ -98,7 +98,7 @@ class SetBuilderTest {
     InputException e =
         assertThrows(
             InputException.class,
-            () -> new Ipv4SetBuilder().strict(true).build(List.of(a), dir.resolve("x.spx")));
+            () -> new IpSetBuilder().strict(true).build(List.of(a), dir.resolve("x.spx")));
     assertEquals(
         "rejected line (--strict): "
             + a
@@ -122,16 +122,10 @@ class SetBuilderTest {
       Files.copy(plain, out);
     }
     BuildReport one =
-        new Ipv4SetBuilder()
-            .threads(1)
-            .createdMillis(0)
-            .build(List.of(plain), dir.resolve("1.spx"));
+        new IpSetBuilder().threads(1).createdMillis(0).build(List.of(plain), dir.resolve("1.spx"));
     BuildReport four =
-        new Ipv4SetBuilder()
-            .threads(4)
-            .createdMillis(0)
-            .build(List.of(plain), dir.resolve("4.spx"));
-    BuildReport zip = new Ipv4SetBuilder().threads(4).build(List.of(gz), dir.resolve("z.spx"));
+        new IpSetBuilder().threads(4).createdMillis(0).build(List.of(plain), dir.resolve("4.spx"));
+    BuildReport zip = new IpSetBuilder().threads(4).build(List.of(gz), dir.resolve("z.spx"));
     assertEquals(one.counts(), four.counts());
     assertEquals(one.rejectsByReason(), four.rejectsByReason());
     assertEquals(one.rejectSamples(), four.rejectSamples());

@@ -22,7 +22,7 @@ class SortUniqueTest {
     long[] bits = new long[1024];
     for (int round = 0; round < 300; round++) {
       int high = rnd.nextInt() & 0xFFFF0000;
-      int n = rnd.nextInt(3) == 0 ? rnd.nextInt(Ipv4SetBuilder.BITMAP_MIN) : rnd.nextInt(5000);
+      int n = rnd.nextInt(3) == 0 ? rnd.nextInt(IpSetBuilder.BITMAP_MIN) : rnd.nextInt(5000);
       int spread = rnd.nextBoolean() ? 65536 : 1 + rnd.nextInt(300); // many duplicates
       int pad = rnd.nextInt(5);
       int[] keys = new int[n + 2 * pad];
@@ -32,7 +32,7 @@ class SortUniqueTest {
         keys[pad + i] = k;
         reference.add(k);
       }
-      int u = Ipv4SetBuilder.sortUnique(keys, pad, pad + n, bits);
+      int u = IpSetBuilder.sortUnique(keys, pad, pad + n, bits);
       String ctx = "seed " + seed + ", round " + round;
       assertEquals(reference.size(), u, ctx);
       int[] expected = reference.stream().mapToInt(Integer::intValue).toArray();

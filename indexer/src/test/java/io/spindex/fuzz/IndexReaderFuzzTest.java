@@ -9,7 +9,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.IndexVerifier;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import io.spindex.index.SpindexIndex;
@@ -73,10 +73,10 @@ class IndexReaderFuzzTest {
       return;
     }
     for (int a : new int[] {0, -1, 0x0A000001, 0x7FFFFFFF, 0x80000000, 0x01000100}) {
-      if (index instanceof Ipv4Ranges) {
-        Ipv4Ranges r = (Ipv4Ranges) index;
+      if (index instanceof IpRanges) {
+        IpRanges r = (IpRanges) index;
         int id = r.labelId(a);
-        if (id != Ipv4Ranges.NONE) {
+        if (id != IpRanges.NONE) {
           r.labelText(id);
         }
       } else {

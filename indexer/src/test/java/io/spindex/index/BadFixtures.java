@@ -5,8 +5,8 @@
  */
 package io.spindex.index;
 
-import io.spindex.build.Ipv4RangeBuilder;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.build.ProductIndexBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,9 +46,9 @@ public final class BadFixtures {
     Path ranges = work.resolve("ranges.spx");
     Path withPrefix = work.resolve("ips-prefix.spx");
     // Without the 256 KiB prefix table the fixtures stay tiny; one fixture needs the table.
-    new Ipv4SetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
-    new Ipv4SetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
-    new Ipv4RangeBuilder().createdMillis(0).prefixTable(false).build(List.of(rangesText), ranges);
+    new IpSetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
+    new IpSetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
+    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(rangesText), ranges);
     Path productsText = work.resolve("products.tsv");
     Files.write(
         productsText,

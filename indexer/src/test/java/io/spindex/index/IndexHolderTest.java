@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpSetBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ class IndexHolderTest {
     Path src = dir.resolve("ips.txt");
     Files.write(src, "10.0.0.1\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8));
     index = dir.resolve("ips.spx");
-    new Ipv4SetBuilder().build(List.of(src), index);
+    new IpSetBuilder().build(List.of(src), index);
   }
 
   @AfterEach
@@ -125,7 +125,7 @@ class IndexHolderTest {
     IndexHolder.Acquired before = IndexHolder.acquire(index, loader);
     Path src = dir.resolve("other.txt");
     Files.write(src, "192.168.0.1\n".getBytes(StandardCharsets.UTF_8));
-    new Ipv4SetBuilder().build(List.of(src), index);
+    new IpSetBuilder().build(List.of(src), index);
     IndexHolder.Acquired after = IndexHolder.acquire(index, loader);
     assertTrue(after.loadedByThisCall());
     assertTrue(after.index().asSet().contains(0xC0A80001));

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.google.common.collect.Range;
 import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.TextLoader;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
@@ -67,11 +67,11 @@ class RangeRoundTripTest {
     Files.write(src, lines, StandardCharsets.UTF_8);
     for (boolean prefix : new boolean[] {true, false}) {
       Path idx = dir.resolve("r-" + prefix + ".spx");
-      new Ipv4RangeBuilder().prefixTable(prefix).build(List.of(src), idx);
+      new IpRangeBuilder().prefixTable(prefix).build(List.of(src), idx);
       List<IndexLoader> loaders = Loaders.all();
-      loaders.add(TextLoader.ranges(new Ipv4RangeBuilder()));
+      loaders.add(TextLoader.ranges(new IpRangeBuilder()));
       for (IndexLoader l : loaders) {
-        Ipv4Ranges r = l.load(l.loaderName().equals("text") ? src : idx).asRanges();
+        IpRanges r = l.load(l.loaderName().equals("text") ? src : idx).asRanges();
         String ctx = "seed " + seed + ", loader " + l.loaderName() + ", prefix " + prefix;
         assertEquals(reference.asMapOfRanges().size(), r.size(), ctx);
         List<Integer> probes = new ArrayList<>();
@@ -92,7 +92,7 @@ class RangeRoundTripTest {
         for (int i = 0; i < in.length; i++) {
           String expected = reference.get(Integer.toUnsignedLong(in[i]));
           expectedHits += expected == null ? 0 : 1;
-          String got = ids[i] == Ipv4Ranges.NONE ? null : r.labelText(ids[i]);
+          String got = ids[i] == IpRanges.NONE ? null : r.labelText(ids[i]);
           assertEquals(expected, got, ctx + ", probe " + Ipv4Text.format(in[i]));
           assertEquals(expected, r.label(in[i]), ctx);
         }
@@ -114,7 +114,7 @@ class RangeRoundTripTest {
     Path src = dir.resolve("few.txt");
     Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
     Path idx = dir.resolve("one-mapping.spx");
-    new Ipv4RangeBuilder().prefixTable(true).build(List.of(src), idx);
+    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
     String name = idx.toAbsolutePath().toString();
     List<SpindexIndex> held = new ArrayList<>();
     for (int i = 0; i < 20; i++) {

@@ -8,7 +8,7 @@ package io.spindex.index;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.build.TextLoader;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
@@ -51,11 +51,11 @@ class SetRoundTripTest {
     Files.write(src, text.toString().getBytes(StandardCharsets.UTF_8));
     for (boolean prefix : new boolean[] {true, false}) {
       Path idx = dir.resolve("ips-" + prefix + ".spx");
-      new Ipv4SetBuilder().prefixTable(prefix).build(List.of(src), idx);
+      new IpSetBuilder().prefixTable(prefix).build(List.of(src), idx);
       List<IndexLoader> loaders = Loaders.all();
       loaders.add(TextLoader.ips());
       for (IndexLoader l : loaders) {
-        Ipv4Set set = l.load(l.loaderName().equals("text") ? src : idx).asSet();
+        IpSet set = l.load(l.loaderName().equals("text") ? src : idx).asSet();
         String ctx = "seed " + seed + ", loader " + l.loaderName() + ", prefix " + prefix;
         assertEquals(reference.size(), set.size(), ctx);
         int row = 0;
@@ -98,10 +98,10 @@ class SetRoundTripTest {
     Path src = dir.resolve("ips.txt");
     Files.write(src, "10.0.0.1\n10.0.0.3\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8));
     Path idx = dir.resolve("ips.spx");
-    new Ipv4SetBuilder().build(List.of(src), idx);
+    new IpSetBuilder().build(List.of(src), idx);
     int[] expected = {0x0A000001, 0x0A000002, 0x0A000003};
     for (IndexLoader l : Loaders.all()) {
-      Ipv4Set s = l.load(idx).asSet();
+      IpSet s = l.load(idx).asSet();
       int[] got = new int[s.size()];
       for (int i = 0; i < got.length; i++) {
         got[i] = s.address(i);

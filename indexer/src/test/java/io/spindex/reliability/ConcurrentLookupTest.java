@@ -7,10 +7,10 @@ package io.spindex.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IndexLoader;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -36,11 +36,11 @@ class ConcurrentLookupTest {
       new RangeGenerator(50_000, 3, RangeGenerator.Format.RANGE).writeTo(out);
     }
     Path idx = dir.resolve("ranges.spx");
-    new Ipv4RangeBuilder().build(List.of(src), idx);
+    new IpRangeBuilder().build(List.of(src), idx);
     long seed = System.nanoTime();
     int[] probes = new SplittableRandom(seed).ints(200_000).toArray();
     for (IndexLoader loader : new IndexLoader[] {Loader.MAPPED, Loader.NIO}) {
-      Ipv4Ranges ranges = loader.load(idx).asRanges();
+      IpRanges ranges = loader.load(idx).asRanges();
       String[] expected = new String[probes.length];
       for (int i = 0; i < probes.length; i++) {
         expected[i] = ranges.label(probes[i]);

@@ -8,8 +8,8 @@ package io.spindex.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.Ipv4RangeBuilder;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.build.ProductIndexBuilder;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
@@ -43,7 +43,7 @@ class CorruptFileMatrixTest {
           src,
           "10.0.0.1\n10.0.0.2\n10.0.1.7\n172.16.5.4\n8.8.8.8\n255.255.255.255\n0.0.0.0\n"
               .getBytes(StandardCharsets.UTF_8));
-      new Ipv4SetBuilder().build(List.of(src), idx);
+      new IpSetBuilder().build(List.of(src), idx);
     } else if (kind.equals("products")) {
       Files.write(
           src,
@@ -55,7 +55,7 @@ class CorruptFileMatrixTest {
           src,
           "0.0.0.0|0.255.255.255|zero\n1.0.0.0|1.0.0.255|AU\n1.0.1.0|1.0.3.255|CN\n8.8.8.8|8.8.8.8|G\n"
               .getBytes(StandardCharsets.UTF_8));
-      new Ipv4RangeBuilder().build(List.of(src), idx);
+      new IpRangeBuilder().build(List.of(src), idx);
     }
     return idx;
   }

@@ -7,7 +7,7 @@ package io.spindex.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.cli.SpindexCli;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;
@@ -37,18 +37,14 @@ class CrashSafeBuildTest {
     Path oldText = dir.resolve("old.txt");
     Files.writeString(oldText, "10.0.0.1\n");
     Path target = dir.resolve("ips.spx");
-    int oldCrc = new Ipv4SetBuilder().build(List.of(oldText), target).header().headerCrc32c();
+    int oldCrc = new IpSetBuilder().build(List.of(oldText), target).header().headerCrc32c();
     Path big = dir.resolve("big.txt");
     try (OutputStream out = Files.newOutputStream(big)) {
       new IpListGenerator(3_000_000, 1, 0).writeTo(out);
     }
     Path reference = dir.resolve("reference.spx");
     int newCrc =
-        new Ipv4SetBuilder()
-            .createdMillis(0)
-            .build(List.of(big), reference)
-            .header()
-            .headerCrc32c();
+        new IpSetBuilder().createdMillis(0).build(List.of(big), reference).header().headerCrc32c();
     int sawOld = 0;
     int sawNew = 0;
     for (int round = 0; round < 8; round++) {
@@ -81,7 +77,7 @@ class CrashSafeBuildTest {
       } else {
         sawNew++;
         // Put the old index back, so that the next kill can again catch a replacement.
-        new Ipv4SetBuilder().build(List.of(oldText), target);
+        new IpSetBuilder().build(List.of(oldText), target);
         oldCrc = IndexVerifier.verify(target).headerCrc32c();
       }
     }

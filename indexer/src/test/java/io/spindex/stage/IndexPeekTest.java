@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.Loader;
@@ -37,7 +37,7 @@ class IndexPeekTest {
       new RangeGenerator(1000, 2, RangeGenerator.Format.parse("range")).writeTo(out);
     }
     Path ranges = dir.resolve("r.spx");
-    new Ipv4RangeBuilder().createdMillis(0).build(List.of(text), ranges);
+    new IpRangeBuilder().createdMillis(0).build(List.of(text), ranges);
     for (Path p : new Path[] {set, ranges}) {
       IndexPeek peek = IndexPeek.of(StageSource.local(p));
       assertTrue(peek.isIndex(), p.toString());

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.Ipv4RangeBuilder;
-import io.spindex.build.Ipv4SetBuilder;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.build.IpSetBuilder;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;
@@ -48,7 +48,7 @@ class StageTest {
       new IpListGenerator(count, seed, 0).writeTo(out);
     }
     Path index = dir.resolve(name + ".spx");
-    new Ipv4SetBuilder().createdMillis(0).build(List.of(text), index);
+    new IpSetBuilder().createdMillis(0).build(List.of(text), index);
     return index;
   }
 
@@ -172,7 +172,7 @@ class StageTest {
       new RangeGenerator(20_000, 5, RangeGenerator.Format.parse("range")).writeTo(out);
     }
     Path src = dir.resolve("ranges.spx");
-    new Ipv4RangeBuilder().createdMillis(0).build(List.of(text), src);
+    new IpRangeBuilder().createdMillis(0).build(List.of(text), src);
     StageResult r =
         Stager.stage(
             StageSource.local(src),

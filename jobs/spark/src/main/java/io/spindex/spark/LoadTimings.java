@@ -5,7 +5,7 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.Ipv4RangeBuilder;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.TextLoader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;
@@ -105,7 +105,7 @@ final class LoadTimings implements Serializable {
         IndexLoader loader =
             !name.equals(TEXT)
                 ? Loader.forOption(name)
-                : ranges ? TextLoader.ranges(new Ipv4RangeBuilder()) : TextLoader.ips();
+                : ranges ? TextLoader.ranges(new IpRangeBuilder()) : TextLoader.ips();
         long t0 = System.nanoTime();
         SpindexIndex index = loader.load(name.equals(TEXT) ? text : file);
         long nanos = System.nanoTime() - t0;

@@ -8,8 +8,8 @@ package io.spindex.spark;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
-import io.spindex.index.Ipv4Ranges;
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpRanges;
+import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.JobArgs;
@@ -199,14 +199,14 @@ final class ReadinessJob {
   /** Sets: {addresses}; ranges: {starts, ends, label ids}; addresses in unsigned order. */
   static int[][] arrays(SpindexIndex index) {
     if (index.kind() == IndexKind.IPV4_SET) {
-      Ipv4Set s = index.asSet();
+      IpSet s = index.asSet();
       int[] a = new int[s.size()];
       for (int i = 0; i < a.length; i++) {
         a[i] = s.address(i);
       }
       return new int[][] {a};
     }
-    Ipv4Ranges r = index.asRanges();
+    IpRanges r = index.asRanges();
     int[] starts = new int[r.size()];
     int[] ends = new int[r.size()];
     int[] labels = new int[r.size()];

@@ -8,7 +8,7 @@ package io.spindex.build;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
-import io.spindex.index.Ipv4Set;
+import io.spindex.index.IpSet;
 import io.spindex.index.Section;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
@@ -29,16 +29,16 @@ import java.util.Map;
  * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The same
  * counts become the index's prefix table.
  */
-public final class Ipv4SetBuilder extends IndexBuilder<Ipv4SetBuilder> {
+public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   @Override
-  Ipv4SetBuilder self() {
+  IpSetBuilder self() {
     return this;
   }
 
   private int threads = Runtime.getRuntime().availableProcessors();
 
   /** Parser threads (default: available processors). */
-  public Ipv4SetBuilder threads(int n) {
+  public IpSetBuilder threads(int n) {
     this.threads = Math.max(1, n);
     return this;
   }
@@ -55,7 +55,7 @@ public final class Ipv4SetBuilder extends IndexBuilder<Ipv4SetBuilder> {
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
-  public Ipv4Set buildInMemory(List<Path> inputs) throws IOException {
+  public IpSet buildInMemory(List<Path> inputs) throws IOException {
     Built b = parseAndSort(inputs);
     return b.writer.toIndex(inputs.get(0), "text").asSet();
   }

@@ -10,18 +10,18 @@ package io.spindex.index;
  * table, a lookup is one table read and a binary search within one /16 block; without one, a binary
  * search over all keys.
  */
-public final class Ipv4Set extends SpindexIndex {
+public final class IpSet extends SpindexIndex {
   private final IntColumn keys;
   private final IntColumn prefix;
 
-  Ipv4Set(IndexHeader header, String loader, IntColumn keys, IntColumn prefix) {
+  IpSet(IndexHeader header, String loader, IntColumn keys, IntColumn prefix) {
     super(header, loader);
     this.keys = keys;
     this.prefix = prefix;
   }
 
   @Override
-  public Ipv4Set asSet() {
+  public IpSet asSet() {
     return this;
   }
 

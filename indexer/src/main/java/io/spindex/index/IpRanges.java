@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * distinct label is stored once. Thread-safe; lookups allocate nothing (labels are decoded once
  * each and cached).
  */
-public final class Ipv4Ranges extends SpindexIndex {
+public final class IpRanges extends SpindexIndex {
   /** Returned by {@link #row} and {@link #labelId} when no range holds the address. */
   public static final int NONE = -1;
 
@@ -25,7 +25,7 @@ public final class Ipv4Ranges extends SpindexIndex {
   private final ByteBuffer labelBytes;
   private final String[] decoded;
 
-  Ipv4Ranges(
+  IpRanges(
       IndexHeader header,
       String loader,
       IntColumn starts,
@@ -45,7 +45,7 @@ public final class Ipv4Ranges extends SpindexIndex {
   }
 
   @Override
-  public Ipv4Ranges asRanges() {
+  public IpRanges asRanges() {
     return this;
   }
 
@@ -111,8 +111,8 @@ public final class Ipv4Ranges extends SpindexIndex {
 
   /**
    * Batch lookup: {@code out[i] = labelId(addresses[i])} for {@code i < count}. Like {@link
-   * Ipv4Set#containsAll}, searches {@value Ipv4Set#GROUP} addresses in lock step so that their
-   * cache misses overlap; allocates three small arrays per call, nothing per address.
+   * IpSet#containsAll}, searches {@value IpSet#GROUP} addresses in lock step so that their cache
+   * misses overlap; allocates three small arrays per call, nothing per address.
    *
    * @return how many addresses fell in a range
    */
@@ -127,7 +127,7 @@ public final class Ipv4Ranges extends SpindexIndex {
       }
       return hits;
     }
-    int group = Ipv4Set.GROUP;
+    int group = IpSet.GROUP;
     int[] base = new int[group];
     int[] len = new int[group];
     int[] key = new int[group];

@@ -8,7 +8,7 @@ package io.spindex.build;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
-import io.spindex.index.Ipv4Ranges;
+import io.spindex.index.IpRanges;
 import io.spindex.index.Section;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
@@ -25,9 +25,9 @@ import java.util.Map;
  * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
  * sorted, overlaps failed or flattened by an {@link OverlapPolicy}, labels stored once each.
  */
-public final class Ipv4RangeBuilder extends IndexBuilder<Ipv4RangeBuilder> {
+public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   @Override
-  Ipv4RangeBuilder self() {
+  IpRangeBuilder self() {
     return this;
   }
 
@@ -35,7 +35,7 @@ public final class Ipv4RangeBuilder extends IndexBuilder<Ipv4RangeBuilder> {
   private OverlapPolicy policy = OverlapPolicy.FAIL;
 
   /** A fixed field delimiter; by default tab, '|' or ',' is detected per file. */
-  public Ipv4RangeBuilder delimiter(char c) {
+  public IpRangeBuilder delimiter(char c) {
     if (c > 127 || c == '\n' || c == '\r' || c == '"' || c == '.' || c == '/') {
       throw new IllegalArgumentException("unusable delimiter: '" + c + "'");
     }
@@ -43,7 +43,7 @@ public final class Ipv4RangeBuilder extends IndexBuilder<Ipv4RangeBuilder> {
     return this;
   }
 
-  public Ipv4RangeBuilder onOverlap(OverlapPolicy p) {
+  public IpRangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
     return this;
   }
@@ -60,7 +60,7 @@ public final class Ipv4RangeBuilder extends IndexBuilder<Ipv4RangeBuilder> {
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
-  public Ipv4Ranges buildInMemory(List<Path> inputs) throws IOException {
+  public IpRanges buildInMemory(List<Path> inputs) throws IOException {
     return assemble(inputs).writer.toIndex(inputs.get(0), "text").asRanges();
   }
 
