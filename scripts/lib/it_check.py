@@ -79,7 +79,7 @@ def reference(ranges_txt, input_dir, output_dir):
             continue
         m = FIRST.search(line)
         if not m:
-            rejects["no-ipv4-found"] = rejects.get("no-ipv4-found", 0) + 1
+            rejects["no-ip-found"] = rejects.get("no-ip-found", 0) + 1
             continue
         a = ip(m.group(1))
         r = bisect.bisect_right(starts, a) - 1

@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds an IPv4 range index from range text ({@link RangeLine}): delimiter given or detected per
+ * Builds an IP range index from range text ({@link RangeLine}): delimiter given or detected per
  * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
- * sorted, overlaps failed or flattened by an {@link OverlapPolicy}, labels stored once each.
+ * sorted, overlaps failed or flattened by an {@link OverlapPolicy} (within each family), labels
+ * stored once each. IPv4 and IPv6 lines may come in one file or in several; with any IPv6 range the
+ * index is dual-stack (format version 2), else it is the IPv4 index of version 1.
  */
 public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   @Override
@@ -77,21 +79,25 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     // one reader thread keeps input order, which the first/last policies and messages need.
     long t0 = System.nanoTime();
     RangeRows rows = new RangeRows();
+    Ipv6RangeRows rows6 = new Ipv6RangeRows();
     List<String> notes = new ArrayList<>();
     SourceScan.Result<RangeSink> scan =
-        SourceScan.scan(inputs, 1, p -> new RangeSink(p, rows, delimiter, notes), progress);
+        SourceScan.scan(inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, notes), progress);
     if (strict && scan.rejects.total() > 0) {
       throw new InputException(
           "rejected line (--strict): "
               + scan.rejects.samples().get(0)
-              + " (expected start<d>end<d>label or a.b.c.d/len<d>label)");
+              + " (expected start<d>end<d>label or address/len<d>label)");
     }
     long skipped = 0;
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
     }
     long t1 = System.nanoTime();
+    int accepted = rows.size() + rows6.size();
     RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, inputs);
+    Ipv6RangeRows.Flat flat6 = rows6.size() == 0 ? null : rows6.flatten(policy, inputs);
+    int size6 = flat6 == null ? 0 : flat6.size;
     Built b = new Built();
     b.phases.put("read", t1 - t0);
     b.phases.put("sort", System.nanoTime() - t1);
@@ -99,13 +105,17 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.notes = notes;
     b.counts.put("lines", scan.lines);
     b.counts.put("skipped", skipped);
-    b.counts.put("accepted", (long) rows.size());
+    b.counts.put("accepted", (long) accepted);
     b.counts.put("rejected", scan.rejects.total());
-    b.counts.put("overlapping", (long) flat.overlapping);
-    b.counts.put("ranges", (long) flat.size);
+    b.counts.put("overlapping", (long) flat.overlapping + (flat6 == null ? 0 : flat6.overlapping));
+    b.counts.put("ranges", (long) flat.size + size6);
+    if (flat6 != null) {
+      b.counts.put("ipv4 ranges", (long) flat.size);
+      b.counts.put("ipv6 ranges", (long) size6);
+    }
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", scan.bytes);
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, flat.size, scan.digest);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) flat.size + size6, scan.digest);
     created(w);
     w.ints(Section.RANGE_STARTS, flat.starts, flat.size);
     w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
@@ -117,6 +127,17 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int[] offsets = rows.labelOffsets();
     w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
     w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
+    if (flat6 != null) {
+      w.longs(Section.RANGE6_STARTS_HI, flat6.startHi, size6);
+      w.longs(Section.RANGE6_STARTS_LO, flat6.startLo, size6);
+      if (prefixTable) {
+        int[] prefix6 = IndexWriter.prefixTable128(flat6.startHi, size6);
+        w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
+      }
+      w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
+      w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
+      w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
+    }
     b.writer = w;
     return b;
   }
@@ -139,14 +160,21 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     private final Rejects rejects = new Rejects();
     private final SourceScan.Piece piece;
     private final RangeRows rows;
+    private final Ipv6RangeRows rows6;
     private final List<String> notes;
     private RangeLine parser;
     private boolean sawData;
     long skipped;
 
-    RangeSink(SourceScan.Piece piece, RangeRows rows, byte delimiter, List<String> notes) {
+    RangeSink(
+        SourceScan.Piece piece,
+        RangeRows rows,
+        Ipv6RangeRows rows6,
+        byte delimiter,
+        List<String> notes) {
       this.piece = piece;
       this.rows = rows;
+      this.rows6 = rows6;
       this.notes = notes;
       this.parser = delimiter == 0 ? null : new RangeLine(delimiter);
     }
@@ -190,14 +218,48 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         rejects.add(reason, piece.name(), index + 1, b, from, to);
         return;
       }
-      rows.add(
-          parser.start(),
-          parser.end(),
-          b,
-          parser.labelFrom(),
-          parser.labelTo(),
-          piece.fileIndex,
-          index + 1);
+      if (parser.family() == 4) {
+        rows.add(
+            parser.start(),
+            parser.end(),
+            b,
+            parser.labelFrom(),
+            parser.labelTo(),
+            piece.fileIndex,
+            index + 1);
+      } else {
+        addIpv6(b, index + 1);
+      }
+    }
+
+    /**
+     * An IPv6 range; the part of it in {@code ::ffff:0:0/96} (IPv4-mapped addresses, looked up as
+     * IPv4) is stored as an IPv4 range, the parts below and above it as IPv6 ranges.
+     */
+    private void addIpv6(byte[] b, long line) {
+      int label = rows.internLabel(b, parser.labelFrom(), parser.labelTo());
+      long sHi = parser.startHi();
+      long sLo = parser.startLo();
+      long eHi = parser.endHi();
+      long eLo = parser.endLo();
+      int file = piece.fileIndex;
+      boolean startsBelow = sHi == 0 && Long.compareUnsigned(sLo, MAPPED_FIRST) < 0;
+      boolean endsAbove = eHi != 0 || Long.compareUnsigned(eLo, MAPPED_LAST) > 0;
+      boolean startsAbove = sHi != 0 || Long.compareUnsigned(sLo, MAPPED_LAST) > 0;
+      boolean endsBelow = eHi == 0 && Long.compareUnsigned(eLo, MAPPED_FIRST) < 0;
+      if (startsAbove || endsBelow) {
+        rows6.add(sHi, sLo, eHi, eLo, label, file, line);
+        return;
+      }
+      if (startsBelow) {
+        rows6.add(sHi, sLo, 0, MAPPED_FIRST - 1, label, file, line);
+      }
+      long from = startsBelow ? 0 : sLo & 0xFFFF_FFFFL;
+      long to = endsAbove ? 0xFFFF_FFFFL : eLo & 0xFFFF_FFFFL;
+      rows.addLabelled(from, to, label, file, line);
+      if (endsAbove) {
+        rows6.add(0, MAPPED_LAST + 1, eHi, eLo, label, file, line);
+      }
     }
 
     private void skipHeader(byte[] b, int from, int to, long index) {
@@ -223,6 +285,11 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       rejects.add("line-too-long", piece.name(), index + 1, b, from, to);
     }
   }
+
+  /** The IPv4-mapped block {@code ::ffff:0:0/96}: the low halves of its first and last address. */
+  private static final long MAPPED_FIRST = 0xFFFF_0000_0000L;
+
+  private static final long MAPPED_LAST = 0xFFFF_FFFF_FFFFL;
 
   static String describe(byte d) {
     return d == '\t' ? "tab" : "'" + (char) d + "'";

@@ -10,8 +10,10 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpSet;
 import io.spindex.index.Section;
+import io.spindex.index.SpindexIndex;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,8 +23,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds an IPv4 set index from IP list text: one dotted quad per line, white space trimmed, blank
- * lines and {@code #} comments skipped, duplicates removed, anything else rejected by reason.
+ * Builds an IP set index from IP list text: one dotted quad or IPv6 address per line, white space
+ * trimmed, blank lines and {@code #} comments skipped, duplicates removed, anything else rejected
+ * by reason. An IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is stored as its IPv4 address;
+ * with any other IPv6 address the index is dual-stack (format version 2).
  *
  * <p>Pieces of the input are parsed in parallel into plain {@code int} arrays while each thread
  * counts addresses per /16 prefix; those counts place every address in its /16 bucket in one pass,
@@ -88,7 +92,7 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       throw new InputException(
           "rejected line (--strict): "
               + scan.rejects.samples().get(0)
-              + " (expected one dotted-quad IPv4 address per line)");
+              + " (expected one IPv4 or IPv6 address per line)");
     }
     long accepted = 0;
     long skipped = 0;
@@ -120,20 +124,53 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     phases.put("scatter", t2 - t1);
     int[] prefix = new int[65537];
     int rows = sortBuckets(keys, bucketStart, prefix);
+    long accepted6 = 0;
+    for (IpSink s : scan.sinks) {
+      accepted6 += s.count6;
+    }
+    if (accepted6 > Integer.MAX_VALUE - 16) {
+      throw new InputException("too many IPv6 addresses for one index: " + accepted6);
+    }
+    long[] hi6 = new long[(int) accepted6];
+    long[] lo6 = new long[(int) accepted6];
+    int at = 0;
+    for (IpSink s : scan.sinks) {
+      System.arraycopy(s.hi6, 0, hi6, at, s.count6);
+      System.arraycopy(s.lo6, 0, lo6, at, s.count6);
+      at += s.count6;
+    }
+    int rows6 = Sort128.sortUnique(hi6, lo6, at);
+    for (int i = 0; i < rows6; i++) {
+      hi6[i] ^= Long.MIN_VALUE;
+      lo6[i] ^= Long.MIN_VALUE;
+    }
+    accepted += accepted6;
     phases.put("sort", System.nanoTime() - t2);
     Map<String, Long> counts = new LinkedHashMap<>();
     counts.put("lines", scan.lines);
     counts.put("skipped", skipped);
     counts.put("accepted", accepted);
     counts.put("rejected", scan.rejects.total());
-    counts.put("duplicates", accepted - rows);
-    counts.put("addresses", (long) rows);
+    counts.put("duplicates", accepted - rows - rows6);
+    counts.put("addresses", (long) rows + rows6);
+    if (rows6 > 0) {
+      counts.put("ipv4 addresses", (long) rows);
+      counts.put("ipv6 addresses", (long) rows6);
+    }
     counts.put("source bytes", scan.bytes);
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, rows, scan.digest);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, (long) rows + rows6, scan.digest);
     created(w);
     w.ints(Section.KEYS, keys, rows);
     if (prefixTable) {
       w.ints(Section.PREFIX16, prefix, prefix.length);
+    }
+    if (rows6 > 0) {
+      w.longs(Section.KEYS6_HI, hi6, rows6);
+      w.longs(Section.KEYS6_LO, lo6, rows6);
+      if (prefixTable) {
+        int[] prefix6 = IndexWriter.prefixTable128(hi6, rows6);
+        w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
+      }
     }
     return new Built(w, counts, scan, phases);
   }
@@ -245,6 +282,10 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     final int[] histogram = new int[65536];
     int[] values;
     int count;
+    long[] hi6 = new long[16];
+    long[] lo6 = new long[16];
+    int count6;
+    private final long[] v6 = new long[2];
     long skipped;
 
     IpSink(SourceScan.Piece piece) {
@@ -274,7 +315,18 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
         return;
       }
       long a = Ipv4Text.parse(b, f, t);
-      if (a < 0) {
+      if (a == Ipv4Text.IPV6 || (a < 0 && hasColon(b, f, t))) {
+        int code = Ipv6Text.parse(b, f, t, v6);
+        if (code != Ipv6Text.OK) {
+          rejects.add(Ipv6Text.reason(code), file, index + 1, b, from, to);
+          return;
+        }
+        if (!SpindexIndex.isIpv4Mapped(v6[0], v6[1])) {
+          addIpv6(v6[0], v6[1]);
+          return;
+        }
+        a = v6[1] & 0xFFFF_FFFFL;
+      } else if (a < 0) {
         rejects.add(Ipv4Text.reason(a), file, index + 1, b, from, to);
         return;
       }
@@ -284,6 +336,25 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       int v = (int) a;
       values[count++] = v;
       histogram[v >>> 16]++;
+    }
+
+    private static boolean hasColon(byte[] b, int f, int t) {
+      for (int i = f; i < t; i++) {
+        if (b[i] == ':') {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private void addIpv6(long hi, long lo) {
+      if (count6 == hi6.length) {
+        int n = (int) Math.min(Integer.MAX_VALUE - 16, count6 * 2L);
+        hi6 = Arrays.copyOf(hi6, n);
+        lo6 = Arrays.copyOf(lo6, n);
+      }
+      hi6[count6] = hi;
+      lo6[count6++] = lo;
     }
 
     @Override

@@ -52,7 +52,30 @@ final class RangeFlattener {
 
   private RangeFlattener() {}
 
+  /** How an overlap error names a source row. */
+  interface RowText {
+    String describe(int row, List<Path> files);
+  }
+
+  /** Flattens IPv4 rows: keys are the addresses. */
   static Flat flatten(RangeRows rows, OverlapPolicy policy, List<Path> files)
+      throws InputException {
+    Comparator<Integer> narrowest =
+        Comparator.<Integer>comparingLong(r -> rows.end(r) - rows.start(r))
+            .thenComparing(Comparator.naturalOrder());
+    return flatten(rows, policy, files, narrowest, (r, f) -> describe(rows, r, f));
+  }
+
+  /**
+   * Flattens rows whose keys are any ordered 32-bit values (addresses, or the boundary ranks of
+   * {@link Ipv6RangeRows}); {@code narrowest} orders rows for {@link OverlapPolicy#NARROWEST}.
+   */
+  static Flat flatten(
+      RangeRows rows,
+      OverlapPolicy policy,
+      List<Path> files,
+      Comparator<Integer> narrowest,
+      RowText text)
       throws InputException {
     int[] order = rows.byStart();
     int overlapping = 0;
@@ -63,9 +86,9 @@ final class RangeFlattener {
         if (policy == OverlapPolicy.FAIL) {
           throw new InputException(
               "overlapping ranges: "
-                  + describe(rows, maxEndRow, files)
+                  + text.describe(maxEndRow, files)
                   + " and "
-                  + describe(rows, r, files)
+                  + text.describe(r, files)
                   + "; choose --on-overlap narrowest, first or last to flatten them");
         }
         overlapping++;
@@ -83,7 +106,7 @@ final class RangeFlattener {
       }
       return flat;
     }
-    sweep(rows, order, comparator(rows, policy), flat);
+    sweep(rows, order, comparator(policy, narrowest), flat);
     return flat;
   }
 
@@ -133,15 +156,15 @@ final class RangeFlattener {
     return 1L << 32;
   }
 
-  private static Comparator<Integer> comparator(RangeRows rows, OverlapPolicy policy) {
+  private static Comparator<Integer> comparator(
+      OverlapPolicy policy, Comparator<Integer> narrowest) {
     switch (policy) {
       case FIRST:
         return Comparator.naturalOrder();
       case LAST:
         return Comparator.reverseOrder();
       case NARROWEST:
-        return Comparator.<Integer>comparingLong(r -> rows.end(r) - rows.start(r))
-            .thenComparing(Comparator.naturalOrder());
+        return narrowest;
       default:
         throw new IllegalArgumentException("no sweep for policy " + policy);
     }

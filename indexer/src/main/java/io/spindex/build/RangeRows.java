@@ -28,6 +28,11 @@ final class RangeRows {
   private int labelCount;
 
   void add(long start, long end, byte[] b, int labelFrom, int labelTo, int file, long line) {
+    addLabelled(start, end, intern(b, labelFrom, labelTo), file, line);
+  }
+
+  /** A row whose label is already interned (an id of this or of another dictionary). */
+  void addLabelled(long start, long end, int label, int file, long line) {
     if (size == starts.length) {
       int n = size * 2;
       starts = Arrays.copyOf(starts, n);
@@ -38,10 +43,15 @@ final class RangeRows {
     }
     starts[size] = (int) start;
     ends[size] = (int) end;
-    labels[size] = intern(b, labelFrom, labelTo);
+    labels[size] = label;
     files[size] = file;
     lines[size] = line;
     size++;
+  }
+
+  /** Interns a label without adding a row; returns its id. */
+  int internLabel(byte[] b, int from, int to) {
+    return intern(b, from, to);
   }
 
   private int intern(byte[] b, int from, int to) {

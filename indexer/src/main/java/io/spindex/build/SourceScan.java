@@ -109,9 +109,12 @@ final class SourceScan {
     for (Piece p : pieces) {
       sinks.add(factory.apply(p));
     }
-    ExecutorService pool = Executors.newFixedThreadPool(threads + 1, SourceScan::daemon);
+    // The digest has a thread of its own: with one reader thread, pieces are read one after
+    // another in input order, which the range builder's shared rows and overlap policies need.
+    ExecutorService pool = Executors.newFixedThreadPool(threads, SourceScan::daemon);
+    ExecutorService digester = Executors.newSingleThreadExecutor(SourceScan::daemon);
     try {
-      Future<byte[]> digest = pool.submit(() -> sha256(inputs));
+      Future<byte[]> digest = digester.submit(() -> sha256(inputs));
       List<Future<Long>> lines = new ArrayList<>();
       for (int k = 0; k < pieces.size(); k++) {
         Piece p = pieces.get(k);
@@ -134,6 +137,7 @@ final class SourceScan {
       return new Result<>(sinks, rejects, total, bytes, get(digest));
     } finally {
       pool.shutdownNow();
+      digester.shutdownNow();
     }
   }
 

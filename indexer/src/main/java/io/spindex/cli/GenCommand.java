@@ -68,10 +68,36 @@ final class GenCommand {
     }
   }
 
+  /** {@code --family 4|6|both}. */
+  static final class Family {
+    @Option(
+        names = "--family",
+        defaultValue = "4",
+        paramLabel = "4|6|both",
+        description =
+            "Address family: 4 (default), 6 (realistic IPv6: blocks in the registries'"
+                + " 2000::/3 regions) or both.")
+    String family;
+
+    int code() {
+      switch (family) {
+        case "4":
+          return 4;
+        case "6":
+          return 6;
+        case "both":
+          return 46;
+        default:
+          throw new IllegalArgumentException(
+              "--family: expected 4, 6 or both, not '" + family + "'");
+      }
+    }
+  }
+
   @Command(
       name = "ips",
       mixinStandardHelpOptions = true,
-      description = "Random IPv4 list text, one address per line (26,123,456 lines ~ 355 MB).")
+      description = "Random IP list text, one address per line (26,123,456 IPv4 lines ~ 355 MB).")
   static final class Ips implements Callable<Integer> {
     @picocli.CommandLine.Mixin Out out;
 
@@ -85,9 +111,11 @@ final class GenCommand {
         description = "Fraction of malformed lines, of every rejected kind (default 0).")
     double malformed;
 
+    @picocli.CommandLine.Mixin Family family;
+
     @Override
     public Integer call() throws IOException {
-      out.write(new IpListGenerator(count, out.seed, malformed)::writeTo);
+      out.write(new IpListGenerator(count, out.seed, malformed).family(family.code())::writeTo);
       return 0;
     }
   }
@@ -95,7 +123,7 @@ final class GenCommand {
   @Command(
       name = "ranges",
       mixinStandardHelpOptions = true,
-      description = "Sorted, non-overlapping labelled IPv4 ranges, like a region database.")
+      description = "Sorted, non-overlapping labelled IP ranges, like a region database.")
   static final class Ranges implements Callable<Integer> {
     @picocli.CommandLine.Mixin Out out;
 
@@ -108,9 +136,12 @@ final class GenCommand {
         description = "range (start|end|label), csv (header + start,end,label) or cidr.")
     String format;
 
+    @picocli.CommandLine.Mixin Family family;
+
     @Override
     public Integer call() throws IOException {
-      out.write(new RangeGenerator(count, out.seed, RangeGenerator.Format.parse(format))::writeTo);
+      RangeGenerator g = new RangeGenerator(count, out.seed, RangeGenerator.Format.parse(format));
+      out.write(g.family(family.code())::writeTo);
       return 0;
     }
   }

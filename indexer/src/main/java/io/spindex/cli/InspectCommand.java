@@ -6,6 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;
@@ -48,6 +49,10 @@ final class InspectCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "kind           %s%n", h.kind());
       out.printf(Locale.ROOT, "format         %d%n", h.version());
       out.printf(Locale.ROOT, "rows           %,d%n", h.rowCount());
+      if (h.kind() != IndexKind.PRODUCTS) {
+        out.printf(Locale.ROOT, "ipv4 rows      %,d%n", h.rowCount() - h.ipv6Rows());
+        out.printf(Locale.ROOT, "ipv6 rows      %,d%n", h.ipv6Rows());
+      }
       if (labels != null) {
         out.printf(Locale.ROOT, "labels         %,d%n", labels);
       }
@@ -57,7 +62,7 @@ final class InspectCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "header crc32c  %08x%n", h.headerCrc32c());
       out.printf(
           Locale.ROOT,
-          "%-14s %12s %14s %14s %9s%n",
+          "%-16s %12s %14s %14s %9s%n",
           "section",
           "offset",
           "bytes",
@@ -66,7 +71,7 @@ final class InspectCommand implements Callable<Integer> {
       for (SectionEntry e : h.sections()) {
         out.printf(
             Locale.ROOT,
-            "%-14s %12d %,14d %,14d %08x%n",
+            "%-16s %12d %,14d %,14d %08x%n",
             e.section().displayName(),
             e.offset(),
             e.length(),
@@ -84,6 +89,10 @@ final class InspectCommand implements Callable<Integer> {
     sb.append(",\"kind\":").append(Json.quote(h.kind().name()));
     sb.append(",\"format\":").append(h.version());
     sb.append(",\"rows\":").append(h.rowCount());
+    if (h.kind() != IndexKind.PRODUCTS) {
+      sb.append(",\"ipv4Rows\":").append(h.rowCount() - h.ipv6Rows());
+      sb.append(",\"ipv6Rows\":").append(h.ipv6Rows());
+    }
     if (labels != null) {
       sb.append(",\"labels\":").append(labels);
     }

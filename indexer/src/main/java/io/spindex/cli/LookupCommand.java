@@ -7,9 +7,11 @@ package io.spindex.cli;
 
 import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;
+import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import io.spindex.text.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -36,7 +38,7 @@ import picocli.CommandLine.Parameters;
     name = "lookup",
     mixinStandardHelpOptions = true,
     description = {
-      "Look up addresses given as arguments, or one per line on standard input.",
+      "Look up IPv4 or IPv6 addresses given as arguments, or one per line on standard input.",
       "Prints IP<TAB>result: true/false for a set; for ranges the label, or \\N when no range"
           + " holds the address. Unparseable lines are reported on stderr with their line"
           + " number and make the exit status 1."
@@ -117,6 +119,7 @@ final class LookupCommand implements Callable<Integer> {
     private final IpRanges ranges;
     private final byte[][] labels;
     private final PrintWriter err;
+    private final long[] v6 = new long[2];
     long errors;
     long answered;
 
@@ -137,17 +140,29 @@ final class LookupCommand implements Callable<Integer> {
       while (t > f && Ipv4Text.isBlank(b[t - 1])) {
         t--;
       }
-      long a = Ipv4Text.parse(b, f, t);
-      if (a < 0) {
-        error(source, idx, f == t ? "empty line" : Ipv4Text.reason(a), b, from, to);
-        return;
+      boolean ipv6 = hasColon(b, f, t);
+      long a = 0;
+      if (ipv6) {
+        int code = Ipv6Text.parse(b, f, t, v6);
+        if (code != Ipv6Text.OK) {
+          error(source, idx, Ipv6Text.reason(code), b, from, to);
+          return;
+        }
+      } else {
+        a = Ipv4Text.parse(b, f, t);
+        if (a < 0) {
+          error(source, idx, f == t ? "empty line" : Ipv4Text.reason(a), b, from, to);
+          return;
+        }
       }
       out.write(b, f, t - f);
       out.write('\t');
       if (ranges == null) {
-        out.write(index.asSet().contains((int) a) ? TRUE : FALSE);
+        IpSet set = index.asSet();
+        boolean hit = ipv6 ? set.contains(v6[0], v6[1]) : set.contains((int) a);
+        out.write(hit ? TRUE : FALSE);
       } else {
-        int id = ranges.labelId((int) a);
+        int id = ipv6 ? ranges.labelId(v6[0], v6[1]) : ranges.labelId((int) a);
         if (id == IpRanges.NONE) {
           out.write(NULL);
         } else {
@@ -161,6 +176,15 @@ final class LookupCommand implements Callable<Integer> {
       }
       out.write('\n');
       answered++;
+    }
+
+    private static boolean hasColon(byte[] b, int f, int t) {
+      for (int i = f; i < t; i++) {
+        if (b[i] == ':') {
+          return true;
+        }
+      }
+      return false;
     }
 
     void error(String source, long idx, String reason, byte[] b, int from, int to) {

@@ -6,6 +6,7 @@
 package io.spindex.gen;
 
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +16,15 @@ import java.util.SplittableRandom;
 
 /**
  * Deterministic IP range text like a region database: about {@code count} sorted, non-overlapping
- * ranges that leave about a tenth of the space in gaps, labelled {@code country|region|city|isp} in
- * Korean and English. Formats: {@code range} ({@code start|end|label}), {@code csv} (a header line,
- * then {@code start,end,label}) and {@code cidr} (aligned blocks, {@code a.b.c.d/len,label}).
+ * ranges, labelled {@code country|region|city|isp} in Korean and English. Formats: {@code range}
+ * ({@code start|end|label}), {@code csv} (a header line, then {@code start,end,label}) and {@code
+ * cidr} (aligned blocks, {@code address/len,label}).
+ *
+ * <p>IPv4 ranges cover the whole space, leaving about a tenth of it in gaps. IPv6 ranges are shaped
+ * like the routed IPv6 space instead ({@link #family}): aligned blocks from /19 to /64 allocated in
+ * a few regional /12 blocks of {@code 2000::/3} (as the regional registries hand them out: most
+ * rows are /29 to /48, some /56 and /64 customer blocks, a few very large ones), with gaps between
+ * allocations; almost all of the 2^128 space is in no range, so a lookup is not trivial.
  */
 public final class RangeGenerator {
   /** Output layouts. */
@@ -48,6 +55,7 @@ public final class RangeGenerator {
   private final int count;
   private final long seed;
   private final Format format;
+  private int family = 4;
 
   public RangeGenerator(int count, long seed, Format format) {
     if (count < 1) {
@@ -58,6 +66,18 @@ public final class RangeGenerator {
     this.format = format;
   }
 
+  /**
+   * Which addresses: {@code 4} (the default), {@code 6}, or {@code 46} for both (about {@code
+   * count} of each, IPv4 lines first, as one dual-stack file).
+   */
+  public RangeGenerator family(int f) {
+    if (f != 4 && f != 6 && f != 46) {
+      throw new IllegalArgumentException("family must be 4, 6 or both, not " + f);
+    }
+    this.family = f;
+    return this;
+  }
+
   /** Writes the lines to {@code out} (not closed). */
   public void writeTo(OutputStream out) throws IOException {
     SplittableRandom rnd = new SplittableRandom(seed);
@@ -66,6 +86,79 @@ public final class RangeGenerator {
     if (format == Format.CSV) {
       sb.append("start_ip,end_ip,label\n");
     }
+    if (family != 6) {
+      writeIpv4(rnd, sb, out, d);
+    }
+    if (family != 4) {
+      writeIpv6(new SplittableRandom(seed ^ 0x6L), sb, out, d);
+    }
+    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  /** Regional /12 blocks of 2000::/3 (high 16 bits) and the share of the rows each gets. */
+  private static final int[] REGIONS = {0x2a00, 0x2600, 0x2400, 0x2800, 0x2c00, 0x2001};
+
+  private static final int[] REGION_WEIGHTS = {34, 26, 24, 9, 3, 4};
+
+  private void writeIpv6(SplittableRandom rnd, StringBuilder sb, OutputStream out, char d)
+      throws IOException {
+    int weights = 0;
+    for (int w : REGION_WEIGHTS) {
+      weights += w;
+    }
+    for (int r = 0; r < REGIONS.length; r++) {
+      // Work in units of the high 64 bits: every block is /64 or larger.
+      long at = (long) REGIONS[r] << 48;
+      long end = at + (REGIONS[r] == 0x2001 ? 1L << 48 : 1L << 52);
+      int rows = (int) Math.max(1, (long) count * REGION_WEIGHTS[r] / weights);
+      for (int i = 0; i < rows; i++) {
+        int len = prefixLength(rnd);
+        long size = 1L << (64 - len);
+        at = (at + size - 1) & -size;
+        if (Long.compareUnsigned(at, end - size) > 0) {
+          break; // the region is full
+        }
+        if (format == Format.CIDR) {
+          sb.append(Ipv6Text.format(at, 0)).append('/').append(len).append(',');
+        } else {
+          sb.append(Ipv6Text.format(at, 0)).append(d);
+          sb.append(Ipv6Text.format(at + size - 1, -1L)).append(d);
+        }
+        label(rnd, sb);
+        sb.append('\n');
+        flushIfFull(sb, out);
+        at += size;
+        // Gaps between allocations: mostly small, sometimes a whole /32 or more unallocated.
+        int gap = rnd.nextInt(10);
+        if (gap < 3) {
+          at += size * rnd.nextInt(1, 4);
+        } else if (gap == 3) {
+          at += 1L << 32;
+        }
+      }
+    }
+  }
+
+  /** Prefix lengths as in the regional registries' delegations and the geo databases' splits. */
+  private static int prefixLength(SplittableRandom rnd) {
+    int x = rnd.nextInt(1000);
+    if (x < 2) {
+      return rnd.nextInt(19, 29); // a few very large allocations
+    } else if (x < 250) {
+      return rnd.nextInt(29, 33); // ISP allocations, /32 most of all
+    } else if (x < 550) {
+      return rnd.nextInt(33, 48); // ISP regions and cities
+    } else if (x < 800) {
+      return 48; // sites
+    } else if (x < 950) {
+      return 56;
+    }
+    return 64;
+  }
+
+  private void writeIpv4(SplittableRandom rnd, StringBuilder sb, OutputStream out, char d)
+      throws IOException {
     if (format == Format.CIDR) {
       writeCidr(rnd, sb, out);
     } else {
@@ -81,8 +174,6 @@ public final class RangeGenerator {
         flushIfFull(sb, out);
       }
     }
-    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-    out.flush();
   }
 
   /** Sorted distinct range starts, beginning at 0 and ending with 2^32. */

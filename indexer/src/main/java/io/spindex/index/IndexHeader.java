@@ -128,6 +128,12 @@ public final class IndexHeader {
   }
 
   /** The directory, in file order. */
+  /** IPv6 rows of a set or range index (0 for an IPv4-only file); the rest are IPv4 rows. */
+  public long ipv6Rows() {
+    SectionEntry e = find(kind == IndexKind.IPV4_SET ? Section.KEYS6_HI : Section.RANGE6_STARTS_HI);
+    return e == null ? 0 : e.elements();
+  }
+
   public List<SectionEntry> sections() {
     return sections;
   }

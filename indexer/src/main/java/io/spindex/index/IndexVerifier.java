@@ -6,6 +6,7 @@
 package io.spindex.index;
 
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -64,7 +65,17 @@ public final class IndexVerifier {
           throw unordered(h, keys, i, set.address(i - 1), set.address(i), "strictly ascending");
         }
       }
-      checkPrefix(h, set.prefixTable(), set.size(), row -> set.address(row) >>> 16);
+      checkPrefix(
+          h, Section.PREFIX16, set.prefixTable(), set.size(), row -> set.address(row) >>> 16);
+      Keys128 k = set.keys6();
+      for (int i = 0; i < k.size(); i++) {
+        if (i > 0 && compare(k, i - 1, k, i) >= 0) {
+          throw unordered6(h, Section.KEYS6_HI, i, k, i - 1, k, "strictly ascending");
+        }
+        requireNotMapped(h, Section.KEYS6_HI, i, k, k);
+      }
+      checkPrefix(
+          h, Section.PREFIX16_V6, k.prefixTable(), k.size(), row -> (int) (k.hi(row) >>> 48));
     } else if (index instanceof ProductIndex) {
       verifyProducts(h, (ProductIndex) index);
     } else {
@@ -108,9 +119,76 @@ public final class IndexVerifier {
         }
         prev = at;
       }
-      checkPrefix(h, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
+      checkPrefix(h, Section.PREFIX16, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
+      verifyRanges6(h, r);
     }
     return h;
+  }
+
+  /**
+   * IPv6 ranges: each ends at or after its start, starts after the previous one ends, has a label
+   * id in the dictionary and lies outside the IPv4-mapped block (whose addresses are looked up as
+   * IPv4); the prefix table is the one the starts imply.
+   */
+  private static void verifyRanges6(IndexHeader h, IpRanges r) throws CorruptIndexException {
+    Keys128 s = r.starts6();
+    Keys128 e = r.ends6();
+    for (int i = 0; i < s.size(); i++) {
+      if (compare(s, i, e, i) > 0) {
+        throw unordered6(h, Section.RANGE6_ENDS_HI, i, s, i, e, "to end at or after its start");
+      }
+      if (i > 0 && compare(e, i - 1, s, i) >= 0) {
+        throw unordered6(h, Section.RANGE6_STARTS_HI, i, e, i - 1, s, "after the previous end");
+      }
+      requireNotMapped(h, Section.RANGE6_STARTS_HI, i, s, e);
+      int id = r.ipv6LabelIdOfRow(i);
+      if (id < 0 || id >= r.labelCount()) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'range6_labels'",
+            h.require(Section.RANGE6_LABELS).offset() + 4L * i,
+            "a label id in [0, " + r.labelCount() + ")",
+            String.valueOf(id));
+      }
+    }
+    checkPrefix(h, Section.PREFIX16_V6, s.prefixTable(), s.size(), row -> (int) (s.hi(row) >>> 48));
+  }
+
+  /** Unsigned 128-bit comparison of row {@code i} of {@code a} with row {@code j} of {@code b}. */
+  private static int compare(Keys128 a, int i, Keys128 b, int j) {
+    int c = Long.compareUnsigned(a.hi(i), b.hi(j));
+    return c != 0 ? c : Long.compareUnsigned(a.lo(i), b.lo(j));
+  }
+
+  /** Rows from {@code from[row]} to {@code to[row]} must not touch {@code ::ffff:0:0/96}. */
+  private static void requireNotMapped(
+      IndexHeader h, Section section, int row, Keys128 from, Keys128 to)
+      throws CorruptIndexException {
+    // The block is [0:0:0:0:0:ffff::, ...ffff:ffff]: high half 0, low half 0x0000ffff_xxxxxxxx.
+    boolean startsAfter =
+        from.hi(row) != 0 || Long.compareUnsigned(from.lo(row), 0xFFFF_FFFF_FFFFL) > 0;
+    boolean endsBefore = to.hi(row) == 0 && Long.compareUnsigned(to.lo(row), 0xFFFF_0000_0000L) < 0;
+    if (!startsAfter && !endsBefore) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section '" + section.displayName() + "'",
+          h.require(section).offset() + 8L * row,
+          "row " + row + " outside ::ffff:0:0/96 (IPv4-mapped addresses are stored as IPv4)",
+          Ipv6Text.format(from.hi(row), from.lo(row))
+              + " - "
+              + Ipv6Text.format(to.hi(row), to.lo(row)));
+    }
+  }
+
+  private static CorruptIndexException unordered6(
+      IndexHeader h, Section section, int row, Keys128 a, int i, Keys128 b, String rule)
+      throws CorruptIndexException {
+    return CorruptIndexException.at(
+        h.file(),
+        "section '" + section.displayName() + "'",
+        h.require(section).offset() + 8L * row,
+        "row " + row + " " + rule + " (" + Ipv6Text.format(a.hi(i), a.lo(i)) + ")",
+        Ipv6Text.format(b.hi(row), b.lo(row)));
   }
 
   /**
@@ -151,7 +229,8 @@ public final class IndexVerifier {
             hex(p.idHashOf(i)));
       }
     }
-    checkPrefix(h, p.prefixTable(), p.size(), row -> (int) (p.idHashOf(row) >>> 48));
+    checkPrefix(
+        h, Section.PREFIX16, p.prefixTable(), p.size(), row -> (int) (p.idHashOf(row) >>> 48));
   }
 
   private static String hex(long v) {
@@ -194,9 +273,10 @@ public final class IndexVerifier {
     int prefix(int row);
   }
 
-  private static void checkPrefix(IndexHeader h, IntColumn prefix, int rows, Rows keys)
+  private static void checkPrefix(
+      IndexHeader h, Section section, IntColumn prefix, int rows, Rows keys)
       throws CorruptIndexException {
-    SectionEntry e = h.find(Section.PREFIX16);
+    SectionEntry e = h.find(section);
     if (e == null) {
       return;
     }
@@ -208,7 +288,7 @@ public final class IndexVerifier {
       if (prefix.get(p) != row) {
         throw CorruptIndexException.at(
             h.file(),
-            "section 'prefix16'",
+            "section '" + section.displayName() + "'",
             e.offset() + 4L * p,
             "entry " + p + " = " + row + " (first row at or after prefix " + p + ")",
             String.valueOf(prefix.get(p)));

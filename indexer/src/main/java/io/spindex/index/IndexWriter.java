@@ -66,6 +66,14 @@ public final class IndexWriter {
   }
 
   /** Overrides the creation time (e.g. from SOURCE_DATE_EPOCH, for reproducible files). */
+  /**
+   * The {@link Section#PREFIX16_V6} table for IPv6 keys given flipped (as stored): entry p is the
+   * first row whose top 16 bits are {@code >= p}.
+   */
+  public static int[] prefixTable128(long[] flippedHi, int n) {
+    return Keys128.prefixTable(flippedHi, n);
+  }
+
   public IndexWriter createdMillis(long millis) {
     this.createdMillis = millis;
     return this;

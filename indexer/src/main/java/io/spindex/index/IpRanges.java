@@ -9,9 +9,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Read-only, non-overlapping IPv4 ranges, each with a label from a dictionary in which every
- * distinct label is stored once. Thread-safe; lookups allocate nothing (labels are decoded once
- * each and cached).
+ * Read-only, non-overlapping IP ranges, each with a label from a dictionary in which every distinct
+ * label is stored once. IPv4 ranges have 32-bit keys; a dual-stack file adds IPv6 ranges with
+ * 128-bit keys, labelled from the same dictionary. Thread-safe; lookups allocate nothing (labels
+ * are decoded once each and cached).
+ *
+ * <p>Rows ({@link #size}, {@link #start}, {@link #end}) are the IPv4 ranges; the IPv6 ones have
+ * their own rows ({@link #ipv6Size}, {@link #ipv6Row}). An IPv4-mapped IPv6 address ({@code
+ * ::ffff:a.b.c.d}) is looked up as the IPv4 address {@code a.b.c.d}.
  */
 public final class IpRanges extends SpindexIndex {
   /** Returned by {@link #row} and {@link #labelId} when no range holds the address. */
@@ -24,6 +29,9 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn labelOffsets;
   private final ByteBuffer labelBytes;
   private final String[] decoded;
+  private final Keys128 starts6;
+  private final Keys128 ends6;
+  private final IntColumn labelIds6;
 
   IpRanges(
       IndexHeader header,
@@ -33,8 +41,14 @@ public final class IpRanges extends SpindexIndex {
       IntColumn labelIds,
       IntColumn prefix,
       IntColumn labelOffsets,
-      ByteBuffer labelBytes) {
+      ByteBuffer labelBytes,
+      Keys128 starts6,
+      Keys128 ends6,
+      IntColumn labelIds6) {
     super(header, loader);
+    this.starts6 = starts6;
+    this.ends6 = ends6;
+    this.labelIds6 = labelIds6;
     this.starts = starts;
     this.ends = ends;
     this.labelIds = labelIds;
@@ -95,6 +109,72 @@ public final class IpRanges extends SpindexIndex {
     // The last range starting at or before the address: in this /16 block, or the one before it.
     int r = upperBound(starts, lo, hi, key) - 1;
     return r >= 0 && ends.get(r) >= key ? r : NONE;
+  }
+
+  /** IPv6 ranges in the index. */
+  public int ipv6Size() {
+    return starts6.size();
+  }
+
+  /** The IPv6 starts (with their prefix table) and ends, for the verifier. */
+  Keys128 starts6() {
+    return starts6;
+  }
+
+  Keys128 ends6() {
+    return ends6;
+  }
+
+  /** High 64 bits of the first address of IPv6 range {@code row}. */
+  public long ipv6StartHi(int row) {
+    return starts6.hi(row);
+  }
+
+  /** Low 64 bits of the first address of IPv6 range {@code row}. */
+  public long ipv6StartLo(int row) {
+    return starts6.lo(row);
+  }
+
+  /** High 64 bits of the last address (inclusive) of IPv6 range {@code row}. */
+  public long ipv6EndHi(int row) {
+    return ends6.hi(row);
+  }
+
+  /** Low 64 bits of the last address (inclusive) of IPv6 range {@code row}. */
+  public long ipv6EndLo(int row) {
+    return ends6.lo(row);
+  }
+
+  /** Label id of IPv6 range {@code row}. */
+  public int ipv6LabelIdOfRow(int row) {
+    return labelIds6.get(row);
+  }
+
+  /**
+   * The IPv6 row of the range that holds the address (high and low 64 bits), or {@link #NONE}; an
+   * IPv4-mapped address has no IPv6 row (see {@link #labelId(long, long)}).
+   */
+  public int ipv6Row(long hi, long lo) {
+    int r = starts6.floor(hi, lo);
+    return r >= 0 && ends6.atLeast(r, hi, lo) ? r : NONE;
+  }
+
+  /**
+   * The label id of the range that holds the IPv6 address (high and low 64 bits), or {@link #NONE};
+   * an IPv4-mapped address is looked up as its IPv4 address.
+   */
+  public int labelId(long hi, long lo) {
+    if (isIpv4Mapped(hi, lo)) {
+      return labelId((int) lo);
+    }
+    int r = ipv6Row(hi, lo);
+    return r == NONE ? NONE : labelIds6.get(r);
+  }
+
+  /** The label of the range that holds the IPv6 address, or {@code null}. */
+  public String label(long hi, long lo) {
+    int id = labelId(hi, lo);
+    return id == NONE ? null : labelText(id);
   }
 
   /** The label id of the range that holds {@code address}, or {@link #NONE}. */

@@ -6,18 +6,57 @@
 package io.spindex.index;
 
 /**
- * A read-only set of IPv4 addresses. Thread-safe; lookups allocate nothing. With a /16 prefix
+ * A read-only set of IP addresses: IPv4 addresses as 32-bit keys and, in a dual-stack file, IPv6
+ * addresses as 128-bit keys beside them. Thread-safe; lookups allocate nothing. With a /16 prefix
  * table, a lookup is one table read and a binary search within one /16 block; without one, a binary
- * search over all keys.
+ * search over all keys of the family.
+ *
+ * <p>Rows ({@link #size}, {@link #address}) are the IPv4 addresses; the IPv6 ones are counted by
+ * {@link #ipv6Size}. An IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is looked up as the IPv4
+ * address {@code a.b.c.d}.
  */
 public final class IpSet extends SpindexIndex {
   private final IntColumn keys;
   private final IntColumn prefix;
+  private final Keys128 keys6;
 
-  IpSet(IndexHeader header, String loader, IntColumn keys, IntColumn prefix) {
+  IpSet(IndexHeader header, String loader, IntColumn keys, IntColumn prefix, Keys128 keys6) {
     super(header, loader);
     this.keys = keys;
     this.prefix = prefix;
+    this.keys6 = keys6;
+  }
+
+  /** The IPv6 keys (none in a file without IPv6 sections). */
+  Keys128 keys6() {
+    return keys6;
+  }
+
+  /** IPv6 addresses in the set. */
+  public int ipv6Size() {
+    return keys6.size();
+  }
+
+  /** High 64 bits of IPv6 address {@code row}, in ascending unsigned 128-bit order. */
+  public long ipv6Hi(int row) {
+    return keys6.hi(row);
+  }
+
+  /** Low 64 bits of IPv6 address {@code row}. */
+  public long ipv6Lo(int row) {
+    return keys6.lo(row);
+  }
+
+  /**
+   * Whether the set holds the IPv6 address whose high and low 64 bits are given; an IPv4-mapped
+   * address is looked up as its IPv4 address.
+   */
+  public boolean contains(long hi, long lo) {
+    if (isIpv4Mapped(hi, lo)) {
+      return contains((int) lo);
+    }
+    int r = keys6.floor(hi, lo);
+    return r >= 0 && keys6.equalsAt(r, hi, lo);
   }
 
   @Override
@@ -30,6 +69,7 @@ public final class IpSet extends SpindexIndex {
     return prefix;
   }
 
+  /** IPv4 addresses in the set (the IPv6 ones: {@link #ipv6Size}). */
   @Override
   public int size() {
     return keys.size();

@@ -42,7 +42,10 @@ import java.util.zip.CRC32C;
  */
 final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
-  static final int VERSION = 1;
+
+  /** The newest format version this code reads and writes; it reads every older one too. */
+  static final int VERSION = 2;
+
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
   static final int ALIGNMENT = 64;
@@ -93,7 +96,11 @@ final class Layout {
         ByteBuffer.allocate(HEADER_BYTES + DIR_ENTRY_BYTES * sections.size())
             .order(ByteOrder.LITTLE_ENDIAN);
     b.put(MAGIC);
-    b.putShort(OFF_VERSION, (short) VERSION);
+    int version = 1;
+    for (SectionEntry e : sections) {
+      version = Math.max(version, e.section().since());
+    }
+    b.putShort(OFF_VERSION, (short) version);
     b.putShort(OFF_KIND, (short) kind.code());
     b.putInt(OFF_FLAGS, 0);
     b.putLong(OFF_ROWS, rowCount);
@@ -154,12 +161,14 @@ final class Layout {
           file, "header", 0, "magic " + hex(MAGIC) + " (a Spindex index)", hex(magic));
     }
     int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
-    if (version != VERSION) {
+    if (version < 1 || version > VERSION) {
       throw CorruptIndexException.at(
           file,
           "header",
           OFF_VERSION,
-          "format version " + VERSION + (version > VERSION ? " (written by a newer Spindex)" : ""),
+          "format version 1 to "
+              + VERSION
+              + (version > VERSION ? " (written by a newer Spindex)" : ""),
           String.valueOf(version));
     }
     long count = Integer.toUnsignedLong(b.getInt(OFF_SECTION_COUNT));
@@ -228,6 +237,7 @@ final class Layout {
     }
     byte[] digest = new byte[DIGEST_BYTES];
     b.duplicate().position(OFF_DIGEST).get(digest);
+    int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
     int count = dirBytes / DIR_ENTRY_BYTES;
     List<SectionEntry> entries = new ArrayList<>(count);
     EnumSet<Section> seen = EnumSet.noneOf(Section.class);
@@ -235,13 +245,13 @@ final class Layout {
     for (int i = 0; i < count; i++) {
       int at = HEADER_BYTES + i * DIR_ENTRY_BYTES;
       int id = b.getInt(at);
-      Section s = Section.forId(id);
+      Section s = Section.forId(id, version);
       if (s == null || !seen.add(s)) {
         throw CorruptIndexException.at(
             file,
             "directory",
             at,
-            "a known, not yet listed section id (1.." + Section.values().length + ")",
+            "a known, not yet listed section id (1.." + (version == 1 ? 12 : 20) + ")",
             String.valueOf(Integer.toUnsignedLong(id)));
       }
       int width = Short.toUnsignedInt(b.getShort(at + 4));
@@ -293,7 +303,7 @@ final class Layout {
         new IndexHeader(
             file,
             kind,
-            VERSION,
+            version,
             rows,
             b.getLong(OFF_CREATED),
             fileLength,
@@ -306,17 +316,41 @@ final class Layout {
 
   private static void checkCounts(IndexHeader h) throws CorruptIndexException {
     if (h.kind() == IndexKind.IPV4_SET) {
-      expectElements(h, h.require(Section.KEYS), h.rowCount());
+      SectionEntry hi = h.find(Section.KEYS6_HI);
+      long v6 = hi == null ? 0 : hi.elements();
+      expectElements(h, h.require(Section.KEYS), h.rowCount() - v6);
+      if (hi != null) {
+        expectElements(h, h.require(Section.KEYS6_LO), v6);
+      }
+      onlyIn(h, Section.KEYS6_HI, Section.KEYS6_LO, Section.PREFIX16_V6);
     } else if (h.kind() == IndexKind.PRODUCTS) {
       expectElements(h, h.require(Section.ID_HASHES), h.rowCount());
       expectElements(h, h.require(Section.ID_OFFSETS), h.rowCount() + 1);
       h.require(Section.PRODUCT_INTS);
       h.require(Section.COLUMN_NAMES);
       h.require(Section.ID_BYTES);
+      onlyIn(h, Section.ID_HASHES);
     } else {
-      expectElements(h, h.require(Section.RANGE_STARTS), h.rowCount());
-      expectElements(h, h.require(Section.RANGE_ENDS), h.rowCount());
-      expectElements(h, h.require(Section.RANGE_LABELS), h.rowCount());
+      SectionEntry hi = h.find(Section.RANGE6_STARTS_HI);
+      long v6 = hi == null ? 0 : hi.elements();
+      long v4 = h.rowCount() - v6;
+      expectElements(h, h.require(Section.RANGE_STARTS), v4);
+      expectElements(h, h.require(Section.RANGE_ENDS), v4);
+      expectElements(h, h.require(Section.RANGE_LABELS), v4);
+      if (hi != null) {
+        expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
+        expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
+        expectElements(h, h.require(Section.RANGE6_ENDS_LO), v6);
+        expectElements(h, h.require(Section.RANGE6_LABELS), v6);
+      }
+      onlyIn(
+          h,
+          Section.RANGE6_STARTS_HI,
+          Section.RANGE6_STARTS_LO,
+          Section.RANGE6_ENDS_HI,
+          Section.RANGE6_ENDS_LO,
+          Section.RANGE6_LABELS,
+          Section.PREFIX16_V6);
       h.require(Section.LABEL_BYTES);
       SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
       if (offsets.elements() < 1) {
@@ -331,6 +365,34 @@ final class Layout {
     SectionEntry prefix = h.find(Section.PREFIX16);
     if (prefix != null) {
       expectElements(h, prefix, PREFIX16_ENTRIES);
+    }
+    SectionEntry prefix6 = h.find(Section.PREFIX16_V6);
+    if (prefix6 != null) {
+      expectElements(h, prefix6, PREFIX16_ENTRIES);
+    }
+  }
+
+  /**
+   * The IPv6 sections of a kind come together: a file without the first of {@code group} may hold
+   * none of them, and no kind may hold another kind's IPv6 sections.
+   */
+  private static void onlyIn(IndexHeader h, Section... group) throws CorruptIndexException {
+    List<Section> allowed = h.find(group[0]) == null ? List.of() : Arrays.asList(group);
+    for (SectionEntry e : h.sections()) {
+      Section s = e.section();
+      if (s.since() > 1 && !allowed.contains(s)) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section '" + s.displayName() + "'",
+            e.offset(),
+            "no '"
+                + s.displayName()
+                + "' in a "
+                + h.kind()
+                + " file"
+                + (h.find(group[0]) == null ? " without '" + group[0].displayName() + "'" : ""),
+            e.length() + " bytes");
+      }
     }
   }
 

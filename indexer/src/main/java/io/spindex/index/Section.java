@@ -5,7 +5,11 @@
  */
 package io.spindex.index;
 
-/** The sections a version 1 index may hold; ids and element widths are part of the format. */
+/**
+ * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
+ * of format version 1; the IPv6 sections (13–20) exist from version 2 on, and a file that has one
+ * is written as version 2, so that a reader that predates them rejects it at the version check.
+ */
 public enum Section {
   /** IPv4 set: sorted unique addresses, each stored as {@code address ^ 0x80000000}, int32. */
   KEYS(1, "keys", 4),
@@ -30,16 +34,43 @@ public enum Section {
   /** Products: rows + 1 int32 byte offsets into {@link #ID_BYTES}; id of row i at [i, i+1). */
   ID_OFFSETS(11, "id_offsets", 4),
   /** Products: the ids' bytes as in the source, in row order. */
-  ID_BYTES(12, "id_bytes", 1);
+  ID_BYTES(12, "id_bytes", 1),
+  /** IPv6 set: high 64 bits of each address, stored as {@code bits ^ 0x8000000000000000}. */
+  KEYS6_HI(13, "keys6_hi", 8, 2),
+  /** IPv6 set: low 64 bits of each address, stored like {@link #KEYS6_HI}; (hi, lo) ascending. */
+  KEYS6_LO(14, "keys6_lo", 8, 2),
+  /** Optional: 65,537 int32; entry p is the first IPv6 row whose top 16 bits are >= p. */
+  PREFIX16_V6(15, "prefix16_v6", 4, 2),
+  /** IPv6 ranges: high 64 bits of each range's first address, stored like {@link #KEYS6_HI}. */
+  RANGE6_STARTS_HI(16, "range6_starts_hi", 8, 2),
+  /** IPv6 ranges: low 64 bits of each range's first address; (hi, lo) ascending. */
+  RANGE6_STARTS_LO(17, "range6_starts_lo", 8, 2),
+  /** IPv6 ranges: high 64 bits of each range's last address (inclusive). */
+  RANGE6_ENDS_HI(18, "range6_ends_hi", 8, 2),
+  /** IPv6 ranges: low 64 bits of each range's last address (inclusive). */
+  RANGE6_ENDS_LO(19, "range6_ends_lo", 8, 2),
+  /** IPv6 ranges: label id of each range, in the same dictionary as the IPv4 ranges' labels. */
+  RANGE6_LABELS(20, "range6_labels", 4, 2);
 
   private final int id;
   private final String displayName;
   private final int width;
+  private final int since;
 
   Section(int id, String displayName, int width) {
+    this(id, displayName, width, 1);
+  }
+
+  Section(int id, String displayName, int width, int since) {
     this.id = id;
     this.displayName = displayName;
     this.width = width;
+    this.since = since;
+  }
+
+  /** The first format version that has this section. */
+  int since() {
+    return since;
   }
 
   /** The id stored in the section directory. */
@@ -57,9 +88,10 @@ public enum Section {
     return displayName;
   }
 
-  static Section forId(int id) {
+  /** The section with this id in a file of format {@code version}, or {@code null}. */
+  static Section forId(int id, int version) {
     for (Section s : values()) {
-      if (s.id == id) {
+      if (s.id == id && s.since <= version) {
         return s;
       }
     }

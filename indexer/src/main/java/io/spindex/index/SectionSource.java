@@ -26,7 +26,8 @@ interface SectionSource {
     if (h.kind() == IndexKind.IPV4_SET) {
       IntColumn keys = source.ints(h.require(Section.KEYS));
       checkPrefixEnds(h, prefixEntry, prefix, keys.size());
-      return new IpSet(h, loader, keys, prefix);
+      return new IpSet(
+          h, loader, keys, prefix, keys6(h, source, Section.KEYS6_HI, Section.KEYS6_LO));
     }
     if (h.kind() == IndexKind.PRODUCTS) {
       return products(h, loader, source, prefixEntry, prefix);
@@ -48,7 +49,36 @@ interface SectionSource {
           "offsets from 0 to " + bytesEntry.length() + " (the label bytes)",
           "from " + offsets.get(0) + " to " + last);
     }
-    return new IpRanges(h, loader, starts, ends, labels, prefix, offsets, bytes);
+    Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
+    Keys128 ends6 = Keys128.EMPTY;
+    IntColumn labels6 = IntColumn.of(new int[0]);
+    if (starts6.size() > 0) {
+      ends6 =
+          new Keys128(
+              source.longs(h.require(Section.RANGE6_ENDS_HI)),
+              source.longs(h.require(Section.RANGE6_ENDS_LO)));
+      labels6 = source.ints(h.require(Section.RANGE6_LABELS));
+    }
+    return new IpRanges(
+        h, loader, starts, ends, labels, prefix, offsets, bytes, starts6, ends6, labels6);
+  }
+
+  /**
+   * The IPv6 keys of a set or the IPv6 range starts, with their prefix table: {@link Keys128#EMPTY}
+   * when the file has no IPv6 sections.
+   */
+  private static Keys128 keys6(IndexHeader h, SectionSource source, Section hi, Section lo)
+      throws IOException {
+    SectionEntry hiEntry = h.find(hi);
+    if (hiEntry == null) {
+      return Keys128.EMPTY;
+    }
+    LongColumn his = source.longs(hiEntry);
+    LongColumn los = source.longs(h.require(lo));
+    SectionEntry prefixEntry = h.find(Section.PREFIX16_V6);
+    IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
+    checkPrefixEnds(h, prefixEntry, prefix, his.size());
+    return new Keys128(his, los, prefix);
   }
 
   private static ProductIndex products(
@@ -100,7 +130,7 @@ interface SectionSource {
     if (prefix != null && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
       throw CorruptIndexException.at(
           h.file(),
-          "section 'prefix16'",
+          "section '" + e.section().displayName() + "'",
           e.offset(),
           "entries from 0 to " + rows,
           "from " + prefix.get(0) + " to " + prefix.get(Layout.PREFIX16_ENTRIES - 1));

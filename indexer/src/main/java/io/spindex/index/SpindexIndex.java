@@ -10,9 +10,11 @@ package io.spindex.index;
  * returns the same types with the same answers; only where the data lives differs (heap arrays or a
  * mapping).
  *
- * <p>Addresses are passed as the 32 bits of the IPv4 address in network order, as an {@code int}
- * ({@code 1.2.3.4} is {@code 0x01020304}; addresses from 128.0.0.0 up are negative ints). All
- * lookups are thread-safe and allocate nothing.
+ * <p>IPv4 addresses are passed as the 32 bits of the address in network order, as an {@code int}
+ * ({@code 1.2.3.4} is {@code 0x01020304}; addresses from 128.0.0.0 up are negative ints); IPv6
+ * addresses as two {@code long}s, the high and the low 64 bits in network order ({@code
+ * 2001:db8::1} is {@code hi = 0x20010db800000000L, lo = 1}). All lookups are thread-safe and
+ * allocate nothing.
  */
 public abstract class SpindexIndex {
   private final IndexHeader header;
@@ -55,6 +57,13 @@ public abstract class SpindexIndex {
   public ProductIndex asProducts() {
     throw new IllegalStateException(
         header.file() + " is a " + kind() + " index, not a product index");
+  }
+
+  /**
+   * Whether an IPv6 address is IPv4-mapped, {@code ::ffff:a.b.c.d} ({@code (int) lo} is a.b.c.d).
+   */
+  public static boolean isIpv4Mapped(long hi, long lo) {
+    return hi == 0 && (lo >>> 32) == 0xFFFFL;
   }
 
   /** First row in {@code [lo, hi)} whose key is {@code >= key} (keys are flipped, signed order). */

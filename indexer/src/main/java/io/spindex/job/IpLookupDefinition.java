@@ -23,11 +23,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * ip-lookup: annotates, filters or counts text lines by the IPv4 address in them, against a set or
- * range index loaded once per JVM. Outputs: {@code OUT/part-*} (annotate: {@code line<TAB>label};
- * filter: the line), or in count mode one {@code OUT/part-00000} of {@code label<TAB>lines}, most
- * lines first, ties by label; {@code OUT/_rejects/part-*} ({@code reason<TAB>source:offset<TAB>
- * line}); {@code OUT/_summary.json}.
+ * ip-lookup: annotates, filters or counts text lines by the IPv4 or IPv6 address in them, against a
+ * set or range index loaded once per JVM. Outputs: {@code OUT/part-*} (annotate: {@code
+ * line<TAB>label}; filter: the line), or in count mode one {@code OUT/part-00000} of {@code
+ * label<TAB>lines}, most lines first, ties by label; {@code OUT/_rejects/part-*} ({@code
+ * reason<TAB>source:offset<TAB> line}); {@code OUT/_summary.json}.
  */
 public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   private static final long serialVersionUID = 1L;
@@ -45,7 +45,8 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
       JobOption.of(
           "ip",
           "first",
-          "where the address is: 'first' (first IPv4 on the line) or a field index from 0",
+          "where the address is: 'first' (first IPv4 or IPv6 address on the line) or a field"
+              + " index from 0",
           v -> {
             IpLocator.parse(v, "tab");
             return v;
@@ -133,7 +134,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   }
 
   public IpLookupDefinition() {
-    super(NAME, "annotate, filter or count lines by the IPv4 address in them", OPTIONS);
+    super(NAME, "annotate, filter or count lines by the IP address in them", OPTIONS);
   }
 
   @Override
@@ -142,7 +143,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     IndexHeader header = driver.indexHeader(index);
     if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {
       throw new InputException(
-          args.get(INDEX) + ": ip-lookup needs an IPv4 set or range index, not " + header.kind());
+          args.get(INDEX) + ": ip-lookup needs an IP set or range index, not " + header.kind());
     }
     return new Plan(args, index, header);
   }
@@ -248,6 +249,10 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     r.put("lines rejected", c.rejected());
     r.put("balanced", c.balanced()).put("balance", c.balanceText(p.mode));
     r.put("lookups", c.lookups()).put("hits", c.hits()).put("misses", c.misses());
+    r.put("ipv4 lookups", c.lookups() - c.ipv6Lookups())
+        .put("ipv4 hits", c.hits() - c.ipv6Hits())
+        .put("ipv6 lookups", c.ipv6Lookups())
+        .put("ipv6 hits", c.ipv6Hits());
     for (RejectReason reason : RejectReason.values()) {
       r.put("rejects " + reason.label(), c.rejects(reason));
     }

@@ -6,6 +6,7 @@
 package io.spindex.lookup;
 
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,10 +14,11 @@ import java.nio.charset.StandardCharsets;
  * benchmarks. Line {@code n} depends only on the seed and {@code n}, so any number of tasks can
  * write disjoint line numbers in parallel and the whole file is the same however it was split.
  *
- * <p>About {@code rejectPerMille}/1000 of the lines have no IPv4 address: a {@code -} client, an
- * IPv6 client, a comment line or a blank line (every one is rejected by {@link IpLocator#first()}
- * and by field 0 split on space). The rest start with a uniformly random IPv4 client address.
- * Stateless and thread-safe.
+ * <p>About {@code rejectPerMille}/1000 of the lines have no address: a {@code -} client, an {@code
+ * unknown} one, a comment line or a blank line (every one is rejected by {@link IpLocator#first()}
+ * and by field 0 split on space). About {@code ipv6PerMille}/1000 start with an IPv6 client address
+ * (in one of the regional registries' /12 blocks of {@code 2000::/3}, random below), the rest with
+ * a uniformly random IPv4 client address. Stateless and thread-safe.
  */
 public final class AccessLogGen {
   private static final String[] METHODS = {"GET", "GET", "GET", "GET", "POST", "HEAD"};
@@ -34,15 +36,26 @@ public final class AccessLogGen {
     "curl/8.4.0",
   };
 
+  /** High 16 bits of the registries' /12 blocks that IPv6 clients come from. */
+  private static final long[] REGIONS = {0x2a00, 0x2600, 0x2400, 0x2800};
+
   private final long seed;
   private final int rejectPerMille;
+  private final int ipv6PerMille;
 
+  /** IPv4 clients only (besides the rejected lines). */
   public AccessLogGen(long seed, int rejectPerMille) {
-    if (rejectPerMille < 0 || rejectPerMille > 1000) {
-      throw new IllegalArgumentException("rejectPerMille must be in [0, 1000]: " + rejectPerMille);
+    this(seed, rejectPerMille, 0);
+  }
+
+  public AccessLogGen(long seed, int rejectPerMille, int ipv6PerMille) {
+    if (rejectPerMille < 0 || ipv6PerMille < 0 || rejectPerMille + ipv6PerMille > 1000) {
+      throw new IllegalArgumentException(
+          "rejectPerMille and ipv6PerMille must be >= 0 and add up to at most 1000");
     }
     this.seed = seed;
     this.rejectPerMille = rejectPerMille;
+    this.ipv6PerMille = ipv6PerMille;
   }
 
   /** Line {@code n} (from 0), without a line end, as UTF-8 (in fact ASCII) bytes. */
@@ -62,13 +75,16 @@ public final class AccessLogGen {
           sb.append('-');
           break;
         case 1:
-          sb.append("2001:db8::").append(Long.toHexString(r & 0xFFFF));
+          sb.append("unknown");
           break;
         case 2:
           return "#Fields: remote_addr remote_user time_local request status body_bytes_sent";
         default:
           return "";
       }
+    } else if (kind < rejectPerMille + ipv6PerMille) {
+      long region = REGIONS[(int) ((r2 >>> 24) & 3)];
+      sb.append(Ipv6Text.format((region << 48) | ((r >>> 12) & 0xF_FFFF_FFFF_FFFFL), mix(r2)));
     } else {
       sb.append(Ipv4Text.format((int) r));
     }

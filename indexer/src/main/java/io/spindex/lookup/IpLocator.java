@@ -6,24 +6,34 @@
 package io.spindex.lookup;
 
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.io.Serializable;
 import java.util.Locale;
 
 /**
- * Finds the IPv4 address in one line of bytes, without decoding it. Two ways:
+ * Finds the IPv4 or IPv6 address in one line of bytes, without decoding it. Two ways:
  *
  * <ul>
  *   <li><b>field</b>: field {@code index} (from 0) of the line split on one delimiter byte; the
  *       field is trimmed of white space and of one pair of double quotes, and must be exactly a
- *       dotted quad ({@link Ipv4Text#parse}), else the line is rejected with that parser's reason.
- *   <li><b>first</b>: the first dotted quad anywhere on the line, so that raw Apache and nginx
- *       access logs work as they are. A candidate is a maximal run of digits and dots, with
- *       trailing dots dropped (a sentence end); it counts when it parses as a dotted quad, the byte
- *       before the run is not a letter, digit, {@code _}, {@code /} or {@code -} (so {@code
- *       Chrome/120.0.0.0} and {@code v1.2.3.4} are versions, not addresses) and the byte after it
- *       is not a letter. {@code 1.2.3.4:8080} and {@code [1.2.3.4]} count. Later candidates are
- *       tried when one fails, and a line without any is rejected as {@code no-ipv4-found}.
+ *       dotted quad ({@link Ipv4Text#parse}) or, when it has a colon, IPv6 text, also as {@code
+ *       [addr]} or {@code [addr]:port} ({@link Ipv6Text#parseField}); else the line is rejected
+ *       with that parser's reason.
+ *   <li><b>first</b>: the first address anywhere on the line, so that raw Apache and nginx access
+ *       logs work as they are. A candidate is a maximal run of hex digits, colons and dots. With
+ *       two colons or more it is tried as IPv6 text (trailing dots and one trailing colon dropped):
+ *       it counts when it parses, the byte before it is not a letter, {@code _}, {@code /} or
+ *       {@code -}, and the byte after it is not a letter, {@code _} or {@code %} (a zone id). Else,
+ *       or when that fails, each run of digits and dots in it is tried as a dotted quad (trailing
+ *       dots dropped, a sentence end): it counts when it parses, the byte before it is not a
+ *       letter, digit, {@code _}, {@code /} or {@code -} (so {@code Chrome/120.0.0.0} and {@code
+ *       v1.2.3.4} are versions, not addresses) and the byte after it is not a letter. {@code
+ *       1.2.3.4:8080}, {@code [1.2.3.4]} and {@code [2001:db8::1]:443} count. Later candidates are
+ *       tried when one fails, and a line without any is rejected as {@code no-ip-found}.
  * </ul>
+ *
+ * <p>Results: an IPv4 address as a value in {@code [0, 2^32)}; {@link #IPV6}, with the address's
+ * high and low 64 bits in the caller's {@code long[2]}; or a negative {@link RejectReason#code()}.
  *
  * <p>Immutable and thread-safe; serializable so engines can ship it to tasks.
  */
@@ -32,6 +42,9 @@ public final class IpLocator implements Serializable {
 
   /** {@link #index()} of a locator that scans for the first address on the line. */
   public static final int FIRST = -1;
+
+  /** {@link #locate} result for an IPv6 address; its 128 bits are in the caller's array. */
+  public static final long IPV6 = 1L << 32;
 
   private final byte delimiter;
   private final int index;
@@ -49,7 +62,7 @@ public final class IpLocator implements Serializable {
     return new IpLocator(delimiter, index);
   }
 
-  /** The first dotted quad on the line. */
+  /** The first IPv4 or IPv6 address on the line. */
   public static IpLocator first() {
     return new IpLocator((byte) 0, FIRST);
   }
@@ -113,10 +126,11 @@ public final class IpLocator implements Serializable {
    * Locates the address in {@code b[from, to)} (one line, without its line end; a trailing CR is
    * ignored).
    *
-   * @return the address as an unsigned value in {@code [0, 2^32)}, or a negative {@link
-   *     RejectReason#code()}
+   * @param v6 receives the high and low 64 bits of an IPv6 address (at least 2 elements)
+   * @return an IPv4 address as an unsigned value in {@code [0, 2^32)}, {@link #IPV6}, or a negative
+   *     {@link RejectReason#code()}
    */
-  public long locate(byte[] b, int from, int to) {
+  public long locate(byte[] b, int from, int to, long[] v6) {
     int end = to;
     while (end > from && (b[end - 1] == '\r' || b[end - 1] == '\n')) {
       end--;
@@ -124,10 +138,15 @@ public final class IpLocator implements Serializable {
     if (isBlankLine(b, from, end)) {
       return RejectReason.BLANK_LINE.code();
     }
-    return index == FIRST ? scan(b, from, end) : field(b, from, end);
+    return index == FIRST ? scan(b, from, end, v6) : field(b, from, end, v6);
   }
 
-  private long field(byte[] b, int from, int to) {
+  /** {@link #locate(byte[], int, int, long[])} for tests and one-off use (allocates per call). */
+  public long locate(byte[] b, int from, int to) {
+    return locate(b, from, to, new long[2]);
+  }
+
+  private long field(byte[] b, int from, int to, long[] v6) {
     int start = from;
     for (int f = 0; f < index; f++) {
       int d = indexOf(b, start, to, delimiter);
@@ -149,19 +168,64 @@ public final class IpLocator implements Serializable {
       s++;
       e--;
     }
+    if (indexOf(b, s, e, (byte) ':') >= 0) {
+      int code = Ipv6Text.parseField(b, s, e, v6);
+      return code == Ipv6Text.OK ? IPV6 : RejectReason.ofIpv6Parse(code).code();
+    }
     long a = Ipv4Text.parse(b, s, e);
     return a >= 0 ? a : RejectReason.ofParse(a).code();
   }
 
-  private static long scan(byte[] b, int from, int to) {
+  private static long scan(byte[] b, int from, int to, long[] v6) {
     int i = from;
     while (i < to) {
+      if (!isAddressByte(b[i])) {
+        i++;
+        continue;
+      }
+      int s = i;
+      int colons = 0;
+      while (i < to && isAddressByte(b[i])) {
+        colons += b[i] == ':' ? 1 : 0;
+        i++;
+      }
+      if (colons >= 2 && ipv6(b, s, i, from, to, v6)) {
+        return IPV6;
+      }
+      long a = ipv4(b, s, i, from, to);
+      if (a >= 0) {
+        return a;
+      }
+    }
+    return RejectReason.NO_IP_FOUND.code();
+  }
+
+  /** Whether run {@code b[s, e)} (of hex digits, colons, dots) is an IPv6 address by the rules. */
+  private static boolean ipv6(byte[] b, int s, int e, int from, int to, long[] v6) {
+    if ((s > from && versionBefore(b[s - 1]))
+        || (e < to && (isLetter(b[e]) || b[e] == '_' || b[e] == '%'))) {
+      return false;
+    }
+    int t = e;
+    while (t > s && b[t - 1] == '.') {
+      t--;
+    }
+    if (t - s >= 2 && b[t - 1] == ':' && b[t - 2] != ':') {
+      t--;
+    }
+    return Ipv6Text.parse(b, s, t, v6) == Ipv6Text.OK;
+  }
+
+  /** The first dotted quad among the runs of digits and dots of {@code b[s, e)}, or -1. */
+  private static long ipv4(byte[] b, int s0, int e0, int from, int to) {
+    int i = s0;
+    while (i < e0) {
       if (!isDigitOrDot(b[i])) {
         i++;
         continue;
       }
       int s = i;
-      while (i < to && isDigitOrDot(b[i])) {
+      while (i < e0 && isDigitOrDot(b[i])) {
         i++;
       }
       int e = i;
@@ -177,7 +241,13 @@ public final class IpLocator implements Serializable {
         }
       }
     }
-    return RejectReason.NO_IPV4_FOUND.code();
+    return -1;
+  }
+
+  /** A byte of an address candidate: a hex digit, a colon or a dot. */
+  private static boolean isAddressByte(byte c) {
+    int l = c | 0x20;
+    return (c >= '0' && c <= ':') || c == '.' || (l >= 'a' && l <= 'f');
   }
 
   private static boolean isDigitOrDot(byte c) {
@@ -214,7 +284,7 @@ public final class IpLocator implements Serializable {
   @Override
   public String toString() {
     return index == FIRST
-        ? "first IPv4 on the line"
+        ? "first IP address on the line"
         : "field " + index + " split on " + describe(delimiter);
   }
 

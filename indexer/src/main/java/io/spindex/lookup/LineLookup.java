@@ -66,6 +66,7 @@ public final class LineLookup {
   private final boolean[] batchHit = new boolean[BATCH];
   private final int[] batchSlot = new int[BATCH];
   private final RejectReason[] batchReject = new RejectReason[BATCH];
+  private final long[] v6 = new long[2];
 
   /**
    * @param keepHits filter mode: keep lines whose address is in the set or in a range (true), or
@@ -90,7 +91,7 @@ public final class LineLookup {
       default:
         throw new IllegalArgumentException(
             index.header().file()
-                + ": ip-lookup needs an IPv4 set or range index, not "
+                + ": ip-lookup needs an IP set or range index, not "
                 + index.kind());
     }
     this.perSlot = new long[mode == LookupMode.COUNT ? labels.length : 0];
@@ -104,12 +105,12 @@ public final class LineLookup {
    */
   public int apply(byte[] b, int from, int to) {
     counts.linesIn++;
-    long a = locator.locate(b, from, to);
+    long a = locator.locate(b, from, to, v6);
     if (a < 0) {
       lastReject = reject(a);
       return REJECTED;
     }
-    int slot = slot((int) a);
+    int slot = a == IpLocator.IPV6 ? slot6() : slot((int) a);
     int result = decide(slot);
     if (result == WRITE_OUT) {
       annotate(b, from, to, slot);
@@ -133,11 +134,15 @@ public final class LineLookup {
     int located = 0;
     for (int i = 0; i < n; i++) {
       counts.linesIn++;
-      long a = locator.locate(b, from[i], to[i]);
+      long a = locator.locate(b, from[i], to[i], v6);
       if (a < 0) {
         batchReject[i] = reject(a);
         batchSlot[i] = -1;
         result[i] = REJECTED;
+      } else if (a == IpLocator.IPV6) {
+        // IPv6 lines are looked up one by one, in place; their results join the batch's in order.
+        batchSlot[i] = slot6();
+        result[i] = -1;
       } else {
         batchAddress[located] = (int) a;
         batchLine[located++] = i;
@@ -155,9 +160,10 @@ public final class LineLookup {
         batchSlot[batchLine[j]] = id == IpRanges.NONE ? labels.length - 1 : id;
       }
     }
-    for (int j = 0; j < located; j++) {
-      int i = batchLine[j];
-      result[i] = decide(batchSlot[i]);
+    for (int i = 0; i < n; i++) {
+      if (batchSlot[i] >= 0) {
+        result[i] = decide(batchSlot[i]);
+      }
     }
   }
 
@@ -217,6 +223,22 @@ public final class LineLookup {
     out[n] = '\t';
     System.arraycopy(label, 0, out, n + 1, label.length);
     outLength = n + 1 + label.length;
+  }
+
+  /** The slot of the IPv6 address in {@link #v6}, counted as an IPv6 lookup. */
+  private int slot6() {
+    counts.ipv6Lookups++;
+    int slot;
+    if (set != null) {
+      slot = set.contains(v6[0], v6[1]) ? 1 : 0;
+    } else {
+      int id = ranges.labelId(v6[0], v6[1]);
+      slot = id == IpRanges.NONE ? labels.length - 1 : id;
+    }
+    if (set != null ? slot == 1 : slot != labels.length - 1) {
+      counts.ipv6Hits++;
+    }
+    return slot;
   }
 
   private int slot(int address) {

@@ -20,6 +20,8 @@ public final class LookupCounts {
   private static final String COUNTED = "lines counted";
   private static final String LOOKUPS = "lookups";
   private static final String HITS = "hits";
+  private static final String IPV6_LOOKUPS = "ipv6 lookups";
+  private static final String IPV6_HITS = "ipv6 hits";
   private static final String REJECTS_PREFIX = "rejects ";
 
   long linesIn;
@@ -28,6 +30,8 @@ public final class LookupCounts {
   long counted;
   long lookups;
   long hits;
+  long ipv6Lookups;
+  long ipv6Hits;
   final long[] rejects = new long[RejectReason.values().length];
 
   /** Lines read. */
@@ -58,6 +62,16 @@ public final class LookupCounts {
   /** Lookups that found the address in the set or in a range. */
   public long hits() {
     return hits;
+  }
+
+  /** Lookups of IPv6 addresses (included in {@link #lookups}; the rest are IPv4). */
+  public long ipv6Lookups() {
+    return ipv6Lookups;
+  }
+
+  /** IPv6 lookups that found the address (included in {@link #hits}). */
+  public long ipv6Hits() {
+    return ipv6Hits;
   }
 
   /** Lookups that did not. */
@@ -123,6 +137,8 @@ public final class LookupCounts {
     counted += other.counted;
     lookups += other.lookups;
     hits += other.hits;
+    ipv6Lookups += other.ipv6Lookups;
+    ipv6Hits += other.ipv6Hits;
     for (int i = 0; i < rejects.length; i++) {
       rejects[i] += other.rejects[i];
     }
@@ -141,6 +157,8 @@ public final class LookupCounts {
     m.put(COUNTED, counted);
     m.put(LOOKUPS, lookups);
     m.put(HITS, hits);
+    m.put(IPV6_LOOKUPS, ipv6Lookups);
+    m.put(IPV6_HITS, ipv6Hits);
     for (RejectReason r : RejectReason.values()) {
       m.put(REJECTS_PREFIX + r.label(), rejects[r.ordinal()]);
     }
@@ -156,6 +174,8 @@ public final class LookupCounts {
     c.counted = m.getOrDefault(COUNTED, 0L);
     c.lookups = m.getOrDefault(LOOKUPS, 0L);
     c.hits = m.getOrDefault(HITS, 0L);
+    c.ipv6Lookups = m.getOrDefault(IPV6_LOOKUPS, 0L);
+    c.ipv6Hits = m.getOrDefault(IPV6_HITS, 0L);
     for (RejectReason r : RejectReason.values()) {
       c.rejects[r.ordinal()] = m.getOrDefault(REJECTS_PREFIX + r.label(), 0L);
     }
@@ -177,6 +197,10 @@ public final class LookupCounts {
         + " lookups="
         + lookups
         + " hits="
-        + hits;
+        + hits
+        + " ipv6Lookups="
+        + ipv6Lookups
+        + " ipv6Hits="
+        + ipv6Hits;
   }
 }

@@ -6,6 +6,7 @@
 package io.spindex.lookup;
 
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 
 /**
  * Why a line of job input has no address to look up. Every rejected line is written to the rejects
@@ -16,16 +17,31 @@ public enum RejectReason {
   BLANK_LINE("blank-line"),
   /** Field mode: the line has fewer fields than the IP field index needs. */
   MISSING_FIELD("missing-field"),
-  /** Field mode: the field is not a dotted quad (includes an empty field and {@code -}). */
+  /**
+   * Field mode: the field has no colon and is not a dotted quad (includes an empty field and {@code
+   * -}).
+   */
   NOT_IPV4("not-ipv4"),
   /** Field mode: a dotted quad with an octet over 255. */
   OCTET_OUT_OF_RANGE("octet-out-of-range"),
   /** Field mode: an octet with a leading zero, which readers disagree on (octal or decimal). */
   LEADING_ZERO("leading-zero"),
-  /** Field mode: IPv6 text; the IPv6 index kinds are not there yet. */
-  IPV6("ipv6-unsupported"),
-  /** Scan mode: no dotted quad anywhere on the line. */
-  NO_IPV4_FOUND("no-ipv4-found");
+  /** Field mode: a field with a colon that is no IPv6 address ({@code [addr]:port} is one). */
+  NOT_IPV6("not-ipv6"),
+  /** Field mode: an IPv6 address with a zone id ({@code fe80::1%eth0}): no index holds zones. */
+  ZONE_ID("zone-id"),
+  /** Field mode: IPv6 text with more than one {@code ::}. */
+  DOUBLE_COLON_TWICE("double-colon-twice"),
+  /** Field mode: an IPv6 group of more than 4 hex digits. */
+  GROUP_TOO_LONG("group-too-long"),
+  /** Field mode: IPv6 text with too few or too many groups. */
+  WRONG_GROUP_COUNT("wrong-group-count"),
+  /** Field mode: a dotted quad inside IPv6 text anywhere but in its last 32 bits. */
+  IPV4_NOT_LAST("ipv4-not-last"),
+  /** Field mode: IPv6 text ending in an invalid dotted quad. */
+  BAD_EMBEDDED_IPV4("bad-embedded-ipv4"),
+  /** Scan mode: no IPv4 or IPv6 address anywhere on the line. */
+  NO_IP_FOUND("no-ip-found");
 
   private static final RejectReason[] VALUES = values();
 
@@ -59,9 +75,18 @@ public enum RejectReason {
       return OCTET_OUT_OF_RANGE;
     } else if (parseCode == Ipv4Text.LEADING_ZERO) {
       return LEADING_ZERO;
-    } else if (parseCode == Ipv4Text.IPV6) {
-      return IPV6;
     }
     return NOT_IPV4;
+  }
+
+  /** The reason for a negative {@link Ipv6Text#parse} result. */
+  static RejectReason ofIpv6Parse(int parseCode) {
+    String reason = Ipv6Text.reason(parseCode);
+    for (RejectReason r : VALUES) {
+      if (r.label.equals(reason)) {
+        return r;
+      }
+    }
+    return NOT_IPV6;
   }
 }

@@ -6,10 +6,16 @@
 package io.spindex.text;
 
 /**
- * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads or unsigned
- * decimal integers, optionally double-quoted) or {@code a.b.c.d/len<d>label}. The label is the rest
- * of the line after the delimiter that ends the end (or CIDR) field, byte for byte; a line with
- * nothing after that field has the empty label. Not thread-safe: one instance per thread.
+ * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads, IPv6 text
+ * or unsigned decimal integers, optionally double-quoted) or {@code address/len<d>label} (IPv4 or
+ * IPv6 CIDR). The label is the rest of the line after the delimiter that ends the end (or CIDR)
+ * field, byte for byte; a line with nothing after that field has the empty label. Not thread-safe:
+ * one instance per thread.
+ *
+ * <p>Families: a field with a colon is IPv6 ({@link Ipv6Text}); a decimal integer is IPv4 when it
+ * is below 2^32 and IPv6 (up to 2^128 - 1, as in the {@code *-ipv6-num.csv} files) otherwise, and a
+ * line whose one end is a decimal IPv6 number reads its other decimal end as IPv6 too. Both ends of
+ * a range are of one family; {@link #family()} says which.
  */
 public final class RangeLine {
   /** Reject reasons, as counted in summaries. */
@@ -20,7 +26,7 @@ public final class RangeLine {
   public static final String END_BEFORE_START = "end-before-start";
   public static final String BAD_CIDR = "bad-cidr-prefix";
   public static final String CIDR_HOST_BITS = "cidr-host-bits-set";
-  public static final String IPV6 = "ipv6-unsupported";
+  public static final String MIXED_FAMILIES = "mixed-families";
 
   private final byte delimiter;
 
@@ -28,8 +34,19 @@ public final class RangeLine {
   private long start;
 
   private long end;
+  private long startHi;
+  private long startLo;
+  private long endHi;
+  private long endLo;
+  private int family;
   private int labelFrom;
   private int labelTo;
+
+  /** The last parsed field ({@link #field}): IPv6 halves, or the IPv4 address in the low half. */
+  private final long[] v6 = new long[2];
+
+  private String fieldError;
+  private boolean fieldDecimal;
 
   public RangeLine(byte delimiter) {
     this.delimiter = delimiter;
@@ -52,42 +69,86 @@ public final class RangeLine {
     if (slash >= 0) {
       return parseCidr(b, from, slash, f1End, d1 < 0 ? lineEnd : d1 + 1, lineEnd);
     }
-    long s = address(b, from, f1End);
-    if (s < 0) {
-      return s == Ipv4Text.IPV6 ? IPV6 : BAD_START;
+    int f1 = field(b, from, f1End);
+    if (f1 == 0) {
+      return fieldError == null ? BAD_START : fieldError;
     }
+    boolean decimal1 = fieldDecimal;
+    long sHi = v6[0];
+    long sLo = v6[1];
     if (d1 < 0) {
       return MISSING_END;
     }
     int d2 = indexOf(b, d1 + 1, lineEnd, delimiter);
     int f2End = d2 < 0 ? lineEnd : d2;
-    long e = address(b, d1 + 1, f2End);
-    if (e < 0) {
-      return e == Ipv4Text.IPV6 ? IPV6 : BAD_END;
+    int f2 = field(b, d1 + 1, f2End);
+    if (f2 == 0) {
+      return fieldError == null ? BAD_END : fieldError;
     }
-    if (e < s) {
+    if (f1 != f2) {
+      // A decimal end below 2^32 beside a decimal IPv6 number is an IPv6 number too.
+      if (!(decimal1 && fieldDecimal)) {
+        return MIXED_FAMILIES;
+      }
+      f1 = 6;
+      f2 = 6;
+    }
+    long eHi = v6[0];
+    long eLo = v6[1];
+    int c = Long.compareUnsigned(eHi, sHi);
+    if (c < 0 || (c == 0 && Long.compareUnsigned(eLo, sLo) < 0)) {
       return END_BEFORE_START;
     }
-    start = s;
-    end = e;
+    set(f1, sHi, sLo, eHi, eLo);
     labelFrom = d2 < 0 ? lineEnd : d2 + 1;
     labelTo = lineEnd;
     return null;
   }
 
+  private void set(int family, long sHi, long sLo, long eHi, long eLo) {
+    this.family = family;
+    startHi = sHi;
+    startLo = sLo;
+    endHi = eHi;
+    endLo = eLo;
+    start = sLo & 0xFFFF_FFFFL;
+    end = eLo & 0xFFFF_FFFFL;
+  }
+
   private String parseCidr(byte[] b, int from, int slash, int fieldEnd, int label, int lineEnd) {
+    int f = from;
+    while (f < slash && Ipv4Text.isBlank(b[f])) {
+      f++;
+    }
+    if (f < slash && b[f] == '"') {
+      f++;
+    }
+    int q = fieldEnd;
+    while (q > slash && Ipv4Text.isBlank(b[q - 1])) {
+      q--;
+    }
+    if (q > slash && b[q - 1] == '"') {
+      q--;
+    }
+    if (indexOf(b, f, slash, (byte) ':') >= 0) {
+      int len = Ipv6Text.parseCidr(b, f, q, v6);
+      if (len < 0) {
+        return len == Ipv6Text.HOST_BITS_SET
+            ? CIDR_HOST_BITS
+            : len == Ipv6Text.PREFIX_OUT_OF_RANGE ? BAD_CIDR : Ipv6Text.reason(len);
+      }
+      long hostHi = len >= 64 ? 0 : -1L >>> len;
+      long hostLo = len <= 64 ? -1L : len == 128 ? 0 : -1L >>> (len - 64);
+      set(6, v6[0], v6[1], v6[0] | hostHi, v6[1] | hostLo);
+      labelFrom = label;
+      labelTo = lineEnd;
+      return null;
+    }
     long a = address(b, from, slash);
     if (a < 0) {
-      return a == Ipv4Text.IPV6 ? IPV6 : BAD_START;
+      return BAD_START;
     }
     int p = slash + 1;
-    int q = fieldEnd;
-    while (q > p && Ipv4Text.isBlank(b[q - 1])) {
-      q--;
-    }
-    if (q > p && b[q - 1] == '"') {
-      q--;
-    }
     if (q == p || q - p > 2) {
       return BAD_CIDR;
     }
@@ -106,11 +167,64 @@ public final class RangeLine {
     if ((a & (size - 1)) != 0) {
       return CIDR_HOST_BITS;
     }
-    start = a;
-    end = a + size - 1;
+    set(4, 0, a, 0, a + size - 1);
     labelFrom = label;
     labelTo = lineEnd;
     return null;
+  }
+
+  /**
+   * Parses one address field (trimmed, unquoted) into {@link #v6}: returns 4 (the address in the
+   * low half) or 6, or 0 with {@link #fieldError} set to an IPv6 reason (or {@code null} for a
+   * field that is no address of either family).
+   */
+  private int field(byte[] b, int from, int to) {
+    int f = from;
+    int t = to;
+    while (f < t && Ipv4Text.isBlank(b[f])) {
+      f++;
+    }
+    while (t > f && Ipv4Text.isBlank(b[t - 1])) {
+      t--;
+    }
+    if (t - f >= 2 && b[f] == '"' && b[t - 1] == '"') {
+      f++;
+      t--;
+    }
+    fieldError = null;
+    fieldDecimal = false;
+    if (indexOf(b, f, t, (byte) ':') >= 0) {
+      int code = Ipv6Text.parse(b, f, t, v6);
+      if (code != Ipv6Text.OK) {
+        fieldError = Ipv6Text.reason(code);
+        return 0;
+      }
+      return 6;
+    }
+    long a = address(b, f, t);
+    if (a >= 0) {
+      fieldDecimal = isDigits(b, f, t);
+      v6[0] = 0;
+      v6[1] = a;
+      return 4;
+    }
+    if (isDigits(b, f, t)) {
+      int code = Ipv6Text.parseDecimal(b, f, t, v6);
+      if (code == Ipv6Text.OK) {
+        fieldDecimal = true;
+        return 6;
+      }
+      fieldError = code == Ipv6Text.NUMBER_OUT_OF_RANGE ? Ipv6Text.reason(code) : null;
+    }
+    return 0;
+  }
+
+  private static boolean isDigits(byte[] b, int f, int t) {
+    boolean digitsOnly = t > f;
+    for (int i = f; i < t && digitsOnly; i++) {
+      digitsOnly = b[i] >= '0' && b[i] <= '9';
+    }
+    return digitsOnly;
   }
 
   /** A dotted quad or an unsigned decimal in [0, 2^32), trimmed and unquoted; negative if not. */
@@ -127,11 +241,7 @@ public final class RangeLine {
       f++;
       t--;
     }
-    boolean digitsOnly = t > f;
-    for (int i = f; i < t && digitsOnly; i++) {
-      digitsOnly = b[i] >= '0' && b[i] <= '9';
-    }
-    if (!digitsOnly) {
+    if (!isDigits(b, f, t)) {
       return Ipv4Text.parse(b, f, t);
     }
     if (t - f > 10 || (t - f > 1 && b[f] == '0')) {
@@ -158,7 +268,32 @@ public final class RangeLine {
     return delimiter;
   }
 
-  /** First address of the last parsed range, unsigned. */
+  /** Family of the last parsed range: 4 or 6. */
+  public int family() {
+    return family;
+  }
+
+  /** High 64 bits of the first address of the last parsed range (0 for IPv4). */
+  public long startHi() {
+    return startHi;
+  }
+
+  /** Low 64 bits of the first address (the IPv4 address for IPv4). */
+  public long startLo() {
+    return startLo;
+  }
+
+  /** High 64 bits of the last address (inclusive). */
+  public long endHi() {
+    return endHi;
+  }
+
+  /** Low 64 bits of the last address (inclusive). */
+  public long endLo() {
+    return endLo;
+  }
+
+  /** First IPv4 address of the last parsed range, unsigned. */
   public long start() {
     return start;
   }

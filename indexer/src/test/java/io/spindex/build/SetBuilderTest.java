@@ -42,11 +42,11 @@ class SetBuilderTest {
         write(
             "a.txt",
             "\uFEFF# header comment\n10.0.0.1\n  10.0.0.2\t\r\n\n10.0.0.1\n256.0.0.1\n01.2.3.4\n");
-    Path b = write("b.txt", "::1\n10.0.0.3\nnot an ip\n10.0.0.2");
+    Path b = write("b.txt", "fe80::1%eth0\n10.0.0.3\nnot an ip\n10.0.0.2");
     BuildReport r = new IpSetBuilder().build(List.of(a, b), dir.resolve("x.spx"));
     Map<String, Long> expected = new TreeMap<>();
     expected.put("leading-zero", 1L);
-    expected.put("ipv6-unsupported", 1L);
+    expected.put("zone-id", 1L);
     expected.put("not-ipv4", 1L);
     expected.put("octet-out-of-range", 1L);
     assertEquals(expected, r.rejectsByReason());
@@ -61,7 +61,7 @@ class SetBuilderTest {
         List.of(
             a + ":6: octet-out-of-range: '256.0.0.1'",
             a + ":7: leading-zero: '01.2.3.4'",
-            b + ":1: ipv6-unsupported: '::1'",
+            b + ":1: zone-id: 'fe80::1%eth0'",
             b + ":3: not-ipv4: 'not an ip'"),
         r.rejectSamples());
     IpSet s = Loader.NIO.load(dir.resolve("x.spx")).asSet();
@@ -102,7 +102,7 @@ class SetBuilderTest {
     assertEquals(
         "rejected line (--strict): "
             + a
-            + ":2: not-ipv4: '1.1.1' (expected one dotted-quad IPv4 address per line)",
+            + ":2: not-ipv4: '1.1.1' (expected one IPv4 or IPv6 address per line)",
         e.getMessage());
     assertEquals(false, Files.exists(dir.resolve("x.spx")));
   }

@@ -6,10 +6,12 @@
 package io.spindex.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import io.spindex.text.RangeLine;
 import java.nio.charset.StandardCharsets;
 
@@ -34,6 +36,34 @@ class ParserFuzzTest {
               || v == Ipv4Text.LEADING_ZERO
               || v == Ipv4Text.IPV6);
     }
+  }
+
+  /**
+   * Any bytes: a reject code, or an address whose canonical text parses back to it (and is its own
+   * canonical text); the other entry points may throw nothing either.
+   */
+  @FuzzTest(maxDuration = "")
+  void ipv6(byte[] data) {
+    long[] v = new long[2];
+    int code = Ipv6Text.parse(data, 0, data.length, v);
+    if (code == Ipv6Text.OK) {
+      byte[] text = new byte[45];
+      int n = Ipv6Text.format(v[0], v[1], text, 0);
+      assertTrue(n <= 39);
+      long[] back = {~v[0], ~v[1]};
+      assertEquals(Ipv6Text.OK, Ipv6Text.parse(text, 0, n, back));
+      assertArrayEquals(v, back);
+      assertEquals(
+          new String(text, 0, n, StandardCharsets.US_ASCII), Ipv6Text.format(back[0], back[1]));
+    } else {
+      assertTrue(code < 0 && code >= Ipv6Text.NOT_CIDR, "code " + code);
+    }
+    int len = Ipv6Text.parseCidr(data, 0, data.length, v);
+    assertTrue(len <= 128 && (len >= 0 || len >= Ipv6Text.NOT_CIDR));
+    int field = Ipv6Text.parseField(data, 0, data.length, v);
+    assertTrue(field <= 0 && field >= Ipv6Text.NOT_CIDR);
+    int decimal = Ipv6Text.parseDecimal(data, 0, data.length, v);
+    assertTrue(decimal <= 0 && decimal >= Ipv6Text.NOT_CIDR);
   }
 
   /** Any line, with either common delimiter: a reason, or a range within the line's bounds. */

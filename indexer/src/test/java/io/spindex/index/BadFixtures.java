@@ -60,6 +60,16 @@ public final class BadFixtures {
         .createdMillis(0)
         .prefixTable(false)
         .build(List.of(productsText), products);
+    Path dualText = work.resolve("dual.txt");
+    Files.write(
+        dualText,
+        ("1.0.0.0|1.0.0.255|AU\n2001:db8::/48|v6-a\n2001:db8:1::|2001:db8:1::ff|v6-b\n"
+                + "2a00::/16|v6-c\n")
+            .getBytes(StandardCharsets.UTF_8));
+    Path dual = work.resolve("dual.spx");
+    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(dualText), dual);
+    byte[] dua = Files.readAllBytes(dual);
+    IndexHeader dh = Loader.readHeader(dual);
     byte[] prod = Files.readAllBytes(products);
     IndexHeader ph = Loader.readHeader(products);
     byte[] set = Files.readAllBytes(ips);
@@ -77,7 +87,7 @@ public final class BadFixtures {
     out.put("bad-magic.spx", flip(set, 1, 0x20));
     out.put(
         "text-not-index.spx", "10.0.0.1\n10.0.0.2\n".repeat(10).getBytes(StandardCharsets.UTF_8));
-    out.put("future-version.spx", put16(set, Layout.OFF_VERSION, 2, false));
+    out.put("future-version.spx", put16(set, Layout.OFF_VERSION, 3, false));
     out.put("unknown-kind.spx", put16(set, Layout.OFF_KIND, 9, true));
     out.put("bit-flip-header-rows.spx", flip(set, Layout.OFF_ROWS, 0x01));
     out.put("bit-flip-directory.spx", flip(set, Layout.HEADER_BYTES + 8, 0x40));
@@ -100,6 +110,22 @@ public final class BadFixtures {
             Section.PREFIX16,
             2561,
             0));
+    // Dual-stack (format version 2): the IPv6 sections get the same checks as the IPv4 ones.
+    out.put("v6-in-version-1.spx", put16(dua, Layout.OFF_VERSION, 1, true));
+    out.put(
+        "v6-bit-flip-starts.spx",
+        flip(dua, (int) dh.find(Section.RANGE6_STARTS_LO).offset() + 2, 0x01));
+    out.put("v6-unsorted-starts.spx", swapLongs(dua, dh, Section.RANGE6_STARTS_HI, 0, 2));
+    out.put("v6-label-id-out-of-range.spx", setInt(dua, dh, Section.RANGE6_LABELS, 1, 9));
+    out.put("v6-row-count-mismatch.spx", put64(dua, Layout.OFF_ROWS, 5));
+    out.put(
+        "v6-in-ipv4-mapped-block.spx",
+        setLong(
+            setLong(dua, dh, Section.RANGE6_STARTS_HI, 0, Long.MIN_VALUE),
+            dh,
+            Section.RANGE6_STARTS_LO,
+            0,
+            0xFFFF_0000_0000L ^ Long.MIN_VALUE));
     out.put(
         "products-bit-flip-id-hashes.spx",
         flip(prod, (int) ph.find(Section.ID_HASHES).offset() + 3, 0x08));
@@ -117,6 +143,12 @@ public final class BadFixtures {
     long x = bb.getLong(base + 8 * i);
     bb.putLong(base + 8 * i, bb.getLong(base + 8 * j));
     bb.putLong(base + 8 * j, x);
+    return fixSectionCrc(bb.array(), h, s);
+  }
+
+  private static byte[] setLong(byte[] b, IndexHeader h, Section s, int i, long v) {
+    ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    bb.putLong((int) h.find(s).offset() + 8 * i, v);
     return fixSectionCrc(bb.array(), h, s);
   }
 

@@ -8,6 +8,7 @@ package io.spindex.lookup;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +18,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Test data for ip-lookup with its expected answers computed independently of the job: a range
- * index (reference: a TreeMap), a set index (reference: a HashMap), and access-log input files, one
- * of them gzip-compressed, with the byte offset of every line. Shared by the Spark and MapReduce
- * job tests through the indexer test-jar.
+ * Test data for ip-lookup with its expected answers computed independently of the job: a dual-stack
+ * range index (reference: TreeMaps), a dual-stack set index (reference: HashMaps), and access-log
+ * input files (30 % IPv6 clients), one of them gzip-compressed, with the byte offset of every line.
+ * Shared by the Spark and MapReduce job tests through the indexer test-jar.
+ *
+ * <p>{@link #address} gives a line's address as one {@code long}: an IPv4 address in [0, 2^32), an
+ * IPv6 address as a key from 2^32 up that stands for it (numbered as first seen), or a negative
+ * reject code.
  */
 public final class IpLookupFixture {
   public static final long SEED = 77;
@@ -33,7 +39,13 @@ public final class IpLookupFixture {
   public final Path inputDir;
   public final List<Line> lines = new ArrayList<>();
   private final TreeMap<Long, Object[]> rangeRef = new TreeMap<>();
+  private final TreeMap<BigInteger, Object[]> rangeRef6 = new TreeMap<>();
   private final Map<Long, Boolean> setRef = new HashMap<>();
+
+  /** IPv6 addresses by the key {@link #address} gives them, and back. */
+  private static final Map<Long, BigInteger> V6_BY_KEY = new ConcurrentHashMap<>();
+
+  private static final Map<BigInteger, Long> V6_KEYS = new ConcurrentHashMap<>();
 
   /** One input line with where it came from. */
   public static final class Line {
@@ -64,12 +76,37 @@ public final class IpLookupFixture {
       rangeRef.put(at, new Object[] {end, label});
       at = end;
     }
+    // IPv6 ranges in the registries' blocks the generated clients come from, about half covered.
+    List<long[]> rs6 = new ArrayList<>();
+    List<String> labels6 = new ArrayList<>();
+    for (long region : new long[] {0x2400, 0x2600, 0x2800, 0x2a00}) {
+      long at = region << 48;
+      long limit = at + (1L << 52);
+      while (true) {
+        at += 1 + (long) (rnd.nextDouble() * (1L << 47));
+        long end = at + (long) (rnd.nextDouble() * (1L << 47));
+        if (end >= limit) {
+          break;
+        }
+        String label = "V" + rnd.nextInt(6) + (rnd.nextInt(8) == 0 ? " ünï" : "");
+        rs6.add(new long[] {at, 0, end, -1L});
+        labels6.add(label);
+        rangeRef6.put(big(at, 0), new Object[] {big(end, -1L), label});
+        at = end + 1;
+      }
+    }
     ranges = dir.resolve("ranges.spx");
-    TestIndexes.writeRanges(ranges, rs.toArray(new long[0][]), labels.toArray(new String[0]));
+    TestIndexes.writeRanges(
+        ranges,
+        rs.toArray(new long[0][]),
+        labels.toArray(new String[0]),
+        rs6.toArray(new long[0][]),
+        labels6.toArray(new String[0]));
 
     inputDir = Files.createDirectories(dir.resolve("in"));
-    AccessLogGen gen = new AccessLogGen(SEED, 30);
+    AccessLogGen gen = new AccessLogGen(SEED, 30, 300);
     int[] setAddresses = new int[2000];
+    List<long[]> set6 = new ArrayList<>();
     long n = 0;
     for (String name : new String[] {"a.log", "b.log.gz", "c.log"}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -87,8 +124,12 @@ public final class IpLookupFixture {
         if (i % 500 == 3) {
           bytes.write('\n');
         }
-        long a = IpLocator.first().locate(b, 0, b.length);
-        if (a >= 0 && i % 3 == 0 && i / 3 < setAddresses.length) {
+        long[] v6 = new long[2];
+        long a = IpLocator.first().locate(b, 0, b.length, v6);
+        if (a == IpLocator.IPV6 && i % 3 == 0 && set6.size() < 1000) {
+          set6.add(v6);
+          setRef.put(address(text), Boolean.TRUE);
+        } else if (a >= 0 && a < IpLocator.IPV6 && i % 3 == 0 && i / 3 < setAddresses.length) {
           setAddresses[i / 3] = (int) a;
         }
       }
@@ -103,13 +144,36 @@ public final class IpLookupFixture {
       setRef.put(Integer.toUnsignedLong(a), Boolean.TRUE);
     }
     set = dir.resolve("set.spx");
-    TestIndexes.writeSet(set, setAddresses);
+    TestIndexes.writeSet(set, setAddresses, set6.toArray(new long[0][]));
   }
 
-  /** The address of a line, or the reject reason's negative code (via the unit-tested locator). */
+  private static BigInteger big(long hi, long lo) {
+    return new BigInteger(Long.toUnsignedString(hi))
+        .shiftLeft(64)
+        .add(new BigInteger(Long.toUnsignedString(lo)));
+  }
+
+  /**
+   * The address of a line (an IPv6 one as its key, see the class comment), or the reject reason's
+   * negative code (via the unit-tested locator).
+   */
   public static long address(String text) {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
-    return IpLocator.first().locate(b, 0, b.length);
+    long[] v6 = new long[2];
+    long a = IpLocator.first().locate(b, 0, b.length, v6);
+    if (a != IpLocator.IPV6) {
+      return a;
+    }
+    BigInteger v = big(v6[0], v6[1]);
+    return V6_KEYS.computeIfAbsent(
+        v,
+        k -> {
+          synchronized (V6_BY_KEY) {
+            long key = (1L << 32) + V6_BY_KEY.size();
+            V6_BY_KEY.put(key, k);
+            return key;
+          }
+        });
   }
 
   public static RejectReason reason(String text) {
@@ -117,6 +181,13 @@ public final class IpLookupFixture {
   }
 
   public String rangeLabel(long a) {
+    if (a >= 1L << 32) {
+      BigInteger v = V6_BY_KEY.get(a);
+      Map.Entry<BigInteger, Object[]> e = rangeRef6.floorEntry(v);
+      return e != null && ((BigInteger) e.getValue()[0]).compareTo(v) >= 0
+          ? (String) e.getValue()[1]
+          : "\\N";
+    }
     Map.Entry<Long, Object[]> e = rangeRef.floorEntry(a);
     return e != null && (Long) e.getValue()[0] >= a ? (String) e.getValue()[1] : "\\N";
   }

@@ -162,10 +162,9 @@ class LineLookupTest {
         lookup.rejectRecord(
             "hdfs://nn/logs/a.gz".getBytes(StandardCharsets.UTF_8), 1234, b, 3, b.length);
     assertArrayEquals(
-        "no-ipv4-found\thdfs://nn/logs/a.gz:1234\t- no address here"
-            .getBytes(StandardCharsets.UTF_8),
+        "no-ip-found\thdfs://nn/logs/a.gz:1234\t- no address here".getBytes(StandardCharsets.UTF_8),
         java.util.Arrays.copyOf(lookup.out(), n));
-    assertEquals(1, lookup.counts().rejects(RejectReason.NO_IPV4_FOUND));
+    assertEquals(1, lookup.counts().rejects(RejectReason.NO_IP_FOUND));
   }
 
   /**

@@ -29,15 +29,26 @@ class RangeLineTest {
         ",;\"16777216\",\"16777471\",\"AU\";16777216-16777471 [\"AU\"]",
         ",;16777216,16777471,x;16777216-16777471 [x]",
         ",;0,4294967295,x;0-4294967295 [x]",
-        ",;0,4294967296,x;bad-end",
+        ",;0,4294967296,x;v6 ::-::1:0:0 [x]",
+        ",;42540766411282592856903984951653826560,42540766411282592856903984951653826815,x;"
+            + "v6 2001:db8::-2001:db8::ff [x]",
+        ",;340282366920938463463374607431768211456,1,x;number-out-of-range",
         ",;1.0.0.0/24,2077456,,AU;16777216-16777471 [2077456,,AU]",
         ",;0.0.0.0/0,x;0-4294967295 [x]",
         ",;9.9.9.9/32,x;151587081-151587081 [x]",
         ",;1.0.0.1/24,x;cidr-host-bits-set",
         ",;1.0.0.0/33,x;bad-cidr-prefix",
         ",;1.0.0.0/,x;bad-cidr-prefix",
-        ",;2001:db8::/32,x;ipv6-unsupported",
-        ",;2001:db8::,2001:db8::ff,x;ipv6-unsupported",
+        ",;2001:db8::/32,x;v6 2001:db8::-2001:db8:ffff:ffff:ffff:ffff:ffff:ffff [x]",
+        ",;\"2001:DB8::\",\"2001:db8::ff\",x;v6 2001:db8::-2001:db8::ff [x]",
+        ",;::/0,all;v6 ::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff [all]",
+        ",;2001:db8::1/128,x;v6 2001:db8::1-2001:db8::1 [x]",
+        ",;2001:db8::1/64,x;cidr-host-bits-set",
+        ",;2001:db8::/129,x;bad-cidr-prefix",
+        "|;fe80::1%eth0|fe80::2|x;zone-id",
+        "|;2001:db8::|2001:db8:::1|x;double-colon-twice",
+        "|;1.2.3.4|2001:db8::1|x;mixed-families",
+        "|;2001:db8::9|2001:db8::1|x;end-before-start",
         "|;1.0.0.9|1.0.0.0|x;end-before-start",
         "|;1.0.0.0;missing-end",
         "|;start|end|label;bad-start",
@@ -51,12 +62,22 @@ class RangeLineTest {
     String got =
         reason != null
             ? reason
-            : p.start()
-                + "-"
-                + p.end()
-                + " ["
-                + new String(b, p.labelFrom(), p.labelTo() - p.labelFrom(), StandardCharsets.UTF_8)
-                + "]";
+            : p.family() == 6
+                ? "v6 "
+                    + Ipv6Text.format(p.startHi(), p.startLo())
+                    + "-"
+                    + Ipv6Text.format(p.endHi(), p.endLo())
+                    + " ["
+                    + new String(
+                        b, p.labelFrom(), p.labelTo() - p.labelFrom(), StandardCharsets.UTF_8)
+                    + "]"
+                : p.start()
+                    + "-"
+                    + p.end()
+                    + " ["
+                    + new String(
+                        b, p.labelFrom(), p.labelTo() - p.labelFrom(), StandardCharsets.UTF_8)
+                    + "]";
     assertEquals(expected, got);
   }
 

@@ -177,7 +177,7 @@ class UsageErrorsTest {
   void badInputIsOneLineNamingThePathAndExitOne() throws Exception {
     Path noSuch = dir.resolve("no-such.spx");
     oneLine(1, noSuch + ": no such file", ipLookup("--index", noSuch.toString()));
-    oneLine(1, "needs an IPv4 set or range index", ipLookup("--index", products.toString()));
+    oneLine(1, "needs an IP set or range index", ipLookup("--index", products.toString()));
     oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
     oneLine(1, "nothing-", ipLookup("--input", dir.resolve("nothing-*").toString()));
     oneLine(1, noSuch + ": no such file", epDiff("--yesterday", noSuch.toString()));

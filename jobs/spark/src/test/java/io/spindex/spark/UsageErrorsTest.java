@@ -126,7 +126,7 @@ class UsageErrorsTest {
   void badInputIsOneLineAndExitOne() throws Exception {
     oneLine(
         1, "no-such.spx: no such file", ipLookup("--index", dir.resolve("no-such.spx").toString()));
-    oneLine(1, "needs an IPv4 set or range index", ipLookup("--index", fxProducts().toString()));
+    oneLine(1, "needs an IP set or range index", ipLookup("--index", fxProducts().toString()));
     oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
     Files.createDirectories(dir.resolve("exists"));
     oneLine(

@@ -1,0 +1,109 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+/**
+ * Ascending 128-bit keys (IPv6 addresses) as two columns, the high and the low 64 bits, each stored
+ * as {@code bits ^ 0x8000000000000000} so that signed {@code long} order is unsigned order; with an
+ * optional prefix table over the top 16 bits, as the IPv4 keys have. A lookup reads the table, then
+ * binary-searches the high column of one /16 block and reads the low column only where the high
+ * halves are equal. Thread-safe: only absolute reads.
+ */
+final class Keys128 {
+  /** No keys: what a file without IPv6 sections has. */
+  static final Keys128 EMPTY = new Keys128(LongColumn.of(new long[0]), LongColumn.of(new long[0]));
+
+  private final LongColumn hi;
+  private final LongColumn lo;
+  private final IntColumn prefix;
+
+  Keys128(LongColumn hi, LongColumn lo) {
+    this(hi, lo, null);
+  }
+
+  Keys128(LongColumn hi, LongColumn lo, IntColumn prefix) {
+    this.hi = hi;
+    this.lo = lo;
+    this.prefix = prefix;
+  }
+
+  static long flip(long bits) {
+    return bits ^ Long.MIN_VALUE;
+  }
+
+  int size() {
+    return hi.size();
+  }
+
+  /** High 64 bits of the key at {@code row} (unflipped). */
+  long hi(int row) {
+    return flip(hi.get(row));
+  }
+
+  /** Low 64 bits of the key at {@code row} (unflipped). */
+  long lo(int row) {
+    return flip(lo.get(row));
+  }
+
+  IntColumn prefixTable() {
+    return prefix;
+  }
+
+  /** Whether the key at {@code row} equals the (unflipped) key. */
+  boolean equalsAt(int row, long keyHi, long keyLo) {
+    return hi.get(row) == flip(keyHi) && lo.get(row) == flip(keyLo);
+  }
+
+  /** Whether the key at {@code row} is at least the (unflipped) key. */
+  boolean atLeast(int row, long keyHi, long keyLo) {
+    long h = hi.get(row);
+    long kh = flip(keyHi);
+    return h > kh || (h == kh && lo.get(row) >= flip(keyLo));
+  }
+
+  /**
+   * The last row whose key is at most the (unflipped) key, or -1. With the prefix table, only the
+   * key's /16 block is searched, then the row before it (a range may start in an earlier block).
+   */
+  int floor(long keyHi, long keyLo) {
+    int from;
+    int to;
+    if (prefix != null) {
+      int p = (int) (keyHi >>> 48);
+      from = prefix.get(p);
+      to = prefix.get(p + 1);
+    } else {
+      from = 0;
+      to = hi.size();
+    }
+    long kh = flip(keyHi);
+    long kl = flip(keyLo);
+    // First row in [from, to) whose key is greater, by the high half, then the low one on a tie.
+    while (from < to) {
+      int mid = (from + to) >>> 1;
+      long h = hi.get(mid);
+      if (h < kh || (h == kh && lo.get(mid) <= kl)) {
+        from = mid + 1;
+      } else {
+        to = mid;
+      }
+    }
+    return from - 1;
+  }
+
+  /** Entry p: the first row whose key has its top 16 bits {@code >= p} (keys given flipped). */
+  static int[] prefixTable(long[] flippedHi, int n) {
+    int[] table = new int[Layout.PREFIX16_ENTRIES];
+    int row = 0;
+    for (int p = 0; p < Layout.PREFIX16_ENTRIES; p++) {
+      while (row < n && (flip(flippedHi[row]) >>> 48) < p) {
+        row++;
+      }
+      table[p] = row;
+    }
+    return table;
+  }
+}
