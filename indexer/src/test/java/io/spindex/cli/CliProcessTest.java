@@ -89,6 +89,12 @@ class CliProcessTest {
     assertTrue(b.out.matches("(?s).*\\brejected\\s+1\\b.*"), b.out);
     assertTrue(b.out.matches("(?s).*\\branges\\s+8\\b.*"), b.out);
     assertTrue(b.out.matches("(?s).*\\bipv6 ranges\\s+1\\b.*"), b.out);
+    Run inspect = spindex(null, "inspect", "r.spx");
+    assertEquals(0, inspect.exit, inspect.err);
+    assertTrue(inspect.out.contains("format         2\n"), inspect.out);
+    assertTrue(inspect.out.contains("ipv4 rows      7\n"), inspect.out);
+    assertTrue(inspect.out.contains("ipv6 rows      1\n"), inspect.out);
+    assertEquals(0, spindex(null, "verify", "r.spx").exit);
     byte[] input = Files.readAllBytes(golden("lookup-input.txt"));
     Run l = spindex(input, "lookup", "r.spx");
     assertEquals(0, l.exit, l.err);

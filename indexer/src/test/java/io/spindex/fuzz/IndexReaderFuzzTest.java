@@ -23,7 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * Any file given to a loader or the verifier ends in an index or a {@link CorruptIndexException}
  * (the one documented exception); an index that passes {@code verify} answers lookups without
- * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products included).
+ * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products and
+ * dual-stack set and ranges included).
  */
 class IndexReaderFuzzTest {
   private static Path file;
@@ -81,6 +82,24 @@ class IndexReaderFuzzTest {
         }
       } else {
         index.asSet().contains(a);
+      }
+    }
+    long[][] v6 = {
+      {0, 0},
+      {-1L, -1L},
+      {0, 0xFFFF_0A00_0001L},
+      {0x20010DB800000000L, 1},
+      {0x2A00_0000_0000_0000L, 0}
+    };
+    for (long[] a : v6) {
+      if (index instanceof IpRanges) {
+        IpRanges r = (IpRanges) index;
+        int id = r.labelId(a[0], a[1]);
+        if (id != IpRanges.NONE) {
+          r.labelText(id);
+        }
+      } else {
+        index.asSet().contains(a[0], a[1]);
       }
     }
   }

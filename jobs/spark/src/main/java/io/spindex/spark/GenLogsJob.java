@@ -8,6 +8,7 @@ package io.spindex.spark;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
+import io.spindex.job.UsageException;
 import io.spindex.lookup.AccessLogGen;
 import io.spindex.lookup.Report;
 import java.util.ArrayList;
@@ -40,13 +41,20 @@ final class GenLogsJob {
   static final JobOption<Long> SEED =
       JobOption.integer("seed", "42", "random seed", Long.MIN_VALUE, Long.MAX_VALUE);
   static final JobOption<Long> REJECT_PER_MILLE =
+      JobOption.integer("reject-per-mille", "10", "lines per thousand without an address", 0, 1000);
+  static final JobOption<Long> IPV6_PER_MILLE =
       JobOption.integer(
-          "reject-per-mille", "10", "lines per thousand without an IPv4 address", 0, 1000);
+          "ipv6-per-mille",
+          "0",
+          "lines per thousand with an IPv6 client (in the registries' 2000::/3 blocks)",
+          0,
+          1000);
   static final JobOption<String> COMPRESS =
       JobOption.choice("compress", "none", "none | gzip", "none", "gzip");
 
   static final List<JobOption<?>> OPTIONS =
-      java.util.Arrays.asList(LineJob.OUTPUT, LINES, FILES, SEED, REJECT_PER_MILLE, COMPRESS);
+      java.util.Arrays.asList(
+          LineJob.OUTPUT, LINES, FILES, SEED, REJECT_PER_MILLE, IPV6_PER_MILLE, COMPRESS);
 
   private GenLogsJob() {}
 
@@ -57,7 +65,11 @@ final class GenLogsJob {
     int files = o.get(FILES).intValue();
     long seed = o.get(SEED);
     int perMille = o.get(REJECT_PER_MILLE).intValue();
-    new AccessLogGen(seed, perMille); // validates
+    int ipv6PerMille = o.get(IPV6_PER_MILLE).intValue();
+    if (perMille + ipv6PerMille > 1000) {
+      throw new UsageException(
+          NAME + ": --reject-per-mille and --ipv6-per-mille add up to more than 1000");
+    }
     List<Integer> parts = new ArrayList<>();
     for (int i = 0; i < files; i++) {
       parts.add(i);
@@ -74,7 +86,7 @@ final class GenLogsJob {
                     it -> {
                       int p = it.next();
                       return range(
-                          new AccessLogGen(seed, perMille),
+                          new AccessLogGen(seed, perMille, ipv6PerMille),
                           lines * p / files,
                           lines * (p + 1) / files);
                     }))
