@@ -200,17 +200,20 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       }
       boolean firstData = !sawData;
       sawData = true;
+      // A first line that does not parse is a header only when no field of it is an address;
+      // a malformed first range is a reject like any other (fatal under --strict).
+      boolean header = firstData && RangeLine.looksLikeHeader(b, f, t);
       if (parser == null) {
         byte d = RangeLine.detectDelimiter(b, from, to);
-        if (d == 0 && firstData) {
+        if (d == 0 && header) {
           skipHeader(b, from, to, index);
           return;
         }
-        parser = new RangeLine(d == 0 ? (byte) ',' : d);
+        parser = new RangeLine(d == 0 ? RangeLine.firstDelimiter(b, f, t) : d);
         notes.add(piece.name() + ": delimiter " + describe(parser.delimiter()) + " (detected)");
       }
       String reason = parser.parse(b, from, to);
-      if (reason != null && firstData && !startsLikeAddress(b, f, t)) {
+      if (reason != null && header) {
         skipHeader(b, from, to, index);
         return;
       }
@@ -271,12 +274,6 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
               + ": skipped header line '"
               + Rejects.snippet(b, from, to)
               + "'");
-    }
-
-    /** A header's first field does not start with a digit or a quoted digit. */
-    private static boolean startsLikeAddress(byte[] b, int f, int t) {
-      int i = f < t && b[f] == '"' ? f + 1 : f;
-      return i < t && ((b[i] >= '0' && b[i] <= '9') || b[i] == ':');
     }
 
     @Override

@@ -53,13 +53,16 @@ final class BuildCommand {
         description = "Source text files, plain or gzip (.gz), read in this order.")
     List<Path> inputs;
 
-    Path output() {
-      if (output != null) {
-        return output;
+    /** The index to write; never one of the inputs (a usage error, before anything is read). */
+    Path output() throws IOException {
+      Path out = output;
+      if (out == null) {
+        String name = inputs.get(0).getFileName().toString();
+        name = name.replaceFirst("\\.gz$", "").replaceFirst("\\.[A-Za-z0-9]{1,5}$", "");
+        out = Paths.get(name + ".spx");
       }
-      String name = inputs.get(0).getFileName().toString();
-      name = name.replaceFirst("\\.gz$", "").replaceFirst("\\.[A-Za-z0-9]{1,5}$", "");
-      return Paths.get(name + ".spx");
+      new DistinctPaths().inputs(inputs).output("-o", out).check();
+      return out;
     }
 
     long totalBytes() throws IOException {

@@ -71,9 +71,15 @@ final class EpCommand {
 
     @Override
     public Integer call() throws IOException {
+      Path rej = rejectsFor(out, rejects);
+      new DistinctPaths()
+          .input("input", in)
+          .input("--spec", specFile)
+          .output("-o", out)
+          .output("--rejects", rej)
+          .check();
       TransformSpec s = TransformSpec.load(specFile);
       long t0 = System.nanoTime();
-      Path rej = rejectsFor(out, rejects);
       EpTransformJob.Result r = EpTransformJob.run(in, out, rej, s, threads(threads));
       double secs = (System.nanoTime() - t0) / 1e9;
       PrintWriter o = spec.commandLine().getOut();

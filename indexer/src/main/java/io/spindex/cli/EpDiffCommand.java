@@ -83,6 +83,12 @@ final class EpDiffCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     String time = updateTime != null ? updateTime : LocalDateTime.now().format(EpDiff.UPDATE_TIME);
+    new DistinctPaths()
+        .input("input", today)
+        .input("--yesterday", yesterday)
+        .output("-o", out)
+        .output("--rejects", EpCommand.rejectsFor(out, rejects))
+        .check();
     long t0 = System.nanoTime();
     IndexHolder.Acquired a = IndexHolder.acquire(yesterday, Loader.byName(loader));
     if (a.index().kind() != IndexKind.PRODUCTS) {

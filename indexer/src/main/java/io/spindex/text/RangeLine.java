@@ -313,6 +313,50 @@ public final class RangeLine {
   }
 
   /**
+   * Whether a line looks like a header: no field of it (split on tab, '|' and ',', trimmed and
+   * unquoted, a CIDR's prefix left out) is an IPv4 or IPv6 address or an address number. A first
+   * line that is a malformed range has such a field, and is rejected rather than skipped.
+   */
+  public static boolean looksLikeHeader(byte[] b, int from, int to) {
+    long[] v6 = new long[2];
+    int f = from;
+    for (int i = from; i <= to; i++) {
+      if (i == to || b[i] == '\t' || b[i] == '|' || b[i] == ',') {
+        int s = f;
+        int e = i;
+        while (s < e && (Ipv4Text.isBlank(b[s]) || b[s] == '"')) {
+          s++;
+        }
+        while (e > s && (Ipv4Text.isBlank(b[e - 1]) || b[e - 1] == '"' || b[e - 1] == '\r')) {
+          e--;
+        }
+        int slash = indexOf(b, s, e, (byte) '/');
+        if (slash >= 0) {
+          e = slash;
+        }
+        if (e > s
+            && (address(b, s, e) >= 0
+                || Ipv6Text.parse(b, s, e, v6) == Ipv6Text.OK
+                || (isDigits(b, s, e) && e - s <= 39))) {
+          return false;
+        }
+        f = i + 1;
+      }
+    }
+    return true;
+  }
+
+  /** The first of tab, '|' and ',' that occurs in the line, or ',' when none does. */
+  public static byte firstDelimiter(byte[] b, int from, int to) {
+    for (byte d : new byte[] {'\t', '|', ','}) {
+      if (indexOf(b, from, to, d) >= 0) {
+        return d;
+      }
+    }
+    return ',';
+  }
+
+  /**
    * Picks the delimiter for a file from one of its first lines: the first of tab, '|' and ',' with
    * which the line parses as a range; {@code 0} when none does (e.g. a header line).
    */

@@ -1,0 +1,111 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Mistakes a user makes on the command line: none may destroy data, be skipped silently or end in a
+ * stack trace. Run in-process (the exit status and both streams are what a user sees).
+ */
+class MistakesTest {
+  @TempDir Path dir;
+
+  private String out;
+  private String err;
+
+  private int spindex(String... args) {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    int exit =
+        SpindexCli.commandLine()
+            .setOut(new PrintWriter(o, true))
+            .setErr(new PrintWriter(e, true))
+            .execute(args);
+    out = o.toString();
+    err = e.toString();
+    return exit;
+  }
+
+  private Path write(String name, String text) throws IOException {
+    return Files.write(dir.resolve(name), text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aBuildNeverWritesOverItsInput() throws IOException {
+    Path ips = write("ips.txt", "10.0.0.1\n10.0.0.2\n");
+    byte[] before = Files.readAllBytes(ips);
+    assertEquals(2, spindex("build", "ips", ips.toString(), "-o", ips.toString()));
+    assertEquals(
+        "spindex: -o " + ips + " is the same file as input " + ips + ": it would be overwritten\n",
+        err);
+    // The same file by another name: a symbolic link, and a path with "." in it.
+    Path link = Files.createSymbolicLink(dir.resolve("link.txt"), ips);
+    assertEquals(2, spindex("build", "ips", ips.toString(), "-o", link.toString()));
+    String dotted = dir.resolve(".").resolve("ips.txt").toString();
+    assertEquals(2, spindex("build", "ranges", ips.toString(), "-o", dotted));
+    assertTrue(err.contains("is the same file as input"), err);
+    assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(ips));
+  }
+
+  @Test
+  void anEpTransformNeverWritesOverItsInputOrOneOutputOverTheOther() throws IOException {
+    Path feed = write("day1.tsv", "id\ttitle\nP1\tapple\n");
+    byte[] before = Files.readAllBytes(feed);
+    Path spec = write("spec.conf", "steps = []\n");
+    String out1 = dir.resolve("out.tsv").toString();
+    assertEquals(
+        2,
+        spindex(
+            "ep",
+            "transform",
+            feed.toString(),
+            "-o",
+            out1,
+            "--rejects",
+            out1,
+            "--spec",
+            "" + spec));
+    assertEquals("spindex: --rejects " + out1 + " is the same file as -o " + out1 + "\n", err);
+    assertEquals(
+        2, spindex("ep", "transform", feed.toString(), "-o", "" + feed, "--spec", "" + spec));
+    assertTrue(err.contains("is the same file as input " + feed), err);
+    assertFalse(Files.exists(dir.resolve("out.tsv")));
+    assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(feed));
+  }
+
+  @Test
+  void aMalformedFirstRangeIsARejectNotAHeader() throws IOException {
+    for (String first :
+        new String[] {
+          "10.0.0.10|10.0.0.1|x", "10.0.0.0/33|x", "10.0.0.1/8|x", "2001:db8::1/64|x"
+        }) {
+      Path r = write("r.txt", first + "\n10.0.1.0|10.0.1.255|ok\n");
+      String ctx = "first line '" + first + "'";
+      assertEquals(1, spindex("build", "ranges", "--strict", r.toString()), ctx + ": " + out);
+      assertTrue(err.contains("r.txt:1:"), ctx + ": " + err);
+      assertFalse(err.contains("\tat "), ctx + ": a stack trace: " + err);
+      assertEquals(0, spindex("build", "ranges", r.toString()), ctx + ": " + err);
+      assertTrue(out.matches("(?s).*\\brejected\\s+1\\b.*"), ctx + ": " + out);
+      assertFalse(out.contains("skipped header line"), ctx + ": " + out);
+    }
+    // A header still is one, and the summary says which line it took for it.
+    Path h = write("h.txt", "start|end|label\n10.0.1.0|10.0.1.255|ok\n");
+    assertEquals(0, spindex("build", "ranges", "--strict", h.toString()), err);
+    assertTrue(out.contains("h.txt:1: skipped header line 'start|end|label'"), out);
+  }
+}
