@@ -14,9 +14,11 @@ import java.util.Objects;
  * and MapReduce task JVMs call {@link #acquire} from every task; the first caller loads, the others
  * wait for that one load and then share the read-only index.
  *
- * <p>Indexes are keyed by identity: absolute path, loader name and the header checksum (which
- * covers every section checksum), so a file replaced by a different index under the same name is
- * loaded again. A failed load is not remembered: the next caller tries again. Thread-safe.
+ * <p>Indexes are keyed by identity: absolute path, loader name, whether the loader checks the
+ * section checksums, and the header checksum (which covers every section checksum), so a file
+ * replaced by a different index under the same name is loaded again, and a checked request is never
+ * answered by an index loaded without the checks. A failed load is not remembered: the next caller
+ * tries again. Thread-safe.
  */
 public final class IndexHolder {
   private static final OncePerJvm<Key, Acquired> LOADED = new OncePerJvm<>();
@@ -72,7 +74,12 @@ public final class IndexHolder {
   public static Acquired acquire(Path file, IndexLoader loader) throws IOException {
     Path abs = file.toAbsolutePath().normalize();
     IndexHeader header = Loader.readHeader(abs);
-    Key key = new Key(abs, loader.loaderName(), header.headerCrc32c(), header.fileLength());
+    Key key =
+        new Key(
+            abs,
+            loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"),
+            header.headerCrc32c(),
+            header.fileLength());
     OncePerJvm.Result<Acquired> r =
         LOADED.get(
             key,

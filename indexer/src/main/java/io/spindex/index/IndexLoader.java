@@ -25,4 +25,13 @@ public interface IndexLoader {
    * @throws IOException when it cannot be read
    */
   SpindexIndex load(Path file) throws IOException;
+
+  /**
+   * Whether this strategy checks every section checksum at open ({@link Loader#mappedUnchecked()}
+   * does not). Part of a held index's identity: a checked request is never answered by an unchecked
+   * load.
+   */
+  default boolean checksSections() {
+    return true;
+  }
 }

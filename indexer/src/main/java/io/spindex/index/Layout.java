@@ -217,6 +217,18 @@ final class Layout {
       throw CorruptIndexException.at(
           file, "header", OFF_KIND, "a known index kind (1, 2 or 3)", String.valueOf(kindCode));
     }
+    for (int at : new int[] {44, 80, 88, 96, 104, 112, 120}) {
+      int width = at == 44 || at == 120 ? 4 : 8;
+      long v = width == 4 ? b.getInt(at) : b.getLong(at);
+      if (v != 0) {
+        throw CorruptIndexException.at(
+            file,
+            "header",
+            at,
+            "reserved bytes " + at + "-" + (at + width - 1) + " zero",
+            hexOf(v));
+      }
+    }
     int flags = b.getInt(OFF_FLAGS);
     if (flags != 0) {
       throw CorruptIndexException.at(file, "header", OFF_FLAGS, "flags 0", "0x" + crcHex(flags));
@@ -253,6 +265,16 @@ final class Layout {
             at,
             "a known, not yet listed section id (1.." + (version == 1 ? 12 : 20) + ")",
             String.valueOf(Integer.toUnsignedLong(id)));
+      }
+      if (b.getShort(at + 6) != 0 || b.getInt(at + 28) != 0) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            at + (b.getShort(at + 6) != 0 ? 6 : 28),
+            "reserved directory bytes zero",
+            "0x"
+                + Integer.toHexString(
+                    b.getShort(at + 6) != 0 ? b.getShort(at + 6) : b.getInt(at + 28)));
       }
       int width = Short.toUnsignedInt(b.getShort(at + 4));
       long offset = b.getLong(at + 8);
@@ -432,6 +454,10 @@ final class Layout {
           "'" + String.join(",", names) + "'");
     }
     return names;
+  }
+
+  private static String hexOf(long v) {
+    return "0x" + Long.toHexString(v);
   }
 
   static String crcHex(int crc) {

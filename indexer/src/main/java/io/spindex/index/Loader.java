@@ -88,6 +88,11 @@ public enum Loader implements IndexLoader {
       public SpindexIndex load(Path file) throws IOException {
         return mapAndAssemble(file, MAPPED, false, false);
       }
+
+      @Override
+      public boolean checksSections() {
+        return false;
+      }
     };
   }
 
@@ -230,6 +235,11 @@ public enum Loader implements IndexLoader {
     private final boolean copy;
     private final boolean checksums;
     private ByteBuffer whole;
+
+    @Override
+    public boolean checksRows() {
+      return checksums;
+    }
 
     MapSource(IndexHeader header, FileChannel channel, boolean copy, boolean checksums) {
       this.header = header;

@@ -18,6 +18,15 @@ interface SectionSource {
 
   LongColumn longs(SectionEntry section) throws IOException;
 
+  /**
+   * Whether to run the structural checks that keep a lookup from reading out of bounds (label ids
+   * within the dictionary, offsets in order) at open: every strategy but the one that skips the
+   * checksums too ({@link Loader#mappedUnchecked()}), whose files are verified beforehand.
+   */
+  default boolean checksRows() {
+    return true;
+  }
+
   /** Builds the index object for {@code header}, reading its sections through {@code source}. */
   static SpindexIndex assemble(IndexHeader h, String loader, SectionSource source)
       throws IOException {
@@ -59,8 +68,47 @@ interface SectionSource {
               source.longs(h.require(Section.RANGE6_ENDS_LO)));
       labels6 = source.ints(h.require(Section.RANGE6_LABELS));
     }
+    if (source.checksRows()) {
+      int labelCount = offsets.size() - 1;
+      nonDecreasing(h, offsetsEntry, offsets);
+      labelIdsWithin(h, h.require(Section.RANGE_LABELS), labels, labelCount);
+      if (starts6.size() > 0) {
+        labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount);
+      }
+    }
     return new IpRanges(
         h, loader, starts, ends, labels, prefix, offsets, bytes, starts6, ends6, labels6);
+  }
+
+  /** Every offset at least the one before it, so that every slice it bounds is in the section. */
+  private static void nonDecreasing(IndexHeader h, SectionEntry e, IntColumn offsets)
+      throws CorruptIndexException {
+    for (int i = 1, n = offsets.size(); i < n; i++) {
+      if (offsets.get(i) < offsets.get(i - 1)) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section '" + e.section().displayName() + "'",
+            e.offset() + 4L * i,
+            "offsets in ascending order, at least " + offsets.get(i - 1),
+            String.valueOf(offsets.get(i)));
+      }
+    }
+  }
+
+  /** Every label id names a label of the dictionary. */
+  private static void labelIdsWithin(IndexHeader h, SectionEntry e, IntColumn ids, int count)
+      throws CorruptIndexException {
+    for (int i = 0, n = ids.size(); i < n; i++) {
+      int id = ids.get(i);
+      if (id < 0 || id >= count) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section '" + e.section().displayName() + "'",
+            e.offset() + 4L * i,
+            "a label id in [0, " + count + ")",
+            String.valueOf(id));
+      }
+    }
   }
 
   /**
@@ -117,6 +165,9 @@ interface SectionSource {
           offsetsEntry.offset(),
           "offsets from 0 to " + idsEntry.length() + " (the id bytes)",
           "from " + offsets.get(0) + " to " + last);
+    }
+    if (source.checksRows()) {
+      nonDecreasing(h, offsetsEntry, offsets);
     }
     return new ProductIndex(h, loader, hashes, prefix, ints, names, offsets, ids);
   }

@@ -89,6 +89,8 @@ public final class BadFixtures {
         "text-not-index.spx", "10.0.0.1\n10.0.0.2\n".repeat(10).getBytes(StandardCharsets.UTF_8));
     out.put("future-version.spx", put16(set, Layout.OFF_VERSION, 3, false));
     out.put("unknown-kind.spx", put16(set, Layout.OFF_KIND, 9, true));
+    out.put("reserved-header-bytes.spx", put16(set, 100, 1, true));
+    out.put("reserved-directory-bytes.spx", put16(set, Layout.HEADER_BYTES + 28, 7, true));
     out.put("bit-flip-header-rows.spx", flip(set, Layout.OFF_ROWS, 0x01));
     out.put("bit-flip-directory.spx", flip(set, Layout.HEADER_BYTES + 8, 0x40));
     out.put("bit-flip-keys.spx", flip(set, (int) keys + 5, 0x10));
@@ -134,6 +136,7 @@ public final class BadFixtures {
     out.put(
         "products-bad-column-names.spx", setByte(prod, ph, Section.COLUMN_NAMES, 3, (byte) 'z'));
     out.put("products-id-offsets-end.spx", setInt(prod, ph, Section.ID_OFFSETS, 3, 11));
+    out.put("products-id-offsets-unordered.spx", setInt(prod, ph, Section.ID_OFFSETS, 1, 9));
     return out;
   }
 

@@ -146,4 +146,22 @@ class IndexHolderTest {
     assertEquals(0, loader.loads.get());
     assertEquals(0, IndexHolder.size());
   }
+
+  /**
+   * A section damaged behind an intact header: an unchecked load takes it (that is its promise),
+   * but a later checked acquire of the same file loads and checks it, and fails.
+   */
+  @Test
+  void aCheckedAcquireIsNeverAnsweredByAnUncheckedLoad() throws Exception {
+    byte[] b = Files.readAllBytes(index);
+    long keys = Loader.readHeader(index).find(Section.KEYS).offset();
+    b[(int) keys] ^= 0x10;
+    Path damaged = dir.resolve("damaged.spx");
+    Files.write(damaged, b);
+    IndexHolder.acquire(damaged, Loader.mappedUnchecked());
+    CorruptIndexException e =
+        assertThrows(
+            CorruptIndexException.class, () -> IndexHolder.acquire(damaged, Loader.MAPPED));
+    assertTrue(e.getMessage().contains("section 'keys'"), e.getMessage());
+  }
 }
