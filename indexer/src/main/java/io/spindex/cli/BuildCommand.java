@@ -107,9 +107,7 @@ final class BuildCommand {
     @Override
     public Integer call() throws IOException {
       IpSetBuilder b = new IpSetBuilder().strict(common.strict).prefixTable(!common.noPrefixTable);
-      if (threads != null) {
-        b.threads(threads);
-      }
+      b.threads(EpCommand.threads(threads));
       if (common.createdMillis() != null) {
         b.createdMillis(common.createdMillis());
       }

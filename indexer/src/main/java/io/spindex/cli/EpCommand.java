@@ -32,8 +32,15 @@ final class EpCommand {
     return given != null ? given : Paths.get(out.toString() + ".rejects.tsv");
   }
 
+  /** The thread count an option gives: all processors when not given, at least 1 when given. */
   static int threads(Integer given) {
-    return given != null ? Math.max(1, given) : Runtime.getRuntime().availableProcessors();
+    if (given == null) {
+      return Runtime.getRuntime().availableProcessors();
+    }
+    if (given < 1) {
+      throw new IllegalArgumentException("--threads must be at least 1, not " + given);
+    }
+    return given;
   }
 
   @Command(

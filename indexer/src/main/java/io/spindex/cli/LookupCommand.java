@@ -40,8 +40,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Look up IPv4 or IPv6 addresses given as arguments, or one per line on standard input.",
       "Prints IP<TAB>result: true/false for a set; for ranges the label, or \\N when no range"
-          + " holds the address. Unparseable lines are reported on stderr with their line"
-          + " number and make the exit status 1."
+          + " holds the address. Blank lines and # comments are skipped, as builds skip them."
+          + " Unparseable lines are reported on stderr with their line number and make the exit"
+          + " status 1."
     })
 final class LookupCommand implements Callable<Integer> {
   private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
@@ -140,6 +141,9 @@ final class LookupCommand implements Callable<Integer> {
       while (t > f && Ipv4Text.isBlank(b[t - 1])) {
         t--;
       }
+      if (f == t || b[f] == '#') {
+        return; // blank lines and # comments are skipped, as the builds skip them
+      }
       boolean ipv6 = hasColon(b, f, t);
       long a = 0;
       if (ipv6) {
@@ -151,7 +155,7 @@ final class LookupCommand implements Callable<Integer> {
       } else {
         a = Ipv4Text.parse(b, f, t);
         if (a < 0) {
-          error(source, idx, f == t ? "empty line" : Ipv4Text.reason(a), b, from, to);
+          error(source, idx, Ipv4Text.reason(a), b, from, to);
           return;
         }
       }

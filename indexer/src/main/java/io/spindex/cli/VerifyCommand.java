@@ -8,6 +8,9 @@ package io.spindex.cli;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexVerifier;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -30,21 +33,40 @@ final class VerifyCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Checks every file given, reporting each; exit 1 when any is not a valid index. */
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int bad = 0;
     for (Path f : files) {
-      IndexHeader h = IndexVerifier.verify(f);
-      spec.commandLine()
-          .getOut()
-          .printf(
-              Locale.ROOT,
-              "%s: ok (%s, %,d rows, %,d bytes)%n",
-              f,
-              h.kind(),
-              h.rowCount(),
-              h.fileLength());
+      try {
+        if (Files.isDirectory(f)) {
+          throw new IOException(f + ": a directory, not an index file");
+        }
+        IndexHeader h = IndexVerifier.verify(f);
+        out.printf(
+            Locale.ROOT,
+            "%s: ok (%s, %,d rows, %,d bytes)%n",
+            f,
+            h.kind(),
+            h.rowCount(),
+            h.fileLength());
+      } catch (NoSuchFileException e) {
+        bad++;
+        err.println("spindex: " + f + ": no such file");
+      } catch (IOException e) {
+        bad++;
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        err.println("spindex: " + (m.startsWith(f.toString()) ? m : f + ": " + m));
+      }
+      out.flush();
+      err.flush();
     }
-    spec.commandLine().getOut().flush();
-    return 0;
+    if (bad > 0 && files.size() > 1) {
+      err.println("spindex: " + bad + " of " + files.size() + " files are not valid indexes");
+      err.flush();
+    }
+    return bad == 0 ? 0 : SpindexCli.EXIT_FAILURE;
   }
 }

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -33,8 +32,14 @@ public final class RangeGenerator {
     CSV,
     CIDR;
 
+    /** {@code range}, {@code csv} or {@code cidr}; anything else is a usage error. */
     public static Format parse(String s) {
-      return valueOf(s.toUpperCase(Locale.ROOT));
+      for (Format f : values()) {
+        if (f.name().equalsIgnoreCase(s)) {
+          return f;
+        }
+      }
+      throw new IllegalArgumentException("--format: expected range, csv or cidr, not '" + s + "'");
     }
   }
 

@@ -149,8 +149,8 @@ public final class RangeLine {
       return BAD_START;
     }
     int p = slash + 1;
-    if (q == p || q - p > 2) {
-      return BAD_CIDR;
+    if (q == p || q - p > 2 || (q - p == 2 && b[p] == '0')) {
+      return BAD_CIDR; // no digits, too many, or a leading zero (as in addresses)
     }
     int len = 0;
     for (int i = p; i < q; i++) {

@@ -110,12 +110,14 @@ class CliProcessTest {
     assertEquals(0, spindex(null, "build", "ips", "ips.txt").exit);
     Run r =
         spindex(
-            "10.0.0.1\nnope\n\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8), "lookup", "ips.spx");
+            "10.0.0.1\nnope\n\n# a comment\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8),
+            "lookup",
+            "ips.spx");
     assertEquals(1, r.exit);
     assertEquals("10.0.0.1\ttrue\n10.0.0.2\tfalse\n", r.out);
     assertEquals(
-        "stdin:2: not-ipv4: 'nope'\nstdin:3: empty line: ''\n"
-            + "spindex: 2 of 4 lines could not be looked up (2 answered)\n",
+        "stdin:2: not-ipv4: 'nope'\n"
+            + "spindex: 1 of 3 lines could not be looked up (2 answered)\n",
         r.err);
     Run args = spindex(null, "lookup", "ips.spx", "10.0.0.1", "1.2.3");
     assertEquals(1, args.exit);

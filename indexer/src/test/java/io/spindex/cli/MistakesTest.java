@@ -108,4 +108,35 @@ class MistakesTest {
     assertEquals(0, spindex("build", "ranges", "--strict", h.toString()), err);
     assertTrue(out.contains("h.txt:1: skipped header line 'start|end|label'"), out);
   }
+
+  @Test
+  void verifyChecksEveryFileAndReportsEach() throws IOException {
+    Path ips = write("ips.txt", "10.0.0.1\n");
+    assertEquals(0, spindex("build", "ips", ips.toString(), "-o", dir.resolve("a.spx").toString()));
+    Path bad = write("bad.spx", "not an index");
+    int exit =
+        spindex(
+            "verify",
+            bad.toString(),
+            dir.resolve("a.spx").toString(),
+            dir.resolve("missing.spx").toString(),
+            dir.toString());
+    assertEquals(1, exit);
+    assertTrue(out.contains(dir.resolve("a.spx") + ": ok"), out);
+    assertTrue(err.contains(bad + ": header at offset 0"), err);
+    assertTrue(err.contains(dir.resolve("missing.spx") + ": no such file"), err);
+    assertTrue(err.contains(dir + ": a directory, not an index file"), err);
+    assertTrue(err.endsWith("spindex: 3 of 4 files are not valid indexes\n"), err);
+  }
+
+  @Test
+  void smallOptionMistakesAreUsageErrors() throws IOException {
+    Path ips = write("ips.txt", "10.0.0.1\n");
+    assertEquals(2, spindex("build", "ips", "--threads", "0", ips.toString()));
+    assertEquals("spindex: --threads must be at least 1, not 0\n", err);
+    assertEquals(2, spindex("gen", "ranges", "--format", "foo", "--count", "3"));
+    assertEquals("spindex: --format: expected range, csv or cidr, not 'foo'\n", err);
+    assertEquals(2, spindex("gen", "ranges", "--family", "5", "--count", "3"));
+    assertEquals("spindex: --family: expected 4, 6 or both, not '5'\n", err);
+  }
 }

@@ -39,6 +39,7 @@ class RangeLineTest {
         ",;1.0.0.1/24,x;cidr-host-bits-set",
         ",;1.0.0.0/33,x;bad-cidr-prefix",
         ",;1.0.0.0/,x;bad-cidr-prefix",
+        ",;1.0.0.0/08,x;bad-cidr-prefix",
         ",;2001:db8::/32,x;v6 2001:db8::-2001:db8:ffff:ffff:ffff:ffff:ffff:ffff [x]",
         ",;\"2001:DB8::\",\"2001:db8::ff\",x;v6 2001:db8::-2001:db8::ff [x]",
         ",;::/0,all;v6 ::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff [all]",
