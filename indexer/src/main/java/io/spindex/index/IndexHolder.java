@@ -6,22 +6,31 @@
 package io.spindex.index;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Loads each index once per JVM, however many tasks ask for it. Engine-agnostic: Spark executors
- * and MapReduce task JVMs call {@link #acquire} from every task; the first caller loads, the others
- * wait for that one load and then share the read-only index.
+ * Holds each index file loaded once per JVM, however many threads, tasks or queries ask for it: the
+ * first caller for a file loads it, concurrent callers for the same file wait for that one load and
+ * then share the read-only index.
  *
- * <p>Indexes are keyed by identity: absolute path, loader name, whether the loader checks the
- * section checksums, and the header checksum (which covers every section checksum), so a file
- * replaced by a different index under the same name is loaded again, and a checked request is never
- * answered by an index loaded without the checks. A failed load is not remembered: the next caller
+ * <p>One version per file and load strategy: absolute path, loader name and whether the loader
+ * checks the section checksums (a checked request is never answered by an index loaded without the
+ * checks). Every acquire compares the file's identity (file key, i.e. device and inode, size and
+ * modification time: one {@code stat}, no read) with the held version's; a file replaced by atomic
+ * rename is loaded again on the next acquire, and the held version is replaced, so the old one is
+ * freed (unmapped, for {@code mapped}) once the last task that still uses it lets it go. A file
+ * overwritten in place (same inode, new size or time) while a {@code mapped} version of it is in
+ * use is an error naming the file: its pages changed under the readers; replace indexes by writing
+ * a new file and renaming it over the old one. A failed load is not remembered: the next caller
  * tries again. Thread-safe.
  */
 public final class IndexHolder {
-  private static final OncePerJvm<Key, Acquired> LOADED = new OncePerJvm<>();
+  private static final ConcurrentHashMap<Key, Slot> HELD = new ConcurrentHashMap<>();
 
   private IndexHolder() {}
 
@@ -68,51 +77,111 @@ public final class IndexHolder {
   }
 
   /**
-   * Returns the index at {@code file} loaded with {@code loader}, loading it if no caller in this
-   * JVM has yet. Reads the header (a few hundred bytes) on every call to learn the identity.
+   * Returns the index at {@code file} loaded with {@code loader}: the version held for it when the
+   * file is still the same one, else a new load (by exactly one caller; the others wait for it).
    */
   public static Acquired acquire(Path file, IndexLoader loader) throws IOException {
     Path abs = file.toAbsolutePath().normalize();
-    IndexHeader header = Loader.readHeader(abs);
-    Key key =
-        new Key(
+    Key key = new Key(abs, loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"));
+    Slot slot = HELD.computeIfAbsent(key, k -> new Slot());
+    Identity now = Identity.of(abs);
+    Version held = slot.current;
+    if (held != null && held.identity.sameAs(now)) {
+      return held.acquired;
+    }
+    synchronized (slot) {
+      held = slot.current;
+      now = Identity.of(abs);
+      if (held != null && held.identity.sameAs(now)) {
+        return held.acquired;
+      }
+      if (held != null
+          && now.overwrote(held.identity)
+          && held.acquired.index().loader().equals("mapped")) {
+        throw CorruptIndexException.at(
             abs,
-            loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"),
-            header.headerCrc32c(),
-            header.fileLength());
-    OncePerJvm.Result<Acquired> r =
-        LOADED.get(
-            key,
-            "loading " + abs,
-            () -> {
-              long t0 = System.nanoTime();
-              SpindexIndex index = loader.load(abs);
-              return new Acquired(index, System.nanoTime() - t0, header.fileLength(), false);
-            });
-    return r.computedByThisCall() ? r.value().reported() : r.value();
+            "file",
+            0,
+            "an index replaced by renaming a new file over it",
+            "the file overwritten in place while mapped (its pages changed under the readers)");
+      }
+      IndexHeader header = Loader.readHeader(abs);
+      if (held != null
+          && held.identity.key == null
+          && held.acquired.index().header().headerCrc32c() == header.headerCrc32c()
+          && held.acquired.bytes() == header.fileLength()) {
+        return held.acquired; // no file key on this file system: the header tells
+      }
+      long t0 = System.nanoTime();
+      SpindexIndex index = loader.load(abs);
+      Acquired a = new Acquired(index, System.nanoTime() - t0, header.fileLength(), false);
+      slot.current = new Version(now, a);
+      return a.reported();
+    }
   }
 
-  /** Forgets every loaded index (tests; a job that wants its memory back). */
+  /** Forgets every held index (tests; a job that wants its memory back). */
   public static void clear() {
-    LOADED.clear();
+    HELD.clear();
   }
 
-  /** How many indexes this JVM holds. */
+  /** How many indexes this JVM holds (one per file and load strategy). */
   public static int size() {
-    return LOADED.size();
+    int n = 0;
+    for (Slot s : HELD.values()) {
+      n += s.current == null ? 0 : 1;
+    }
+    return n;
+  }
+
+  private static final class Slot {
+    volatile Version current;
+  }
+
+  private static final class Version {
+    final Identity identity;
+    final Acquired acquired;
+
+    Version(Identity identity, Acquired acquired) {
+      this.identity = identity;
+      this.acquired = acquired;
+    }
+  }
+
+  /** What a {@code stat} tells of a file: file key (device, inode), size, modification time. */
+  private static final class Identity {
+    final Object key;
+    final long size;
+    final long modifiedNanos;
+
+    private Identity(Object key, long size, long modifiedNanos) {
+      this.key = key;
+      this.size = size;
+      this.modifiedNanos = modifiedNanos;
+    }
+
+    static Identity of(Path p) throws IOException {
+      BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+      return new Identity(a.fileKey(), a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    boolean sameAs(Identity o) {
+      return key != null && key.equals(o.key) && size == o.size && modifiedNanos == o.modifiedNanos;
+    }
+
+    /** The same file (inode) with other contents: written in place, not replaced by a rename. */
+    boolean overwrote(Identity old) {
+      return key != null && key.equals(old.key) && !sameAs(old);
+    }
   }
 
   private static final class Key {
     final Path path;
     final String loader;
-    final int crc;
-    final long length;
 
-    Key(Path path, String loader, int crc, long length) {
+    Key(Path path, String loader) {
       this.path = path;
       this.loader = loader;
-      this.crc = crc;
-      this.length = length;
     }
 
     @Override
@@ -121,12 +190,12 @@ public final class IndexHolder {
         return false;
       }
       Key k = (Key) o;
-      return crc == k.crc && length == k.length && path.equals(k.path) && loader.equals(k.loader);
+      return path.equals(k.path) && loader.equals(k.loader);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(path, loader, crc, length);
+      return Objects.hash(path, loader);
     }
   }
 }

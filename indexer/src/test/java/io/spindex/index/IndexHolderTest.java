@@ -164,4 +164,100 @@ class IndexHolderTest {
             CorruptIndexException.class, () -> IndexHolder.acquire(damaged, Loader.MAPPED));
     assertTrue(e.getMessage().contains("section 'keys'"), e.getMessage());
   }
+
+  /**
+   * Readers on three threads acquire and read the index while it is replaced by atomic rename 100
+   * times: every answer comes from exactly one complete version, the holder keeps one version, and
+   * the old mappings go (counted in /proc/self/maps, Linux) once they are unreachable.
+   */
+  @Test
+  void aReplacedFileIsSeenAtTheNextAcquireAndOldVersionsAreReleased() throws Exception {
+    Path file = dir.resolve("live.spx");
+    writeVersion(file, 0);
+    java.util.concurrent.atomic.AtomicBoolean done =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+    List<Thread> readers = new java.util.ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      Thread r =
+          new Thread(
+              () -> {
+                try {
+                  while (!done.get()) {
+                    IpSet set = IndexHolder.acquire(file, Loader.MAPPED).index().asSet();
+                    int v = set.address(0) >>> 16;
+                    for (int j = 0; j < 100; j++) {
+                      int a = (v << 16) | j;
+                      if (!set.contains(a) || set.contains(((v + 1) << 16) | j)) {
+                        throw new AssertionError("version " + v + " answered for another at " + j);
+                      }
+                    }
+                    assertEquals(100, set.size(), "version " + v + " complete");
+                    reads.incrementAndGet();
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              });
+      readers.add(r);
+      r.start();
+    }
+    for (int v = 1; v <= 100; v++) {
+      writeVersion(file, v);
+      IpSet now = IndexHolder.acquire(file, Loader.MAPPED).index().asSet();
+      assertEquals(v, now.address(0) >>> 16, "the next acquire sees version " + v);
+    }
+    done.set(true);
+    for (Thread r : readers) {
+      r.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    assertTrue(reads.get() > 0);
+    assertEquals(1, IndexHolder.size());
+    Path maps = Path.of("/proc/self/maps");
+    if (Files.isReadable(maps)) {
+      long mapped = Long.MAX_VALUE;
+      for (int attempt = 0; attempt < 20 && mapped > 5; attempt++) {
+        System.gc();
+        Thread.sleep(100);
+        mapped = Files.readAllLines(maps).stream().filter(l -> l.contains(file.toString())).count();
+      }
+      assertTrue(mapped <= 5, mapped + " mappings of the index left after 100 replacements");
+    }
+  }
+
+  /** An index written over in place while mapped is an error naming the file, not a crash. */
+  @Test
+  void anIndexOverwrittenInPlaceWhileMappedIsAClearError() throws Exception {
+    Path file = dir.resolve("in-place.spx");
+    writeVersion(file, 1);
+    IndexHolder.acquire(file, Loader.MAPPED);
+    Path other = dir.resolve("other.spx");
+    writeVersion(other, 2);
+    Files.write(file, Files.readAllBytes(other)); // truncates and rewrites the same inode
+    CorruptIndexException e =
+        assertThrows(CorruptIndexException.class, () -> IndexHolder.acquire(file, Loader.MAPPED));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                file
+                    + ": file at offset 0: expected an index replaced by"
+                    + " renaming a new file over it"),
+        e.getMessage());
+    // A heap copy has nothing to lose: the new contents are loaded.
+    assertEquals(2, IndexHolder.acquire(file, Loader.NIO).index().asSet().address(0) >>> 16);
+  }
+
+  /** Version v: the 100 addresses v.x.0.0 + j, written atomically (temporary file, rename). */
+  private static void writeVersion(Path file, int v) throws IOException {
+    int[] a = new int[100];
+    for (int j = 0; j < 100; j++) {
+      a[j] = (v << 16) | j;
+    }
+    io.spindex.lookup.TestIndexes.writeSet(file, a);
+  }
 }
