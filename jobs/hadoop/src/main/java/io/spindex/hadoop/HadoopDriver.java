@@ -152,8 +152,10 @@ public abstract class HadoopDriver implements Driver {
     }
     FileSystem fs = p.getFileSystem(conf);
     long length = fs.getFileStatus(p).getLen();
+    // The whole file is read once here, so that a damaged section is one line naming the user's
+    // path before anything is shipped or created, not a failed task naming a copy.
     try (InputStream in = fs.open(p)) {
-      return IndexHeader.read(in, length, Paths.get(f.given()));
+      return IndexHeader.readChecked(in, length, Paths.get(f.given()));
     }
   }
 

@@ -128,6 +128,18 @@ class UsageErrorsTest {
         1, "no-such.spx: no such file", ipLookup("--index", dir.resolve("no-such.spx").toString()));
     oneLine(1, "needs an IP set or range index", ipLookup("--index", fxProducts().toString()));
     oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
+    // A damaged section is caught on the driver, named by the user's path, before any task runs.
+    byte[] b = Files.readAllBytes(fx.ranges);
+    long at =
+        io.spindex.index.Loader.readHeader(fx.ranges)
+            .find(io.spindex.index.Section.RANGE_ENDS)
+            .offset();
+    b[(int) at + 3] ^= 0x01;
+    Path damaged = Files.write(dir.resolve("damaged.spx"), b);
+    oneLine(
+        1,
+        damaged + ": section 'range_ends' at offset " + at + ": expected CRC32C",
+        ipLookup("--index", damaged.toString()));
     Files.createDirectories(dir.resolve("exists"));
     oneLine(
         1,
