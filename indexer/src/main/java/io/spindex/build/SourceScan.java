@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.text.InputException;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -94,6 +95,9 @@ final class SourceScan {
     long bytes = 0;
     for (int i = 0; i < inputs.size(); i++) {
       Path in = inputs.get(i);
+      if (Files.isDirectory(in)) {
+        throw new InputException(in + ": a directory, not a file");
+      }
       if (!Files.isRegularFile(in)) {
         throw new NoSuchFileException(in.toString(), null, "no such file (or not a regular file)");
       }
@@ -151,6 +155,9 @@ final class SourceScan {
       try (InputStream in =
           new GZIPInputStream(new BufferedInputStream(Files.newInputStream(p.file), 1 << 16))) {
         return reader.read(Channels.newChannel(in), -1, true, sink);
+      } catch (java.util.zip.ZipException | java.io.EOFException e) {
+        // "Unexpected end of ZLIB input stream" and the like say nothing of which file it was.
+        throw new InputException(p.file + ": not a complete gzip file (" + e.getMessage() + ")");
       }
     }
     try (FileChannel ch = FileChannel.open(p.file, StandardOpenOption.READ)) {

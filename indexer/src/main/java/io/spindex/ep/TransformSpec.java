@@ -179,7 +179,15 @@ public final class TransformSpec {
           .threads(1)
           .buildInMemory(Collections.singletonList(path));
     }
-    return IndexHolder.acquire(path, Loader.byName(loader)).index().asProducts();
+    io.spindex.index.SpindexIndex index = IndexHolder.acquire(path, Loader.byName(loader)).index();
+    if (!(index instanceof ProductIndex)) {
+      throw new io.spindex.text.InputException(
+          path
+              + ": a filter step needs a product index (spindex build products), not a "
+              + index.kind()
+              + " index");
+    }
+    return (ProductIndex) index;
   }
 
   /** Where the spec came from. */

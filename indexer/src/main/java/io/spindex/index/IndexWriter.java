@@ -189,6 +189,12 @@ public final class IndexWriter {
       AtomicFiles.commit(tmp, abs);
       done = true;
       return Layout.decode(abs, header.rewind(), Files.size(abs));
+    } catch (IOException e) {
+      if (e instanceof java.nio.file.FileSystemException || e instanceof CorruptIndexException) {
+        throw e; // names its file already
+      }
+      // "No space left on device" and the like, said of the file being written.
+      throw new IOException(abs + ": " + e.getMessage(), e);
     } finally {
       if (!done) {
         Files.deleteIfExists(tmp);

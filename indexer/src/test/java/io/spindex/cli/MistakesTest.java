@@ -139,4 +139,39 @@ class MistakesTest {
     assertEquals(2, spindex("gen", "ranges", "--family", "5", "--count", "3"));
     assertEquals("spindex: --family: expected 4, 6 or both, not '5'\n", err);
   }
+
+  @Test
+  void anEpFilterStepOnTheWrongKindOfIndexIsOneLine() throws IOException {
+    Path ranges = write("r.txt", "10.0.0.0|10.0.0.255|x\n");
+    Path index = dir.resolve("r.spx");
+    assertEquals(0, spindex("build", "ranges", ranges.toString(), "-o", index.toString()));
+    Path feed = write("day1.tsv", "id\ttitle\nP1\tapple\n");
+    Path spec =
+        write(
+            "spec.conf",
+            "steps = [ { filter { field = id, index = \"" + index + "\", keep = absent } } ]\n");
+    String out1 = dir.resolve("out.tsv").toString();
+    assertEquals(
+        1, spindex("ep", "transform", feed.toString(), "-o", out1, "--spec", spec.toString()));
+    assertEquals(
+        "spindex: "
+            + index
+            + ": a filter step needs a product index (spindex build products), not a IPV4_RANGES"
+            + " index\n",
+        err);
+  }
+
+  @Test
+  void inputProblemsNameTheFile() throws IOException {
+    Path gz = dir.resolve("cut.txt.gz");
+    try (java.io.OutputStream o = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      o.write("10.0.0.1\n".repeat(10_000).getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] whole = Files.readAllBytes(gz);
+    Files.write(gz, java.util.Arrays.copyOf(whole, whole.length / 2));
+    assertEquals(1, spindex("build", "ips", gz.toString(), "-o", dir.resolve("x.spx").toString()));
+    assertTrue(err.startsWith("spindex: " + gz + ": not a complete gzip file"), err);
+    assertEquals(1, spindex("build", "ips", dir.toString(), "-o", dir.resolve("y.spx").toString()));
+    assertEquals("spindex: " + dir + ": a directory, not a file\n", err);
+  }
 }
