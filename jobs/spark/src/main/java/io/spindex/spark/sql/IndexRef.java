@@ -1,0 +1,233 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.sql;
+
+import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexHolder;
+import io.spindex.index.IndexKind;
+import io.spindex.index.IpRanges;
+import io.spindex.index.IpSet;
+import io.spindex.index.Loader;
+import io.spindex.index.SpindexIndex;
+import io.spindex.job.SideFile;
+import io.spindex.spark.SparkSides;
+import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * The index a SQL function reads, resolved and checked on the driver when the query is analysed,
+ * and the lookups the generated code calls. Serializable: it travels with the plan; each task
+ * acquires the index from the per-JVM holder on its first row (so an index replaced by rename is
+ * seen by the next query's tasks) and keeps it for the rest of the task. Lookups allocate nothing
+ * per row: addresses are parsed from the string's bytes, labels are handed out as cached {@link
+ * UTF8String}s.
+ */
+public final class IndexRef implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The Spark configuration key prefix that names indexes: {@code spark.spindex.index.NAME}. */
+  public static final String CONF_PREFIX = "spark.spindex.index.";
+
+  private final String given;
+  private final SideFile file;
+  private final IndexKind kind;
+  private final LongAccumulator unparseable;
+
+  private transient SpindexIndex index;
+  private transient UTF8String[] labels;
+  private transient long[] v6;
+
+  private IndexRef(String given, SideFile file, IndexKind kind, LongAccumulator unparseable) {
+    this.given = given;
+    this.file = file;
+    this.kind = kind;
+    this.unparseable = unparseable;
+  }
+
+  /**
+   * Resolves {@code name} (a name configured as {@code spark.spindex.index.NAME}, or a path) and
+   * checks the file on the driver: it exists, is an index (whole file read: header and every
+   * section checksum) and is of the kind the function needs.
+   *
+   * @throws IllegalArgumentException one line naming the file, for the caller to report
+   */
+  static IndexRef resolve(SparkSession spark, String name, String function, IndexKind need) {
+    String path = spark.conf().get(CONF_PREFIX + name, name);
+    try {
+      SparkSides.Resolved r = SparkSides.resolve(spark, path);
+      IndexHeader h = r.header;
+      if (h.kind() != need) {
+        throw new IllegalArgumentException(
+            function
+                + ": "
+                + path
+                + " is a "
+                + h.kind()
+                + " index; "
+                + function
+                + " needs "
+                + (need == IndexKind.IPV4_SET ? "a set index" : "a range index"));
+      }
+      LongAccumulator acc =
+          spark.sparkContext().longAccumulator("spindex.unparseable(" + function + ")");
+      return new IndexRef(path, r.file, h.kind(), acc);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The path or name as the query gave it (after the configured name was looked up). */
+  public String given() {
+    return given;
+  }
+
+  private SpindexIndex index() {
+    SpindexIndex i = index;
+    if (i == null) {
+      try {
+        i = IndexHolder.acquire(SparkSides.local(file), Loader.MAPPED).index();
+      } catch (IOException e) {
+        throw new UncheckedIOException(given + ": " + e.getMessage(), e);
+      }
+      index = i;
+      v6 = new long[2];
+      if (i instanceof IpRanges) {
+        labels = new UTF8String[((IpRanges) i).labelCount()];
+      }
+    }
+    return i;
+  }
+
+  /** Parsed address of the current row: IPv4 in [0, 2^32), this with {@code v6} set, or -1. */
+  private static final long IPV6 = 1L << 32;
+
+  private long parse(UTF8String s) {
+    index();
+    byte[] b = s.getBytes();
+    int from = 0;
+    int to = b.length;
+    while (from < to && Ipv4Text.isBlank(b[from])) {
+      from++;
+    }
+    while (to > from && Ipv4Text.isBlank(b[to - 1])) {
+      to--;
+    }
+    for (int i = from; i < to; i++) {
+      if (b[i] == ':') {
+        return Ipv6Text.parseField(b, from, to, v6) == Ipv6Text.OK ? IPV6 : miss();
+      }
+    }
+    long a = Ipv4Text.parse(b, from, to);
+    return a >= 0 ? a : miss();
+  }
+
+  private long parse(byte[] b) {
+    index();
+    if (b.length == 4) {
+      return ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
+    }
+    if (b.length == 16) {
+      long hi = 0;
+      long lo = 0;
+      for (int i = 0; i < 8; i++) {
+        hi = (hi << 8) | (b[i] & 0xFF);
+        lo = (lo << 8) | (b[i + 8] & 0xFF);
+      }
+      v6[0] = hi;
+      v6[1] = lo;
+      return IPV6;
+    }
+    return miss();
+  }
+
+  private long parseValue(long value) {
+    index();
+    return value >= 0 && value <= 0xFFFF_FFFFL ? value : miss();
+  }
+
+  private long miss() {
+    unparseable.add(1);
+    return -1;
+  }
+
+  /** A NULL address: the answer is NULL, and it is counted with the unparseable ones. */
+  public void nullInput() {
+    unparseable.add(1);
+  }
+
+  private UTF8String labelOf(long a) {
+    if (a < 0) {
+      return null;
+    }
+    IpRanges r = (IpRanges) index;
+    int id = a == IPV6 ? r.labelId(v6[0], v6[1]) : r.labelId((int) a);
+    if (id == IpRanges.NONE) {
+      return null;
+    }
+    UTF8String l = labels[id];
+    if (l == null) {
+      l = UTF8String.fromBytes(r.labelBytes(id));
+      labels[id] = l;
+    }
+    return l;
+  }
+
+  /** {@code spindex_label} of address text; {@code null} when unparseable or in no range. */
+  public UTF8String label(UTF8String ip) {
+    return labelOf(parse(ip));
+  }
+
+  /** {@code spindex_label} of an unsigned IPv4 value (INT is taken as its 32 bits). */
+  public UTF8String label(int ip) {
+    return labelOf(parseValue(Integer.toUnsignedLong(ip)));
+  }
+
+  public UTF8String label(long ip) {
+    return labelOf(parseValue(ip));
+  }
+
+  /** {@code spindex_label} of 4 (IPv4) or 16 (IPv6) address bytes in network order. */
+  public UTF8String label(byte[] ip) {
+    return labelOf(parse(ip));
+  }
+
+  // contains: 1 in the set, 0 not, -1 unparseable (NULL).
+  private int containsOf(long a) {
+    if (a < 0) {
+      return -1;
+    }
+    IpSet s = (IpSet) index;
+    return (a == IPV6 ? s.contains(v6[0], v6[1]) : s.contains((int) a)) ? 1 : 0;
+  }
+
+  public int contains(UTF8String ip) {
+    return containsOf(parse(ip));
+  }
+
+  public int contains(int ip) {
+    return containsOf(parseValue(Integer.toUnsignedLong(ip)));
+  }
+
+  public int contains(long ip) {
+    return containsOf(parseValue(ip));
+  }
+
+  public int contains(byte[] ip) {
+    return containsOf(parse(ip));
+  }
+
+  @Override
+  public String toString() {
+    return given + " (" + kind.toString().toLowerCase(Locale.ROOT) + ")";
+  }
+}

@@ -1,0 +1,191 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.net.InetAddresses;
+import io.spindex.index.IndexHolder;
+import io.spindex.lookup.IpLookupFixture;
+import io.spindex.spark.sql.SpindexFunctions;
+import io.spindex.spark.sql.functions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Spindex SQL functions in local[2] over a table of the fixture's client addresses (IPv4, IPv6,
+ * unparseable, NULL), against the fixture's independent references (TreeMaps and a HashMap) and
+ * Guava's address text; in whole-stage generated code and interpreted.
+ */
+class SqlFunctionsTest {
+  @TempDir static Path dir;
+  static IpLookupFixture fx;
+  static SparkSession spark;
+  static Dataset<Row> table;
+
+  /** Expected answers by row: label, in-set, canonical text (null for NULL). */
+  static final Map<String, String[]> expected = new HashMap<>();
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    fx = new IpLookupFixture(dir, 3000);
+    spark = SparkTests.session();
+    SpindexFunctions.register(spark);
+    spark.conf().set("spark.spindex.index.geo", fx.ranges.toString());
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.StringType)
+            .add("ip", DataTypes.StringType)
+            .add("ipnum", DataTypes.LongType)
+            .add("ipbin", DataTypes.BinaryType);
+    List<Row> rows = new ArrayList<>();
+    int n = 0;
+    for (IpLookupFixture.Line l : fx.lines) {
+      String ip = l.text.isEmpty() ? null : l.text.split(" ", 2)[0];
+      long a = ip == null ? -1 : IpLookupFixture.address(ip);
+      boolean parses = ip != null && InetAddresses.isInetAddress(ip) && a >= 0;
+      Long num = parses && a < 1L << 32 ? a : null;
+      byte[] bin = parses ? bytes(ip) : null;
+      String id = "r" + n++;
+      rows.add(RowFactory.create(id, ip, num, bin));
+      expected.put(
+          id,
+          new String[] {
+            parses && !fx.rangeLabel(a).equals("\\N") ? fx.rangeLabel(a) : null,
+            parses ? String.valueOf(fx.inSet(a)) : null,
+            parses ? canonical(ip) : null
+          });
+    }
+    // A Parquet table, as logs are kept (a local relation would be folded by the optimizer).
+    String parquet = dir.resolve("clients.parquet").toString();
+    spark.createDataFrame(rows, schema).repartition(2).write().parquet(parquet);
+    table = spark.read().parquet(parquet);
+    table.createOrReplaceTempView("clients");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.conf().unset("spark.spindex.index.geo");
+    spark.conf().unset("spark.sql.codegen.wholeStage");
+    spark.conf().unset("spark.sql.codegen.factoryMode");
+    IndexHolder.clear();
+  }
+
+  private static byte[] bytes(String ip) {
+    InetAddress a = InetAddresses.forString(ip);
+    byte[] b = a.getAddress();
+    if (a instanceof Inet4Address && ip.contains(":")) {
+      byte[] m = new byte[16];
+      m[10] = (byte) 0xFF;
+      m[11] = (byte) 0xFF;
+      System.arraycopy(b, 0, m, 12, 4);
+      return m;
+    }
+    return b;
+  }
+
+  private static String canonical(String ip) {
+    InetAddress a = InetAddresses.forString(ip);
+    return a instanceof Inet4Address && ip.contains(":")
+        ? "::ffff:" + InetAddresses.toAddrString(a)
+        : InetAddresses.toAddrString(a);
+  }
+
+  private void check(Dataset<Row> result, int column, String what) {
+    List<Row> got = result.collectAsList();
+    assertEquals(expected.size(), got.size());
+    int nonNull = 0;
+    for (Row r : got) {
+      Object v = r.get(1);
+      String want = expected.get(r.getString(0))[column];
+      assertEquals(want, v == null ? null : v.toString(), what + " of row " + r);
+      nonNull += v == null ? 0 : 1;
+    }
+    assertTrue(nonNull > expected.size() / 4, what + ": only " + nonNull + " answers");
+  }
+
+  @Test
+  void everyFunctionAndInputTypeAgreesWithTheReferenceInGeneratedCode() {
+    String set = fx.set.toString();
+    for (String via : new String[] {"ip", "ipbin"}) {
+      Dataset<Row> labels = spark.sql("SELECT id, spindex_label(" + via + ", 'geo') FROM clients");
+      String plan = labels.queryExecution().executedPlan().toString();
+      assertTrue(plan.contains("*(") && plan.contains("spindex_label"), plan);
+      check(labels, 0, "spindex_label(" + via + ")");
+      check(
+          spark.sql("SELECT id, spindex_contains(" + via + ", '" + set + "') FROM clients"),
+          1,
+          "spindex_contains(" + via + ")");
+      check(spark.sql("SELECT id, spindex_ip(" + via + ") FROM clients"), 2, "spindex_ip(" + via);
+    }
+    // A BIGINT address is an IPv4 value: compare on the rows that have one.
+    List<Row> num =
+        spark
+            .sql("SELECT id, spindex_label(ipnum, 'geo') FROM clients WHERE ipnum IS NOT NULL")
+            .collectAsList();
+    assertTrue(num.size() > 100);
+    for (Row r : num) {
+      assertEquals(expected.get(r.getString(0))[0], r.getString(1), "by number " + r);
+    }
+    // The DataFrame API.
+    check(
+        table.select(table.col("id"), functions.label(table.col("ip"), fx.ranges.toString())),
+        0,
+        "functions.label");
+  }
+
+  @Test
+  void interpretedAnswersAreTheSame() {
+    spark.conf().set("spark.sql.codegen.wholeStage", "false");
+    spark.conf().set("spark.sql.codegen.factoryMode", "NO_CODEGEN");
+    try {
+      check(spark.sql("SELECT id, spindex_label(ip, 'geo') FROM clients"), 0, "interpreted label");
+      check(spark.sql("SELECT id, spindex_ip(ip) FROM clients"), 2, "interpreted ip");
+    } finally {
+      spark.conf().unset("spark.sql.codegen.wholeStage");
+      spark.conf().unset("spark.sql.codegen.factoryMode");
+    }
+  }
+
+  @Test
+  void mistakesAreAnalysisErrorsNamingTheFile() {
+    String set = fx.set.toString();
+    analysisError(
+        "spindex_label: " + set + " is a IPV4_SET index; spindex_label needs a range index",
+        "SELECT spindex_label(ip, '" + set + "') FROM clients");
+    analysisError(
+        "spindex_label: " + dir.resolve("nope.spx") + ": no such file",
+        "SELECT spindex_label(ip, '" + dir.resolve("nope.spx") + "') FROM clients");
+    analysisError(
+        "spindex_label: the index must be a constant string",
+        "SELECT spindex_label(ip, id) FROM clients");
+    analysisError("spindex_ip takes 1 argument, not 2", "SELECT spindex_ip(ip, 'x') FROM clients");
+  }
+
+  private static void analysisError(String wants, String sql) {
+    Exception e = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
+    assertTrue(e instanceof AnalysisException, e.toString());
+    assertTrue(e.getMessage().contains(wants), e.getMessage());
+  }
+}
