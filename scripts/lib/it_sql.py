@@ -1,0 +1,108 @@
+"""Spark SQL and PySpark checks for scripts/it-spark-dist, against a reference computed here with
+bisect over the range text (independent of Spindex). Usage:
+
+  spark-submit --jars JOB_JAR it_sql.py pyspark RANGES_TXT INPUT_DIR INDEX
+      (a PySpark job: spindex.register(spark), SQL and the Column API, every row compared)
+  it_sql.py counts RANGES_TXT INPUT_DIR SPARK_SQL_OUTPUT
+      (the `label<TAB>count` lines a spark-sql query printed, compared with the reference)
+
+Prints one line per check and exits non-zero on the first mismatch.
+"""
+import bisect
+import collections
+import glob
+import re
+import sys
+
+QUAD = re.compile(r"^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$")
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        sys.exit(1)
+
+
+class Reference:
+    def __init__(self, ranges_txt):
+        rows = []
+        with open(ranges_txt, encoding="utf-8") as f:
+            for line in f:
+                s, e, label = line.rstrip("\n").split("|", 2)
+                rows.append((self.ip(s), self.ip(e), label))
+        rows.sort()
+        self.starts = [r[0] for r in rows]
+        self.rows = rows
+
+    @staticmethod
+    def ip(text):
+        a, b, c, d = (int(x) for x in text.split("."))
+        return (a << 24) | (b << 16) | (c << 8) | d
+
+    def label(self, text):
+        """The label of a dotted-quad address text, None when unparseable or in no range."""
+        if text is None or not QUAD.match(text):
+            return None
+        a = self.ip(text)
+        r = bisect.bisect_right(self.starts, a) - 1
+        return self.rows[r][2] if r >= 0 and self.rows[r][1] >= a else None
+
+
+def first_tokens(input_dir):
+    out = []
+    for path in sorted(glob.glob(input_dir + "/part-*")):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                out.append(line.rstrip("\n").split(" ", 1)[0])
+    return out
+
+
+def pyspark_checks(ranges_txt, input_dir, index):
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+    import spindex
+
+    ref = Reference(ranges_txt)
+    spark = SparkSession.builder.config("spark.spindex.index.geo", index).getOrCreate()
+    spindex.register(spark)
+    logs = spark.read.text(input_dir).select(F.split("value", " ").getItem(0).alias("ip"))
+    logs.createOrReplaceTempView("logs")
+
+    rows = spark.sql("SELECT ip, spindex_label(ip, 'geo') AS l FROM logs").collect()
+    want = [(t, ref.label(t)) for t in first_tokens(input_dir)]
+    check(len(rows) == len(want), "SQL: %d rows (reference %d)" % (len(rows), len(want)))
+    check(collections.Counter((r.ip, r.l) for r in rows) == collections.Counter(want),
+          "SQL spindex_label(ip, 'geo') equals the reference on every row")
+    hits = sum(1 for _, l in want if l is not None)
+    check(hits > len(want) // 2, "%d of %d rows in a range" % (hits, len(want)))
+
+    cols = logs.select("ip", spindex.label("ip", index).alias("l"), spindex.ip("ip").alias("t")).collect()
+    check(collections.Counter((r.ip, r.l) for r in cols) == collections.Counter(want),
+          "Column API spindex.label(col, path) equals the reference on every row")
+    check(all(r.t == (r.ip if QUAD.match(r.ip or "") else None) for r in cols),
+          "spindex.ip: a dotted quad is its own canonical text, anything else NULL")
+    plan = spark.sql("SELECT spindex_label(ip, 'geo') FROM logs")._jdf.queryExecution().executedPlan().toString()
+    check("*(" in plan and "spindex_label" in plan, "the lookup runs in whole-stage generated code")
+    spark.stop()
+
+
+def counts(ranges_txt, input_dir, output):
+    ref = Reference(ranges_txt)
+    want = collections.Counter(ref.label(t) or "\\N" for t in first_tokens(input_dir))
+    got = {}
+    with open(output, encoding="utf-8") as f:
+        for line in f:
+            label, n = line.rstrip("\n").rsplit("\t", 1)
+            got[label] = int(n)
+    check(sum(got.values()) == sum(want.values()), "spark-sql: %d rows counted (reference %d)"
+          % (sum(got.values()), sum(want.values())))
+    check(got == dict(want), "spark-sql: lines per label equal the reference (%d labels)" % len(got))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "pyspark":
+        pyspark_checks(*sys.argv[2:5])
+    elif sys.argv[1] == "counts":
+        counts(*sys.argv[2:5])
+    else:
+        sys.exit("usage: it_sql.py pyspark|counts ...")
