@@ -73,10 +73,38 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   static final JobOption<Long> REDUCERS =
       JobOption.integer("reducers", "1", "count mode: tasks that sum the counts", 1, 10_000);
 
+  /** The index option (for the Spark table path). */
+  public static final JobOption<String> INDEX_OPTION = INDEX;
+
+  /** The mode option (for the Spark table path). */
+  public static final JobOption<LookupMode> MODE_OPTION = MODE;
+
+  /** The keep option (for the Spark table path). */
+  public static final JobOption<String> KEEP_OPTION = KEEP;
+
+  /**
+   * Input format: text lines (both engines), or a table (the Spark job reads it with Spark SQL).
+   */
+  public static final JobOption<String> FORMAT =
+      JobOption.choice(
+          "format",
+          "text",
+          "input: text (lines) or a table: parquet | orc | json | csv (Spark only; Parquet out)",
+          "text",
+          "parquet",
+          "orc",
+          "json",
+          "csv");
+
+  /** Table input: the column that holds the address. */
+  public static final JobOption<String> IP_COLUMN =
+      JobOption.of(
+          "ip-column", "", "table input (--format): the column holding the address", v -> v);
+
   private static final List<JobOption<?>> OPTIONS =
       Arrays.asList(
           INPUT, OUTPUT, INDEX, MODE, IP, DELIMITER, KEEP, LOADER, SHIP, SPLIT_MB, COMPRESS,
-          REDUCERS);
+          REDUCERS, FORMAT, IP_COLUMN);
 
   /** The loader option of jobs that load an index. */
   static JobOption<String> loaderOption(String def) {
@@ -139,6 +167,13 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
 
   @Override
   public Plan plan(JobArgs args, Driver driver) throws IOException {
+    if (!args.get(FORMAT).equals("text")) {
+      throw new UsageException(
+          NAME
+              + ": --format "
+              + args.get(FORMAT)
+              + ": tables are read by the Spark job; this engine reads text lines");
+    }
     SideFile index = driver.ship(args.get(INDEX), args.get(SHIP));
     IndexHeader header = driver.indexHeader(index);
     if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {

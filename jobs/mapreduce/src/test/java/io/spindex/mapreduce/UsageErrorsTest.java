@@ -179,6 +179,10 @@ class UsageErrorsTest {
     oneLine(1, noSuch + ": no such file", ipLookup("--index", noSuch.toString()));
     oneLine(1, "needs an IP set or range index", ipLookup("--index", products.toString()));
     oneLine(1, "passwd", ipLookup("--index", "/etc/passwd"));
+    oneLine(
+        2,
+        "ip-lookup: --format parquet: tables are read by the Spark job",
+        ipLookup("--format", "parquet", "--ip-column", "ip"));
     // A damaged section is caught on the driver, named by the user's path, before any task runs.
     byte[] b = Files.readAllBytes(fx.ranges);
     long at =

@@ -8,6 +8,7 @@ package io.spindex.spark;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import java.io.IOException;
@@ -74,7 +75,12 @@ public final class SpindexSpark {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     switch (job) {
       case IpLookupDefinition.NAME:
-        return runLines(sc, new IpLookupDefinition(), args);
+        IpLookupDefinition lookup = new IpLookupDefinition();
+        JobArgs a = SparkLineJobs.parse(sc, lookup, args);
+        if (!a.get(IpLookupDefinition.FORMAT).equals("text")) {
+          return TableLookup.run(spark, a);
+        }
+        return runLines(sc, lookup, args);
       case EpTransformDefinition.NAME:
         return runLines(sc, new EpTransformDefinition(), args);
       case EpDiffDefinition.NAME:
@@ -106,7 +112,7 @@ public final class SpindexSpark {
   static String usage() {
     return "usage: spark-submit [spark options] spindex-spark-job.jar <job> [options]\n"
         + "jobs:\n"
-        + "  ip-lookup       annotate, filter or count lines by the IPv4 address in them\n"
+        + "  ip-lookup       annotate, filter or count lines (or table rows) by IP address\n"
         + "  loader-compare  load an index with every loader on every executor; timing table\n"
         + "  gen-logs        write reproducible nginx-style access-log lines\n"
         + "  ep-transform    clean EP product feeds with a transform spec (docs/EP.md)\n"

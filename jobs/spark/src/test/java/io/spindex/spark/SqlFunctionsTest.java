@@ -188,4 +188,93 @@ class SqlFunctionsTest {
     assertTrue(e instanceof AnalysisException, e.toString());
     assertTrue(e.getMessage().contains(wants), e.getMessage());
   }
+
+  /** ip-lookup over the Parquet table: every mode, rows reconcile, answers as the references. */
+  @Test
+  void ipLookupOverATable() throws Exception {
+    String parquet = dir.resolve("clients.parquet").toString();
+    long nulls = expected.values().stream().filter(e -> e[2] == null).count();
+    String out = dir.resolve("table-annotate").toString();
+    JobResult r =
+        SpindexSpark.run(
+            spark,
+            "ip-lookup",
+            new String[] {
+              "--input",
+              parquet,
+              "--format",
+              "parquet",
+              "--ip-column",
+              "ip",
+              "--index",
+              fx.ranges.toString(),
+              "--output",
+              out
+            });
+    assertTrue(r.ok, r.report.toText());
+    assertEquals(expected.size(), (long) r.totals.get("rows in"));
+    assertEquals(nulls, (long) r.totals.get("rows rejected"));
+    List<Row> rows = spark.read().parquet(out).select("id", "spindex_label").collectAsList();
+    assertEquals(expected.size() - nulls, rows.size());
+    for (Row row : rows) {
+      assertEquals(expected.get(row.getString(0))[0], row.getString(1), "row " + row);
+    }
+    for (Row row : spark.read().parquet(out + "/_rejects").collectAsList()) {
+      String reason = row.getAs("spindex_reason");
+      assertEquals(row.getAs("ip") == null ? "null-address" : "unparseable", reason, "" + row);
+    }
+    String counted = dir.resolve("table-count").toString();
+    JobResult c =
+        SpindexSpark.run(
+            spark,
+            "ip-lookup",
+            new String[] {
+              "--input",
+              parquet,
+              "--format",
+              "parquet",
+              "--ip-column",
+              "ip",
+              "--mode",
+              "count",
+              "--index",
+              fx.ranges.toString(),
+              "--output",
+              counted
+            });
+    assertTrue(c.ok, c.report.toText());
+    Map<String, Long> want = new HashMap<>();
+    for (String[] e : expected.values()) {
+      if (e[2] != null) {
+        want.merge(String.valueOf(e[0]), 1L, Long::sum);
+      }
+    }
+    Map<String, Long> got = new HashMap<>();
+    for (Row row : spark.read().parquet(counted).collectAsList()) {
+      got.put(String.valueOf(row.getString(0)), row.getLong(1));
+    }
+    assertEquals(want, got);
+    String hits = dir.resolve("table-filter").toString();
+    JobResult f =
+        SpindexSpark.run(
+            spark,
+            "ip-lookup",
+            new String[] {
+              "--input",
+              parquet,
+              "--format",
+              "parquet",
+              "--ip-column",
+              "ip",
+              "--mode",
+              "filter",
+              "--index",
+              fx.set.toString(),
+              "--output",
+              hits
+            });
+    assertTrue(f.ok, f.report.toText());
+    long inSet = expected.values().stream().filter(e -> "true".equals(e[1])).count();
+    assertEquals(inSet, spark.read().parquet(hits).count());
+  }
 }

@@ -1,0 +1,133 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
+import io.spindex.hadoop.HadoopIo;
+import io.spindex.index.IndexKind;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
+import io.spindex.job.UsageException;
+import io.spindex.lookup.LookupMode;
+import io.spindex.lookup.Report;
+import io.spindex.spark.sql.functions;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * ip-lookup over a table ({@code --format parquet|orc|json|csv --ip-column COL}): the Spark SQL
+ * functions on the address column, written as Parquet. Annotate adds {@code spindex_label} (range
+ * index) or {@code spindex_hit} (set index); filter keeps the rows whose address is (or is not) in
+ * the index; count writes {@code label, lines}. Rows whose address is NULL or does not parse go to
+ * {@code OUT/_rejects} with a {@code spindex_reason} column ({@code null-address}, {@code
+ * unparseable}), so that {@code rows in = rows out (or counted) + rejected}.
+ */
+final class TableLookup {
+  private TableLookup() {}
+
+  static JobResult run(SparkSession spark, JobArgs a) throws Exception {
+    String format = a.get(IpLookupDefinition.FORMAT);
+    String column = a.get(IpLookupDefinition.IP_COLUMN);
+    String name = IpLookupDefinition.NAME;
+    if (column.isEmpty()) {
+      throw new UsageException(name + ": --format " + format + " needs --ip-column COL");
+    }
+    String input = a.get(LineJob.INPUT);
+    String output = a.get(LineJob.OUTPUT);
+    HadoopIo.requireNoOutput(spark.sparkContext().hadoopConfiguration(), output);
+    String index = a.get(IpLookupDefinition.INDEX_OPTION);
+    LookupMode mode = a.get(IpLookupDefinition.MODE_OPTION);
+    long t0 = System.nanoTime();
+    Dataset<Row> in =
+        spark
+            .read()
+            .format(format)
+            .option("header", "true") // csv: the first line names the columns
+            .load(input);
+    if (!Arrays.asList(in.columns()).contains(column)) {
+      throw new UsageException(
+          name
+              + ": --ip-column "
+              + column
+              + ": no such column in "
+              + input
+              + " (columns: "
+              + String.join(", ", in.columns())
+              + ")");
+    }
+    Column ip = col(column);
+    Column valid = functions.ip(ip).isNotNull();
+    IndexKind kind = SparkSides.resolve(spark, index).header.kind();
+    String added = kind == IndexKind.IPV4_SET ? "spindex_hit" : "spindex_label";
+    Column answer =
+        kind == IndexKind.IPV4_SET ? functions.contains(ip, index) : functions.label(ip, index);
+    Dataset<Row> good = in.where(valid).withColumn(added, answer);
+    Dataset<Row> rejects =
+        in.where(functions.ip(ip).isNull())
+            .withColumn(
+                "spindex_reason",
+                when(ip.isNull(), lit("null-address")).otherwise(lit("unparseable")));
+    Column hit = kind == IndexKind.IPV4_SET ? col(added) : col(added).isNotNull();
+    Dataset<Row> out;
+    switch (mode) {
+      case FILTER:
+        boolean keepHits = a.get(IpLookupDefinition.KEEP_OPTION).equals("hits");
+        out = good.where(keepHits ? hit : notHit(hit)).drop(added);
+        break;
+      case COUNT:
+        out = good.groupBy(col(added).alias("label")).count().withColumnRenamed("count", "lines");
+        break;
+      default:
+        out = good;
+    }
+    out.write().parquet(output);
+    rejects.write().parquet(output + "/_rejects");
+    long rowsIn = in.count();
+    Dataset<Row> written = spark.read().parquet(output);
+    long rowsOut =
+        mode == LookupMode.COUNT
+            ? written.agg(org.apache.spark.sql.functions.sum("lines")).first().isNullAt(0)
+                ? 0
+                : written.agg(org.apache.spark.sql.functions.sum("lines")).first().getLong(0)
+            : written.count();
+    long rejected = spark.read().parquet(output + "/_rejects").count();
+    long filtered = mode == LookupMode.FILTER ? rowsIn - rejected - rowsOut : 0;
+    boolean balanced = rowsIn == rowsOut + filtered + rejected;
+    Report r = new Report(name);
+    r.put("input", input).put("format", format).put("ip column", column).put("index", index);
+    r.put("index kind", kind.toString()).put("mode", mode.optionName()).put("output", output);
+    r.put("rows in", rowsIn).put(mode == LookupMode.COUNT ? "rows counted" : "rows out", rowsOut);
+    if (mode == LookupMode.FILTER) {
+      r.put("rows filtered out", filtered);
+    }
+    r.put("rows rejected", rejected).put("balanced", balanced);
+    r.put("seconds", String.format(Locale.ROOT, "%.2f", (System.nanoTime() - t0) / 1e9));
+    HadoopIo.writeSummary(spark.sparkContext().hadoopConfiguration(), output, r);
+    Map<String, Long> totals = new LinkedHashMap<>();
+    totals.put("rows in", rowsIn);
+    totals.put("rows out", rowsOut);
+    totals.put("rows filtered out", filtered);
+    totals.put("rows rejected", rejected);
+    return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), balanced);
+  }
+
+  /** Rows that are not hits: a NULL answer (no range) is a miss. */
+  private static Column notHit(Column hit) {
+    return org.apache.spark.sql.functions.not(
+        org.apache.spark.sql.functions.coalesce(hit, lit(false)));
+  }
+}
