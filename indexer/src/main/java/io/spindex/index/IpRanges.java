@@ -171,6 +171,30 @@ public final class IpRanges extends SpindexIndex {
     return r == NONE ? NONE : labelIds6.get(r);
   }
 
+  /**
+   * Batch IPv6 lookup: {@code out[i] = labelId(hi[i], lo[i])} for {@code i < count}, the searches
+   * in lock step like {@link #labelIds} (IPv4-mapped addresses go to the IPv4 lookup). Allocates a
+   * few small arrays per call, nothing per address.
+   *
+   * @return how many addresses fell in a range
+   */
+  public int labelIds(long[] hi, long[] lo, int count, int[] out) {
+    starts6.floorAll(hi, lo, count, out);
+    int hits = 0;
+    for (int i = 0; i < count; i++) {
+      int id;
+      if (isIpv4Mapped(hi[i], lo[i])) {
+        id = labelId((int) lo[i]);
+      } else {
+        int r = out[i];
+        id = r >= 0 && ends6.atLeast(r, hi[i], lo[i]) ? labelIds6.get(r) : NONE;
+      }
+      out[i] = id;
+      hits += id == NONE ? 0 : 1;
+    }
+    return hits;
+  }
+
   /** The label of the range that holds the IPv6 address, or {@code null}. */
   public String label(long hi, long lo) {
     int id = labelId(hi, lo);

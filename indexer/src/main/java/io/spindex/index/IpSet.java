@@ -32,6 +32,27 @@ public final class IpSet extends SpindexIndex {
     return keys6;
   }
 
+  /**
+   * Batch IPv6 membership: {@code out[i] = contains(hi[i], lo[i])} for {@code i < count}, the
+   * searches in lock step (see {@link #containsAll(int[], int, boolean[])}).
+   *
+   * @return how many of them are in the set
+   */
+  public int containsAll(long[] hi, long[] lo, int count, boolean[] out) {
+    int[] rows = new int[count];
+    keys6.floorAll(hi, lo, count, rows);
+    int hits = 0;
+    for (int i = 0; i < count; i++) {
+      boolean hit =
+          isIpv4Mapped(hi[i], lo[i])
+              ? contains((int) lo[i])
+              : rows[i] >= 0 && keys6.equalsAt(rows[i], hi[i], lo[i]);
+      out[i] = hit;
+      hits += hit ? 1 : 0;
+    }
+    return hits;
+  }
+
   /** IPv6 addresses in the set. */
   public int ipv6Size() {
     return keys6.size();

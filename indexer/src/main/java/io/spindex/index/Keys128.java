@@ -94,6 +94,58 @@ final class Keys128 {
     return from - 1;
   }
 
+  /**
+   * Batch {@link #floor}: {@code out[i] = floor(hi[i], lo[i])} for {@code i < count}, searching
+   * {@value #GROUP} keys in lock step by branch-free halving so that their cache misses overlap.
+   * Allocates four small arrays per call, nothing per key.
+   */
+  void floorAll(long[] hi, long[] lo, int count, int[] out) {
+    if (prefix == null || size() == 0) {
+      for (int i = 0; i < count; i++) {
+        out[i] = floor(hi[i], lo[i]);
+      }
+      return;
+    }
+    int[] base = new int[GROUP];
+    int[] len = new int[GROUP];
+    long[] kh = new long[GROUP];
+    long[] kl = new long[GROUP];
+    for (int g = 0; g < count; g += GROUP) {
+      int m = Math.min(GROUP, count - g);
+      int rounds = 0;
+      for (int j = 0; j < m; j++) {
+        int p = (int) (hi[g + j] >>> 48);
+        // The floor row is in the key's /16 block or is the one just before it.
+        int from = Math.max(prefix.get(p) - 1, 0);
+        int n = prefix.get(p + 1) - from;
+        base[j] = n == 0 ? 0 : from;
+        len[j] = n;
+        kh[j] = flip(hi[g + j]);
+        kl[j] = flip(lo[g + j]);
+        rounds = Math.max(rounds, 32 - Integer.numberOfLeadingZeros(n));
+      }
+      for (int r = 0; r < rounds; r++) {
+        for (int j = 0; j < m; j++) {
+          int half = len[j] >>> 1;
+          int b = base[j];
+          long h = this.hi.get(b + half);
+          boolean atMost = h < kh[j] || (h == kh[j] && this.lo.get(b + half) <= kl[j]);
+          base[j] = atMost ? b + half : b;
+          len[j] -= half;
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        int row = base[j];
+        long h = len[j] > 0 ? this.hi.get(row) : 0;
+        boolean atMost = len[j] > 0 && (h < kh[j] || (h == kh[j] && this.lo.get(row) <= kl[j]));
+        out[g + j] = atMost ? row : -1;
+      }
+    }
+  }
+
+  /** Keys searched in lock step by {@link #floorAll}. */
+  static final int GROUP = 16;
+
   /** Entry p: the first row whose key has its top 16 bits {@code >= p} (keys given flipped). */
   static int[] prefixTable(long[] flippedHi, int n) {
     int[] table = new int[Layout.PREFIX16_ENTRIES];

@@ -67,6 +67,11 @@ public final class LineLookup {
   private final int[] batchSlot = new int[BATCH];
   private final RejectReason[] batchReject = new RejectReason[BATCH];
   private final long[] v6 = new long[2];
+  private final long[] batchHi = new long[BATCH];
+  private final long[] batchLo = new long[BATCH];
+  private final int[] batchLine6 = new int[BATCH];
+  private final int[] batchId6 = new int[BATCH];
+  private final boolean[] batchHit6 = new boolean[BATCH];
 
   /**
    * @param keepHits filter mode: keep lines whose address is in the set or in a range (true), or
@@ -132,6 +137,7 @@ public final class LineLookup {
       throw new IllegalArgumentException("at most " + BATCH + " lines a batch, not " + n);
     }
     int located = 0;
+    int located6 = 0;
     for (int i = 0; i < n; i++) {
       counts.linesIn++;
       long a = locator.locate(b, from[i], to[i], v6);
@@ -140,9 +146,9 @@ public final class LineLookup {
         batchSlot[i] = -1;
         result[i] = REJECTED;
       } else if (a == IpLocator.IPV6) {
-        // IPv6 lines are looked up one by one, in place; their results join the batch's in order.
-        batchSlot[i] = slot6();
-        result[i] = -1;
+        batchHi[located6] = v6[0];
+        batchLo[located6] = v6[1];
+        batchLine6[located6++] = i;
       } else {
         batchAddress[located] = (int) a;
         batchLine[located++] = i;
@@ -158,6 +164,21 @@ public final class LineLookup {
       for (int j = 0; j < located; j++) {
         int id = batchId[j];
         batchSlot[batchLine[j]] = id == IpRanges.NONE ? labels.length - 1 : id;
+      }
+    }
+    if (located6 > 0) {
+      counts.ipv6Lookups += located6;
+      if (set != null) {
+        counts.ipv6Hits += set.containsAll(batchHi, batchLo, located6, batchHit6);
+        for (int j = 0; j < located6; j++) {
+          batchSlot[batchLine6[j]] = batchHit6[j] ? 1 : 0;
+        }
+      } else {
+        counts.ipv6Hits += ranges.labelIds(batchHi, batchLo, located6, batchId6);
+        for (int j = 0; j < located6; j++) {
+          int id = batchId6[j];
+          batchSlot[batchLine6[j]] = id == IpRanges.NONE ? labels.length - 1 : id;
+        }
       }
     }
     for (int i = 0; i < n; i++) {

@@ -195,6 +195,22 @@ class DualStackRoundTripTest {
                 .shiftLeft(112)
                 .add(new BigInteger(112, new java.util.Random(rnd.nextLong()))));
       }
+      long[] his = new long[probes.size()];
+      long[] los = new long[probes.size()];
+      for (int i = 0; i < his.length; i++) {
+        his[i] = probes.get(i).shiftRight(64).longValue();
+        los[i] = probes.get(i).longValue();
+      }
+      int[] batch = new int[his.length];
+      int hits = r.labelIds(his, los, his.length, batch);
+      int expectedHits = 0;
+      for (int i = 0; i < his.length; i++) {
+        String expected = reference.get(probes.get(i));
+        expectedHits += expected == null ? 0 : 1;
+        String got = batch[i] == IpRanges.NONE ? null : r.labelText(batch[i]);
+        assertEquals(expected, got, ctx + ", batch probe " + probes.get(i).toString(16));
+      }
+      assertEquals(expectedHits, hits, ctx + ", batch hits");
       for (BigInteger p : probes) {
         long hi = p.shiftRight(64).longValue();
         long lo = p.longValue();
@@ -247,6 +263,26 @@ class DualStackRoundTripTest {
     for (IndexLoader l : Loaders.all()) {
       IpSet set = l.load(idx).asSet();
       String ctx = "seed " + seed + ", loader " + l.loaderName();
+      List<BigInteger> all = new ArrayList<>();
+      for (BigInteger m : members) {
+        for (BigInteger p :
+            new BigInteger[] {m, m.add(BigInteger.ONE), m.subtract(BigInteger.ONE)}) {
+          if (p.signum() >= 0 && p.compareTo(MAX) <= 0) {
+            all.add(p);
+          }
+        }
+      }
+      long[] his = new long[all.size()];
+      long[] los = new long[all.size()];
+      for (int i = 0; i < his.length; i++) {
+        his[i] = all.get(i).shiftRight(64).longValue();
+        los[i] = all.get(i).longValue();
+      }
+      boolean[] batch = new boolean[his.length];
+      set.containsAll(his, los, his.length, batch);
+      for (int i = 0; i < his.length; i++) {
+        assertEquals(members.contains(all.get(i)), batch[i], ctx + ", batch " + all.get(i));
+      }
       for (BigInteger m : members) {
         BigInteger[] near = {m, m.add(BigInteger.ONE), m.subtract(BigInteger.ONE)};
         for (BigInteger p : near) {
