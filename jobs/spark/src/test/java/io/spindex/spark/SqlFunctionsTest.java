@@ -277,4 +277,15 @@ class SqlFunctionsTest {
     long inSet = expected.values().stream().filter(e -> "true".equals(e[1])).count();
     assertEquals(inSet, spark.read().parquet(hits).count());
   }
+
+  /** The plain Java UDFs (registerJava) give the native functions' answers. */
+  @Test
+  void javaUdfsGiveTheSameAnswers() {
+    spark
+        .udf()
+        .registerJava("udf_label", "io.spindex.spark.sql.SpindexUdfs$Label", DataTypes.StringType);
+    spark.udf().registerJava("udf_ip", "io.spindex.spark.sql.SpindexUdfs$Ip", DataTypes.StringType);
+    check(spark.sql("SELECT id, udf_label(ip, '" + fx.ranges + "') FROM clients"), 0, "udf_label");
+    check(spark.sql("SELECT id, udf_ip(ip) FROM clients"), 2, "udf_ip");
+  }
 }

@@ -1,0 +1,125 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.sql;
+
+import io.spindex.index.IndexHolder;
+import io.spindex.index.IpRanges;
+import io.spindex.index.IpSet;
+import io.spindex.index.Loader;
+import io.spindex.index.SpindexIndex;
+import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.spark.SparkFiles;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF2;
+
+/**
+ * The Spindex functions as plain Java UDFs, for {@code spark.udf().registerJava} (PySpark: {@code
+ * spark.udf.registerJavaFunction}; the route that works over Spark Connect, where a session cannot
+ * take native expressions):
+ *
+ * <pre>{@code
+ * spark.udf().registerJava("spindex_label", "io.spindex.spark.sql.SpindexUdfs$Label",
+ *     DataTypes.StringType);
+ * }</pre>
+ *
+ * Same answers as the native functions, for STRING addresses; the index argument is a path or a
+ * name shipped with {@code --files} (a UDF cannot read the session's configuration on an executor),
+ * acquired once per JVM through the holder. Slower than the native functions: Spark converts every
+ * value to a Java {@code String} and back.
+ */
+public final class SpindexUdfs {
+  private SpindexUdfs() {}
+
+  /** {@code (ip STRING, index STRING) -> STRING}: the label, or NULL. */
+  public static final class Label implements UDF2<String, String, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String call(String ip, String index) {
+      if (ip == null || index == null) {
+        return null;
+      }
+      IpRanges r = open(index).asRanges();
+      long[] v6 = new long[2];
+      long a = parse(ip, v6);
+      if (a < 0) {
+        return null;
+      }
+      int id = a == IPV6 ? r.labelId(v6[0], v6[1]) : r.labelId((int) a);
+      return id == IpRanges.NONE ? null : r.labelText(id);
+    }
+  }
+
+  /**
+   * {@code (ip STRING, index STRING) -> BOOLEAN}: whether the set holds it, NULL if unparseable.
+   */
+  public static final class Contains implements UDF2<String, String, Boolean> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Boolean call(String ip, String index) {
+      if (ip == null || index == null) {
+        return null;
+      }
+      IpSet s = open(index).asSet();
+      long[] v6 = new long[2];
+      long a = parse(ip, v6);
+      if (a < 0) {
+        return null;
+      }
+      return a == IPV6 ? s.contains(v6[0], v6[1]) : s.contains((int) a);
+    }
+  }
+
+  /** {@code (ip STRING) -> STRING}: the canonical text, or NULL. */
+  public static final class Ip implements UDF1<String, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String call(String ip) {
+      if (ip == null) {
+        return null;
+      }
+      long[] v6 = new long[2];
+      long a = parse(ip, v6);
+      if (a < 0) {
+        return null;
+      }
+      return a == IPV6 ? Ipv6Text.format(v6[0], v6[1]) : Ipv4Text.format((int) a);
+    }
+  }
+
+  private static final long IPV6 = 1L << 32;
+
+  private static long parse(String ip, long[] v6) {
+    byte[] b = ip.trim().getBytes(StandardCharsets.UTF_8);
+    if (ip.indexOf(':') >= 0) {
+      return Ipv6Text.parseField(b, 0, b.length, v6) == Ipv6Text.OK ? IPV6 : -1;
+    }
+    long a = Ipv4Text.parse(b, 0, b.length);
+    return a >= 0 ? a : -1;
+  }
+
+  /** The index at a path, or shipped under this name with {@code --files}; once per JVM. */
+  private static SpindexIndex open(String index) {
+    try {
+      Path p = Paths.get(index);
+      if (!Files.isRegularFile(p)) {
+        p = Paths.get(SparkFiles.get(index));
+      }
+      return IndexHolder.acquire(p, Loader.MAPPED).index();
+    } catch (IOException e) {
+      throw new UncheckedIOException(index + ": " + e.getMessage(), e);
+    }
+  }
+}
