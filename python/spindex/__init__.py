@@ -13,7 +13,7 @@ session's py4j gateway, so the job jar must be on the JVM's class path (``--jars
 from pyspark.sql import Column, SparkSession
 from pyspark.sql.column import _to_java_column
 
-__all__ = ["register", "label", "contains", "ip"]
+__all__ = ["register", "label", "lookup", "contains", "ip"]
 __version__ = "0.1.0"
 
 
@@ -37,6 +37,11 @@ def register(spark):
 def label(ip, index):
     """spindex_label(ip, index): the label of the range holding the address, or NULL."""
     return Column(_jvm_functions().label(_to_java_column(ip), index))
+
+
+def lookup(ip, index):
+    """spindex_lookup(ip, index): the label as a STRUCT of the fields the index declares."""
+    return Column(_jvm_functions().lookup(_to_java_column(ip), index))
 
 
 def contains(ip, index):

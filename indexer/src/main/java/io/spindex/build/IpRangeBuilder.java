@@ -45,6 +45,29 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
+  private List<String> labelFields = List.of();
+  private String labelDelimiter = "|";
+
+  /**
+   * Declares the fields a label is made of (e.g. {@code country, region, city, isp}) and the
+   * delimiter that splits it into them; stored in the index (section {@code label_fields}) for
+   * {@code spindex_lookup} and {@code inspect}.
+   */
+  public IpRangeBuilder labelFields(List<String> names, String delimiter) {
+    if (names.isEmpty() || delimiter.isEmpty() || delimiter.contains("\n")) {
+      throw new IllegalArgumentException("label fields need names and a one-line delimiter");
+    }
+    for (String n : names) {
+      if (n.trim().isEmpty() || n.contains("\n") || names.indexOf(n) != names.lastIndexOf(n)) {
+        throw new IllegalArgumentException(
+            "--label-fields: names must be distinct and not empty, got " + names);
+      }
+    }
+    this.labelFields = List.copyOf(names);
+    this.labelDelimiter = delimiter;
+    return this;
+  }
+
   public IpRangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
     return this;
@@ -127,6 +150,12 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int[] offsets = rows.labelOffsets();
     w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
     w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
+    if (!labelFields.isEmpty()) {
+      byte[] f =
+          (labelDelimiter + "\n" + String.join("\n", labelFields))
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      w.bytes(Section.LABEL_FIELDS, f, f.length);
+    }
     if (flat6 != null) {
       w.longs(Section.RANGE6_STARTS_HI, flat6.startHi, size6);
       w.longs(Section.RANGE6_STARTS_LO, flat6.startLo, size6);

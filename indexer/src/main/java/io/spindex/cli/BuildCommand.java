@@ -147,6 +147,22 @@ final class BuildCommand {
                 + " first or last (by input order).")
     String onOverlap;
 
+    @Option(
+        names = "--label-fields",
+        paramLabel = "NAME,...",
+        split = ",",
+        description =
+            "The fields a label is made of, e.g. country,region,city,isp: stored in the index"
+                + " for spindex_lookup (a STRUCT of them) and inspect.")
+    java.util.List<String> labelFields;
+
+    @Option(
+        names = "--label-delimiter",
+        paramLabel = "D",
+        defaultValue = "|",
+        description = "What separates the label fields (default '|').")
+    String labelDelimiter;
+
     @Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -156,6 +172,9 @@ final class BuildCommand {
               .strict(common.strict)
               .prefixTable(!common.noPrefixTable)
               .onOverlap(OverlapPolicy.parse(onOverlap));
+      if (labelFields != null) {
+        b.labelFields(labelFields, labelDelimiter);
+      }
       if (delimiter != null) {
         b.delimiter(parseDelimiter(delimiter));
       }

@@ -43,7 +43,8 @@ final class InspectCommand implements Callable<Integer> {
     Integer labels = index instanceof IpRanges ? ((IpRanges) index).labelCount() : null;
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(json(h, labels));
+      out.println(
+          json(h, labels, index instanceof IpRanges ? ((IpRanges) index).labelFields() : null));
     } else {
       out.printf(Locale.ROOT, "file           %s%n", h.file());
       out.printf(Locale.ROOT, "kind           %s%n", h.kind());
@@ -55,6 +56,14 @@ final class InspectCommand implements Callable<Integer> {
       }
       if (labels != null) {
         out.printf(Locale.ROOT, "labels         %,d%n", labels);
+      }
+      if (index instanceof IpRanges && !((IpRanges) index).labelFields().isEmpty()) {
+        IpRanges r = (IpRanges) index;
+        out.printf(
+            Locale.ROOT,
+            "label fields   %s (split on '%s')%n",
+            String.join(", ", r.labelFields()),
+            r.labelDelimiter());
       }
       out.printf(Locale.ROOT, "bytes          %,d%n", h.fileLength());
       out.printf(Locale.ROOT, "created        %s%n", Instant.ofEpochMilli(h.createdMillis()));
@@ -83,7 +92,7 @@ final class InspectCommand implements Callable<Integer> {
     return 0;
   }
 
-  static String json(IndexHeader h, Integer labels) {
+  static String json(IndexHeader h, Integer labels, java.util.List<String> labelFields) {
     StringBuilder sb = new StringBuilder();
     sb.append("{\"file\":").append(Json.quote(h.file().toString()));
     sb.append(",\"kind\":").append(Json.quote(h.kind().name()));
@@ -95,6 +104,13 @@ final class InspectCommand implements Callable<Integer> {
     }
     if (labels != null) {
       sb.append(",\"labels\":").append(labels);
+    }
+    if (labelFields != null && !labelFields.isEmpty()) {
+      sb.append(",\"labelFields\":[");
+      for (int i = 0; i < labelFields.size(); i++) {
+        sb.append(i == 0 ? "" : ",").append(Json.quote(labelFields.get(i)));
+      }
+      sb.append(']');
     }
     sb.append(",\"bytes\":").append(h.fileLength());
     sb.append(",\"created\":")

@@ -7,6 +7,7 @@ package io.spindex.index;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Read-only, non-overlapping IP ranges, each with a label from a dictionary in which every distinct
@@ -32,6 +33,8 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 starts6;
   private final Keys128 ends6;
   private final IntColumn labelIds6;
+  private final List<String> labelFields;
+  private final String labelDelimiter;
 
   IpRanges(
       IndexHeader header,
@@ -44,8 +47,12 @@ public final class IpRanges extends SpindexIndex {
       ByteBuffer labelBytes,
       Keys128 starts6,
       Keys128 ends6,
-      IntColumn labelIds6) {
+      IntColumn labelIds6,
+      List<String> labelFields,
+      String labelDelimiter) {
     super(header, loader);
+    this.labelFields = labelFields;
+    this.labelDelimiter = labelDelimiter;
     this.starts6 = starts6;
     this.ends6 = ends6;
     this.labelIds6 = labelIds6;
@@ -109,6 +116,19 @@ public final class IpRanges extends SpindexIndex {
     // The last range starting at or before the address: in this /16 block, or the one before it.
     int r = upperBound(starts, lo, hi, key) - 1;
     return r >= 0 && ends.get(r) >= key ? r : NONE;
+  }
+
+  /**
+   * The names of the fields a label is made of, as the build declared them ({@code spindex build
+   * ranges --label-fields}); empty when it declared none.
+   */
+  public List<String> labelFields() {
+    return labelFields;
+  }
+
+  /** The delimiter that splits a label into {@link #labelFields}; {@code null} without fields. */
+  public String labelDelimiter() {
+    return labelDelimiter;
   }
 
   /** IPv6 ranges in the index. */

@@ -263,7 +263,7 @@ final class Layout {
             file,
             "directory",
             at,
-            "a known, not yet listed section id (1.." + (version == 1 ? 12 : 20) + ")",
+            "a known, not yet listed section id (1.." + (version == 1 ? 12 : 21) + ")",
             String.valueOf(Integer.toUnsignedLong(id)));
       }
       if (b.getShort(at + 6) != 0 || b.getInt(at + 28) != 0) {
@@ -373,6 +373,15 @@ final class Layout {
           Section.RANGE6_ENDS_LO,
           Section.RANGE6_LABELS,
           Section.PREFIX16_V6);
+      SectionEntry fields = h.find(Section.LABEL_FIELDS);
+      if (fields != null && fields.length() < 2) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'label_fields'",
+            fields.offset(),
+            "a delimiter line and at least one field name",
+            fields.length() + " bytes");
+      }
       h.require(Section.LABEL_BYTES);
       SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
       if (offsets.elements() < 1) {
@@ -402,7 +411,8 @@ final class Layout {
     List<Section> allowed = h.find(group[0]) == null ? List.of() : Arrays.asList(group);
     for (SectionEntry e : h.sections()) {
       Section s = e.section();
-      if (s.since() > 1 && !allowed.contains(s)) {
+      boolean labelFields = s == Section.LABEL_FIELDS && h.kind() == IndexKind.IPV4_RANGES;
+      if (s.since() > 1 && !allowed.contains(s) && !labelFields) {
         throw CorruptIndexException.at(
             h.file(),
             "section '" + s.displayName() + "'",

@@ -7,8 +7,9 @@ package io.spindex.index;
 
 /**
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
- * of format version 1; the IPv6 sections (13–20) exist from version 2 on, and a file that has one
- * is written as version 2, so that a reader that predates them rejects it at the version check.
+ * of format version 1; the IPv6 sections and the label field names (13–21) exist from version 2 on,
+ * and a file that has one is written as version 2, so that a reader that predates them rejects it
+ * at the version check.
  */
 public enum Section {
   /** IPv4 set: sorted unique addresses, each stored as {@code address ^ 0x80000000}, int32. */
@@ -50,7 +51,12 @@ public enum Section {
   /** IPv6 ranges: low 64 bits of each range's last address (inclusive). */
   RANGE6_ENDS_LO(19, "range6_ends_lo", 8, 2),
   /** IPv6 ranges: label id of each range, in the same dictionary as the IPv4 ranges' labels. */
-  RANGE6_LABELS(20, "range6_labels", 4, 2);
+  RANGE6_LABELS(20, "range6_labels", 4, 2),
+  /**
+   * Optional, ranges: the names of the fields a label is made of, UTF-8: the delimiter that splits
+   * a label into them on the first line, then one name a line (LF-separated, no final LF).
+   */
+  LABEL_FIELDS(21, "label_fields", 1, 2);
 
   private final int id;
   private final String displayName;

@@ -76,8 +76,28 @@ interface SectionSource {
         labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount);
       }
     }
+    List<String> fields = List.of();
+    String delimiter = null;
+    SectionEntry fieldsEntry = h.find(Section.LABEL_FIELDS);
+    if (fieldsEntry != null) {
+      ByteBuffer fb = source.bytes(fieldsEntry);
+      byte[] text = new byte[fb.remaining()];
+      fb.duplicate().get(text);
+      String[] lines = new String(text, java.nio.charset.StandardCharsets.UTF_8).split("\n", -1);
+      delimiter = lines[0];
+      fields = List.of(java.util.Arrays.copyOfRange(lines, 1, lines.length));
+      if (delimiter.isEmpty() || fields.isEmpty() || fields.contains("")) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'label_fields'",
+            fieldsEntry.offset(),
+            "a delimiter line and non-empty field names",
+            "'" + String.join("\\n", lines) + "'");
+      }
+    }
     return new IpRanges(
-        h, loader, starts, ends, labels, prefix, offsets, bytes, starts6, ends6, labels6);
+        h, loader, starts, ends, labels, prefix, offsets, bytes, starts6, ends6, labels6, fields,
+        delimiter);
   }
 
   /** Every offset at least the one before it, so that every slice it bounds is in the section. */

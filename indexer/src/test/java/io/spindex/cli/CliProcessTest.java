@@ -95,6 +95,24 @@ class CliProcessTest {
     assertTrue(inspect.out.contains("ipv4 rows      7\n"), inspect.out);
     assertTrue(inspect.out.contains("ipv6 rows      1\n"), inspect.out);
     assertEquals(0, spindex(null, "verify", "r.spx").exit);
+    Run fields =
+        spindex(
+            null,
+            "build",
+            "ranges",
+            golden("ranges.csv").toString(),
+            "-o",
+            "f.spx",
+            "--label-fields",
+            "country,region,city");
+    assertEquals(0, fields.exit, fields.err);
+    Run shown = spindex(null, "inspect", "f.spx");
+    assertTrue(
+        shown.out.contains("label fields   country, region, city (split on '|')\n"), shown.out);
+    assertTrue(
+        spindex(null, "inspect", "--json", "f.spx")
+            .out
+            .contains("\"labelFields\":[\"country\",\"region\",\"city\"]"));
     byte[] input = Files.readAllBytes(golden("lookup-input.txt"));
     Run l = spindex(input, "lookup", "r.spx");
     assertEquals(0, l.exit, l.err);

@@ -288,4 +288,61 @@ class SqlFunctionsTest {
     check(spark.sql("SELECT id, udf_label(ip, '" + fx.ranges + "') FROM clients"), 0, "udf_label");
     check(spark.sql("SELECT id, udf_ip(ip) FROM clients"), 2, "udf_ip");
   }
+
+  /** spindex_lookup: the label as a STRUCT of the fields the build declared. */
+  @Test
+  void lookupReturnsTheLabelFields() throws Exception {
+    Path text = dir.resolve("fields.txt");
+    java.nio.file.Files.write(
+        text,
+        List.of(
+            "1.0.0.0|1.0.0.255|KR|Seoul|KT",
+            "2001:db8::/32|US|Austin",
+            "9.9.9.0/24|DE|Berlin|DT|extra"));
+    Path idx = dir.resolve("fields.spx");
+    new io.spindex.build.IpRangeBuilder()
+        .labelFields(List.of("country", "city", "isp"), "|")
+        .build(List.of(text), idx);
+    Dataset<Row> ips =
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create("1.0.0.7"),
+                RowFactory.create("2001:db8::5"),
+                RowFactory.create("9.9.9.9"),
+                RowFactory.create("8.8.8.8"),
+                RowFactory.create("junk"),
+                RowFactory.create((Object) null)),
+            new StructType().add("ip", DataTypes.StringType));
+    String parquet = dir.resolve("fields.parquet").toString();
+    ips.write().parquet(parquet);
+    spark.read().parquet(parquet).createOrReplaceTempView("few");
+    Dataset<Row> got =
+        spark.sql(
+            "SELECT ip, g.country, g.city, g.isp FROM"
+                + " (SELECT ip, spindex_lookup(ip, '"
+                + idx
+                + "') AS g FROM few)");
+    assertTrue(
+        got.queryExecution().executedPlan().toString().contains("*("),
+        got.queryExecution().executedPlan().toString());
+    Map<String, String> want = new HashMap<>();
+    want.put("1.0.0.7", "KR,Seoul,KT");
+    want.put("2001:db8::5", "US,Austin,null");
+    want.put("9.9.9.9", "DE,Berlin,DT|extra");
+    want.put("8.8.8.8", "null,null,null");
+    want.put("junk", "null,null,null");
+    want.put(null, "null,null,null");
+    for (Row r : got.collectAsList()) {
+      assertEquals(
+          want.get(r.getString(0)), r.get(1) + "," + r.get(2) + "," + r.get(3), "row " + r);
+    }
+    assertEquals(
+        "STRUCT<label: STRING>",
+        spark
+            .sql("SELECT spindex_lookup(ip, 'geo') FROM clients")
+            .schema()
+            .fields()[0]
+            .dataType()
+            .sql());
+  }
 }

@@ -19,8 +19,12 @@ import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
@@ -43,15 +47,34 @@ public final class IndexRef implements Serializable {
   private final IndexKind kind;
   private final LongAccumulator unparseable;
 
+  /** The label's field names (ranges; empty when the build declared none) and their delimiter. */
+  private final List<String> fields;
+
+  private final String delimiter;
+
   private transient SpindexIndex index;
+  private transient InternalRow[] rows;
   private transient UTF8String[] labels;
   private transient long[] v6;
 
-  private IndexRef(String given, SideFile file, IndexKind kind, LongAccumulator unparseable) {
+  private IndexRef(
+      String given,
+      SideFile file,
+      IndexKind kind,
+      LongAccumulator unparseable,
+      List<String> fields,
+      String delimiter) {
     this.given = given;
     this.file = file;
     this.kind = kind;
     this.unparseable = unparseable;
+    this.fields = fields;
+    this.delimiter = delimiter;
+  }
+
+  /** The label's field names; empty when the index declares none. */
+  List<String> fields() {
+    return fields;
   }
 
   /**
@@ -80,7 +103,15 @@ public final class IndexRef implements Serializable {
       }
       LongAccumulator acc =
           spark.sparkContext().longAccumulator("spindex.unparseable(" + function + ")");
-      return new IndexRef(path, r.file, h.kind(), acc);
+      List<String> fields = List.of();
+      String delimiter = null;
+      if (h.kind() == IndexKind.IPV4_RANGES) {
+        IpRanges ranges =
+            IndexHolder.acquire(SparkSides.local(r.file), Loader.MAPPED).index().asRanges();
+        fields = new ArrayList<>(ranges.labelFields());
+        delimiter = ranges.labelDelimiter();
+      }
+      return new IndexRef(path, r.file, h.kind(), acc, fields, delimiter);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }
@@ -165,15 +196,21 @@ public final class IndexRef implements Serializable {
     unparseable.add(1);
   }
 
-  private UTF8String labelOf(long a) {
+  /** The label id of a parsed address, or {@link IpRanges#NONE}. */
+  private int idOf(long a) {
     if (a < 0) {
-      return null;
+      return IpRanges.NONE;
     }
     IpRanges r = (IpRanges) index;
-    int id = a == IPV6 ? r.labelId(v6[0], v6[1]) : r.labelId((int) a);
+    return a == IPV6 ? r.labelId(v6[0], v6[1]) : r.labelId((int) a);
+  }
+
+  private UTF8String labelOf(long a) {
+    int id = idOf(a);
     if (id == IpRanges.NONE) {
       return null;
     }
+    IpRanges r = (IpRanges) index;
     UTF8String l = labels[id];
     if (l == null) {
       l = UTF8String.fromBytes(r.labelBytes(id));
@@ -199,6 +236,56 @@ public final class IndexRef implements Serializable {
   /** {@code spindex_label} of 4 (IPv4) or 16 (IPv6) address bytes in network order. */
   public UTF8String label(byte[] ip) {
     return labelOf(parse(ip));
+  }
+
+  /** The label of an address as a row of its fields (or of the one field {@code label}). */
+  private InternalRow rowOf(long a) {
+    int id = idOf(a);
+    if (id == IpRanges.NONE) {
+      return null;
+    }
+    IpRanges r = (IpRanges) index;
+    if (rows == null) {
+      rows = new InternalRow[r.labelCount()];
+    }
+    InternalRow row = rows[id];
+    if (row == null) {
+      row = new GenericInternalRow(split(r.labelText(id)));
+      rows[id] = row;
+    }
+    return row;
+  }
+
+  /** A label's fields: missing ones NULL, any extra text kept in the last field. */
+  private Object[] split(String label) {
+    if (fields.isEmpty()) {
+      return new Object[] {UTF8String.fromString(label)};
+    }
+    Object[] out = new Object[fields.size()];
+    int from = 0;
+    for (int i = 0; i < out.length && from <= label.length(); i++) {
+      int to = i == out.length - 1 ? -1 : label.indexOf(delimiter, from);
+      String part = to < 0 ? label.substring(from) : label.substring(from, to);
+      out[i] = UTF8String.fromString(part);
+      from = to < 0 ? label.length() + 1 : to + delimiter.length();
+    }
+    return out;
+  }
+
+  public InternalRow lookup(UTF8String ip) {
+    return rowOf(parse(ip));
+  }
+
+  public InternalRow lookup(int ip) {
+    return rowOf(parseValue(Integer.toUnsignedLong(ip)));
+  }
+
+  public InternalRow lookup(long ip) {
+    return rowOf(parseValue(ip));
+  }
+
+  public InternalRow lookup(byte[] ip) {
+    return rowOf(parse(ip));
   }
 
   // contains: 1 in the set, 0 not, -1 unparseable (NULL).

@@ -19,9 +19,9 @@ import scala.collection.Seq;
 
 /**
  * The Spindex SQL functions and their registration: {@code spindex_label(ip, index)}, {@code
- * spindex_contains(ip, index)} and {@code spindex_ip(ip)}. Register them in a running session with
- * {@link #register}, or for every session with {@code --conf
- * spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
+ * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)} and {@code spindex_ip(ip)}.
+ * Register them in a running session with {@link #register}, or for every session with {@code
+ * --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
  *
  * <p>{@code index} is a constant string: a name configured as {@code spark.spindex.index.NAME =
  * PATH}, or a path (local, {@code hdfs://}, or a file shipped with {@code --files}). It is resolved
@@ -42,6 +42,11 @@ public final class SpindexFunctions {
             "spindex_label(ip, index) - the label of the range of a range index that holds the"
                 + " address, or NULL",
             SpindexFunctions::label),
+        entry(
+            "spindex_lookup",
+            "spindex_lookup(ip, index) - the label of the range holding the address as a STRUCT"
+                + " of the fields the index declares (else STRUCT<label>), or NULL",
+            SpindexFunctions::lookup),
         entry(
             "spindex_contains",
             "spindex_contains(ip, index) - whether a set index holds the address (NULL when it"
@@ -83,6 +88,12 @@ public final class SpindexFunctions {
     arity("spindex_label", args, 2);
     return new SpindexLabel(
         args.apply(0), index("spindex_label", args.apply(1), IndexKind.IPV4_RANGES));
+  }
+
+  static Expression lookup(Seq<Expression> args) {
+    arity("spindex_lookup", args, 2);
+    return new SpindexLookup(
+        args.apply(0), index("spindex_lookup", args.apply(1), IndexKind.IPV4_RANGES));
   }
 
   static Expression contains(Seq<Expression> args) {

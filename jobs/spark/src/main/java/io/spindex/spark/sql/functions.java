@@ -25,6 +25,11 @@ public final class functions {
     return new Column(SpindexFunctions.label(args(ip.expr(), literal(index))));
   }
 
+  /** {@code spindex_lookup(ip, index)}: a STRUCT of the label's fields. */
+  public static Column lookup(Column ip, String index) {
+    return new Column(SpindexFunctions.lookup(args(ip.expr(), literal(index))));
+  }
+
   /** {@code spindex_contains(ip, index)}. */
   public static Column contains(Column ip, String index) {
     return new Column(SpindexFunctions.contains(args(ip.expr(), literal(index))));
