@@ -6,8 +6,15 @@
 package io.spindex.cli;
 
 import io.spindex.gen.IpListGenerator;
+import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.AtomicFiles;
+import io.spindex.index.IndexKind;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Loader;
+import io.spindex.index.SpindexIndex;
+import io.spindex.text.InputException;
+import io.spindex.text.Ipv4Text;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -15,6 +22,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.PrimitiveIterator;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 import picocli.CommandLine.Command;
@@ -97,7 +105,11 @@ final class GenCommand {
   @Command(
       name = "ips",
       mixinStandardHelpOptions = true,
-      description = "Random IP list text, one address per line (26,123,456 IPv4 lines ~ 355 MB).")
+      description = {
+        "Random IP list text, one address per line (26,123,456 IPv4 lines ~ 355 MB): uniform"
+            + " over the address space, or with --weighted-by, queries that all land in the"
+            + " ranges of a range index."
+      })
   static final class Ips implements Callable<Integer> {
     @picocli.CommandLine.Mixin Out out;
 
@@ -113,17 +125,65 @@ final class GenCommand {
 
     @picocli.CommandLine.Mixin Family family;
 
+    @Option(
+        names = "--weighted-by",
+        paramLabel = "RANGES.spx",
+        description =
+            "Instead of uniform addresses: IPv4 addresses in the ranges of this range index, each"
+                + " line picking a range (all equally likely) and then an address in it, so"
+                + " every line is in a range, as lookups of real traffic mostly are. Not with"
+                + " --malformed or --family 6|both.")
+    Path weightedBy;
+
     @Override
     public Integer call() throws IOException {
-      out.write(new IpListGenerator(count, out.seed, malformed).family(family.code())::writeTo);
+      if (weightedBy == null) {
+        out.write(new IpListGenerator(count, out.seed, malformed).family(family.code())::writeTo);
+        return 0;
+      }
+      if (malformed != 0 || family.code() != 4) {
+        throw new IllegalArgumentException(
+            "--weighted-by makes IPv4 addresses in ranges: not with --malformed or --family "
+                + family.family);
+      }
+      SpindexIndex loaded = Loader.NIO.load(weightedBy);
+      if (loaded.kind() != IndexKind.IPV4_RANGES || loaded.asRanges().size() == 0) {
+        throw new InputException(
+            weightedBy
+                + ": not an index of IPv4 ranges (--weighted-by needs one, from build ranges)");
+      }
+      IpRanges ranges = loaded.asRanges();
+      out.write(o -> writeAddresses(Queries.weighted(ranges, out.seed).iterator(), count, o));
       return 0;
+    }
+
+    private static void writeAddresses(PrimitiveIterator.OfInt addresses, long n, OutputStream o)
+        throws IOException {
+      byte[] buf = new byte[1 << 16];
+      int at = 0;
+      for (long i = 0; i < n; i++) {
+        if (at > buf.length - 16) {
+          o.write(buf, 0, at);
+          at = 0;
+        }
+        at = Ipv4Text.format(addresses.nextInt(), buf, at);
+        buf[at++] = '\n';
+      }
+      o.write(buf, 0, at);
+      o.flush();
     }
   }
 
   @Command(
       name = "ranges",
       mixinStandardHelpOptions = true,
-      description = "Sorted, non-overlapping labelled IP ranges, like a region database.")
+      description = {
+        "Sorted, non-overlapping labelled IP ranges, like a region database. IPv4 ranges are"
+            + " uniform over the address space (--shape uniform, the default) or shaped like the"
+            + " published geo and ASN databases (--shape real: none in reserved space, dense in"
+            + " a few /8s and sparse elsewhere, mostly /24 or smaller, labels of long-tailed"
+            + " frequency; the same ranges in every format)."
+      })
   static final class Ranges implements Callable<Integer> {
     @picocli.CommandLine.Mixin Out out;
 
@@ -138,10 +198,31 @@ final class GenCommand {
 
     @picocli.CommandLine.Mixin Family family;
 
+    @Option(
+        names = "--shape",
+        defaultValue = "uniform",
+        paramLabel = "uniform|real",
+        description =
+            "Shape of the IPv4 ranges: uniform (default) or real. IPv6 ranges have one shape"
+                + " (the routed space's): --shape real with --family 6 is a usage error, with"
+                + " --family both it shapes the IPv4 lines.")
+    String shape;
+
     @Override
     public Integer call() throws IOException {
+      RangeGenerator.Shape s;
+      try {
+        s = RangeGenerator.Shape.parse(shape);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--shape: expected uniform or real, not '" + shape + "'");
+      }
+      if (s == RangeGenerator.Shape.REAL && family.code() == 6) {
+        throw new IllegalArgumentException(
+            "--shape real shapes IPv4 ranges: use it with --family 4 or both, not 6");
+      }
       RangeGenerator g = new RangeGenerator(count, out.seed, RangeGenerator.Format.parse(format));
-      out.write(g.family(family.code())::writeTo);
+      out.write(g.family(family.code()).shape(s)::writeTo);
       return 0;
     }
   }

@@ -19,11 +19,18 @@ import java.util.SplittableRandom;
  * ({@code start|end|label}), {@code csv} (a header line, then {@code start,end,label}) and {@code
  * cidr} (aligned blocks, {@code address/len,label}).
  *
- * <p>IPv4 ranges cover the whole space, leaving about a tenth of it in gaps. IPv6 ranges are shaped
- * like the routed IPv6 space instead ({@link #family}): aligned blocks from /19 to /64 allocated in
- * a few regional /12 blocks of {@code 2000::/3} (as the regional registries hand them out: most
- * rows are /29 to /48, some /56 and /64 customer blocks, a few very large ones), with gaps between
- * allocations; almost all of the 2^128 space is in no range, so a lookup is not trivial.
+ * <p>IPv4 ranges come in two {@link Shape shapes}. {@link Shape#UNIFORM} (the default) covers the
+ * whole space, leaving about a tenth of it in gaps: every lookup is about as hard as any other,
+ * which flatters a lookup next to a real database. {@link Shape#REAL} is shaped like the published
+ * geo and ASN databases (ip2location LITE, DB-IP, ip-location-db's {@code *-ipv4.csv}): dense in a
+ * few /8s, sparse or empty elsewhere, mostly /24 or smaller, with labels of very unequal frequency
+ * (see {@link Shape#REAL} for the numbers).
+ *
+ * <p>IPv6 ranges are shaped like the routed IPv6 space whatever the shape ({@link #family}):
+ * aligned blocks from /19 to /64 allocated in a few regional /12 blocks of {@code 2000::/3} (as the
+ * regional registries hand them out: most rows are /29 to /48, some /56 and /64 customer blocks, a
+ * few very large ones), with gaps between allocations; almost all of the 2^128 space is in no
+ * range, so a lookup is not trivial.
  */
 public final class RangeGenerator {
   /** Output layouts. */
@@ -40,6 +47,76 @@ public final class RangeGenerator {
         }
       }
       throw new IllegalArgumentException("--format: expected range, csv or cidr, not '" + s + "'");
+    }
+  }
+
+  /** How the IPv4 ranges are laid out (IPv6 ranges have one shape, the routed space's). */
+  public enum Shape {
+    /**
+     * Random cuts of the whole space (about {@code count} ranges of about 2^32 / count addresses
+     * each, a tenth of them left out as gaps); labels uniform over 60 {@code
+     * country|region|city|isp} combinations. In the {@code cidr} format: a walk over the space in
+     * aligned blocks of about that size. The shape before there were shapes, byte for byte.
+     */
+    UNIFORM,
+    /**
+     * Shaped like the published geo and ASN databases; exactly {@code count} ranges, the same in
+     * every format (the {@code cidr} format splits a range that is no aligned block into the fewest
+     * blocks, so it has some more lines). Each /8's share of the rows is fixed by a density tier,
+     * assigned from the IANA IPv4 address space registry (whom each /8 went to and how it was
+     * handed out):
+     *
+     * <ul>
+     *   <li>no ranges in the special-purpose blocks: 0/8, 10/8, 100.64/10, 127/8, 169.254/16,
+     *       172.16/12, 192.0.0/24, 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, 198.51.100/24,
+     *       203.0.113/24 and 224/3 (multicast and the reserved 240/4): 35 /8s are always empty;
+     *   <li>weight 100 each, "very dense" (half the rows together): 45, 103, 185, 192 to 195, 212,
+     *       213 and 217 (the RIRs' last /8s and the blocks handed out as /24s);
+     *   <li>weight 16, "dense": 2, 5, 23, 31, 37, 46, 62, 77 to 95, 104, 109, 176, 178, 188, 198,
+     *       199 and 204 to 209 (the other RIPE /8s, ARIN's of small allocations and CDNs);
+     *   <li>weight 4, "medium": the APNIC, LACNIC, AFRINIC and ARIN /8s of large ISPs (1, 14, 24,
+     *       27, 36, 39, 41 to 43, 49, 50, 58 to 61, 63 to 76, 96 to 102, 105 to 108, 110 to 126,
+     *       173 to 175, 177, 179 to 184, 186, 187, 189 to 191, 196, 197, 200 to 203, 210, 211, 216
+     *       and 218 to 223);
+     *   <li>weight 0.5, "sparse": the other legacy /8s (3, 4, 8, 12, 18, 20, 32, 34, 35, 38, 40,
+     *       44, 47, 52, 54) and the legacy class B space, 128 to 172;
+     *   <li>weight 0.05, "very sparse": legacy /8s of single organisations, largely unrouted (6, 7,
+     *       9, 11, 13, 15 to 17, 19, 21, 22, 25, 26, 28 to 30, 33, 48, 51, 53, 55 to 57, 214, 215):
+     *       about 17 rows each at 700,000 rows, none at 10,000.
+     * </ul>
+     *
+     * A /8 holds at most one row per 400 of its free addresses (41,943 in a whole /8); what a full
+     * /8 cannot hold goes to the others by weight, so above about 840,000 rows the very dense /8s'
+     * share falls (to 14% at 3 million). At most 9,255,635 rows in all.
+     *
+     * <p>Row sizes, per mille of the rows: 40 single addresses, 60 unaligned runs of 2 to 255
+     * addresses, 250 aligned /29 to /25 blocks, 470 aligned /24s, 60 runs of 2 to 15 /24s, 100
+     * aligned /23 to /20 blocks, 18 /19 to /16 and 2 /15 to /12 blocks: 82% of the rows hold at
+     * most 256 addresses. Rows larger than a /24 change with the room. Where the rows would take
+     * more than 90% of their /8 the largest are cut down to fit (in the very dense /8s at 700,000
+     * rows to /22s, at the most rows a /8 holds to /23s). Where they cover little of it (the
+     * sparser /8s, and every /8 at small counts) they grow, to at most a /12, towards covering 85%
+     * of its free space (70% in a sparse /8, 30% in a very sparse one). Between rows: 65% none, 25%
+     * one or two times the row's size (at most a /24 each), 10% a large gap; the large gaps (Pareto
+     * weights of index 1.5) share the rest of the /8, so rows cluster. The rows between two large
+     * gaps come largest first, as an allocation's subnets often do.
+     *
+     * <p>Labels: 6,000 distinct {@code country|region|city|isp} labels from 13 countries' regions,
+     * known and generated city names, their ISPs and cloud networks (the same labels for every
+     * seed), drawn with Zipf-Mandelbrot frequencies 1/(rank + 6)^1.5: the most common label is on
+     * about 7% of the rows, the ten most common on about 38%, and at 200,000 rows about half of the
+     * labels in use are on one or two rows.
+     *
+     * <p>Measured at 200,000 rows (and held by the tests): 82% of the rows at most a /24, 4% single
+     * addresses, 16% /23 to /16, under 2% larger; the ten densest /8s hold 50% of the rows, the
+     * fifty densest 81%; 35 /8s empty and 85 more with under 0.1% of the rows each; the ranges
+     * cover about 45% of the 2^32 addresses. At 700,000 rows: the same, but 0.5% of the rows larger
+     * than a /16.
+     */
+    REAL;
+
+    public static Shape parse(String s) {
+      return valueOf(s.toUpperCase(Locale.ROOT));
     }
   }
 
@@ -61,6 +138,7 @@ public final class RangeGenerator {
   private final long seed;
   private final Format format;
   private int family = 4;
+  private Shape shape = Shape.UNIFORM;
 
   public RangeGenerator(int count, long seed, Format format) {
     if (count < 1) {
@@ -83,8 +161,26 @@ public final class RangeGenerator {
     return this;
   }
 
+  /**
+   * The shape of the IPv4 ranges: {@link Shape#UNIFORM} (the default) or {@link Shape#REAL}. IPv6
+   * ranges have one shape; {@link Shape#REAL} with {@code family(6)} is refused by {@link
+   * #writeTo}.
+   */
+  public RangeGenerator shape(Shape s) {
+    this.shape = s;
+    return this;
+  }
+
   /** Writes the lines to {@code out} (not closed). */
   public void writeTo(OutputStream out) throws IOException {
+    if (shape == Shape.REAL && family == 6) {
+      throw new IllegalArgumentException(
+          "the real shape is a shape of IPv4 ranges: it needs family 4 or both, not 6");
+    }
+    if (shape == Shape.REAL && count > RealRanges.capacity()) {
+      throw new IllegalArgumentException(
+          "the real shape holds at most " + RealRanges.capacity() + " IPv4 ranges, not " + count);
+    }
     SplittableRandom rnd = new SplittableRandom(seed);
     StringBuilder sb = new StringBuilder(1 << 16);
     char d = format == Format.RANGE ? '|' : ',';
@@ -164,7 +260,9 @@ public final class RangeGenerator {
 
   private void writeIpv4(SplittableRandom rnd, StringBuilder sb, OutputStream out, char d)
       throws IOException {
-    if (format == Format.CIDR) {
+    if (shape == Shape.REAL) {
+      writeReal(sb, out, d);
+    } else if (format == Format.CIDR) {
       writeCidr(rnd, sb, out);
     } else {
       long[] cuts = cuts(rnd);
@@ -222,6 +320,35 @@ public final class RangeGenerator {
       }
       at += size;
     }
+  }
+
+  private void writeReal(StringBuilder sb, OutputStream out, char d) throws IOException {
+    SplittableRandom labels = new SplittableRandom(seed ^ 0x1ABE15L);
+    new RealRanges(seed)
+        .write(
+            count,
+            (start, end) -> {
+              String label = RangeLabels.draw(labels);
+              if (format == Format.CIDR) {
+                // The fewest aligned blocks: each as large as the start's alignment and the rest
+                // of the range allow.
+                for (long at = start; at <= end; ) {
+                  long size = at == 0 ? 1L << 32 : Long.lowestOneBit(at);
+                  while (size > end - at + 1) {
+                    size >>= 1;
+                  }
+                  sb.append(Ipv4Text.format((int) at)).append('/');
+                  sb.append(32 - Long.numberOfTrailingZeros(size)).append(',');
+                  sb.append(label).append('\n');
+                  at += size;
+                }
+              } else {
+                sb.append(Ipv4Text.format((int) start)).append(d);
+                sb.append(Ipv4Text.format((int) end)).append(d);
+                sb.append(label).append('\n');
+              }
+              flushIfFull(sb, out);
+            });
   }
 
   private static void label(SplittableRandom rnd, StringBuilder sb) {

@@ -241,6 +241,25 @@ class CliProcessTest {
   }
 
   @Test
+  void genRealShapeAndWeightedQueries() throws Exception {
+    Run g = spindex(null, "gen", "ranges", "--shape", "real", "--count", "3000", "-o", "r.csv");
+    assertEquals(0, g.exit, g.err);
+    Run b = spindex(null, "build", "ranges", "r.csv");
+    assertEquals(0, b.exit, b.err);
+    assertTrue(b.out.matches("(?s).*\\branges\\s+3,000\\b.*"), b.out);
+    Run q = spindex(null, "gen", "ips", "--weighted-by", "r.spx", "--count", "2000", "-o", "q.txt");
+    assertEquals(0, q.exit, q.err);
+    Run l = spindex(Files.readAllBytes(dir.resolve("q.txt")), "lookup", "r.spx");
+    assertEquals(0, l.exit, l.err);
+    assertEquals(2000, l.out.split("\n").length);
+    assertTrue(!l.out.contains("\\N"), "every weighted query is in a range");
+    Run six = spindex(null, "gen", "ranges", "--shape", "real", "--family", "6");
+    assertEquals(2, six.exit);
+    assertEquals(1, six.err.split("\n").length, six.err);
+    assertTrue(six.err.startsWith("spindex: --shape real"), six.err);
+  }
+
+  @Test
   void benchLoadPrintsEveryLoaderAndTheMemcpyReference() throws Exception {
     assertEquals(0, spindex(null, "gen", "ips", "--count", "20000", "-o", "ips.txt").exit);
     assertEquals(0, spindex(null, "build", "ips", "ips.txt").exit);
