@@ -293,12 +293,12 @@ public final class RangeLine {
     return endLo;
   }
 
-  /** First IPv4 address of the last parsed range, unsigned. */
+  /** First address of the last parsed range if it is IPv4 ({@link #family()} 4), unsigned. */
   public long start() {
     return start;
   }
 
-  /** Last address (inclusive) of the last parsed range, unsigned. */
+  /** Last address (inclusive) of the last parsed IPv4 range, unsigned. */
   public long end() {
     return end;
   }

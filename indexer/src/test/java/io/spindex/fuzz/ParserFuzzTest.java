@@ -73,7 +73,14 @@ class ParserFuzzTest {
       RangeLine p = new RangeLine(d);
       String reason = p.parse(data, 0, data.length);
       if (reason == null) {
-        assertTrue(0 <= p.start() && p.start() <= p.end() && p.end() <= 0xFFFF_FFFFL);
+        if (p.family() == 4) {
+          assertTrue(0 <= p.start() && p.start() <= p.end() && p.end() <= 0xFFFF_FFFFL);
+          assertTrue(p.startHi() == 0 && p.endHi() == 0);
+        } else {
+          assertEquals(6, p.family());
+          int c = Long.compareUnsigned(p.startHi(), p.endHi());
+          assertTrue(c < 0 || (c == 0 && Long.compareUnsigned(p.startLo(), p.endLo()) <= 0));
+        }
         assertTrue(0 <= p.labelFrom() && p.labelFrom() <= p.labelTo());
         assertTrue(p.labelTo() <= data.length);
       }
