@@ -15,8 +15,8 @@ import os
 import re
 
 import charts
-from specs import ARTICLE_WRITE, COPY, EP, EP_TRANSFORM, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD
-from specs import SET_LOOKUP, STAGE_CHECKS
+from specs import ARTICLE_WRITE, COPY, DUAL_STACK, EP, EP_TRANSFORM, IPV6_BUILD, IPV6_LOOKUP
+from specs import IPV6_QUERIES, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, STAGE_CHECKS
 
 PKG = "io.spindex.bench."
 
@@ -31,6 +31,9 @@ class Result:
         self.err = to_float(m["scoreError"])
         self.unit = m["scoreUnit"]
         self.secondary = {k: float(v["score"]) for k, v in entry.get("secondaryMetrics", {}).items()}
+        # Per-iteration values of each secondary metric (all forks), for paired ratios.
+        self.secondary_raw = {k: [x for fork in v.get("rawData", []) for x in fork]
+                              for k, v in entry.get("secondaryMetrics", {}).items()}
         self.iterations = entry["measurementIterations"]
 
 
@@ -129,6 +132,30 @@ def times(a, b):
     return "n/a" if r is None else f"{pm(r, e)}×"
 
 
+# Student's t for a two-sided 99.9% interval (JMH's error bars), by degrees of freedom.
+T_999 = {1: 636.6, 2: 31.60, 3: 12.92, 4: 8.610, 5: 6.869, 6: 5.959, 7: 5.408, 8: 5.041,
+         9: 4.781, 10: 4.587, 12: 4.318, 15: 4.073, 20: 3.850, 30: 3.646, 60: 3.460}
+
+
+def t_999(df):
+    return T_999[max(k for k in T_999 if k <= df)] if df < 120 else 3.291
+
+
+def paired_ratio(r, num, den):
+    """Mean and 99.9% half-width of num/den over the iterations of one result's secondary
+    metrics (both measured in the same iterations, so the load they shared cancels)."""
+    if r is None or num not in r.secondary_raw or den not in r.secondary_raw:
+        return None, float("nan")
+    xs = [a / b for a, b in zip(r.secondary_raw[num], r.secondary_raw[den]) if b]
+    if not xs:
+        return None, float("nan")
+    mean = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return mean, float("nan")
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+    return mean, t_999(len(xs) - 1) * sd / math.sqrt(len(xs))
+
+
 def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -178,6 +205,56 @@ def build(run):
             speed = times(naive, r) if m == "spindex" else "1×"
             rows.append([label, pm(r.score, r.err, 1e-3), speed, num(heap) if heap else "n/a"])
     return table(["build", "s per build", "speed-up vs naive", "peak heap MB"], rows)
+
+
+def ipv6_lookup(run):
+    cls = "Ipv6LookupBenchmark"
+    if not run.of_class(cls):
+        return "(no IPv6 results in this run: scripts/bench --only ipv6)"
+    base = {q: run.find(cls, "maxmindMemory", query=q) for q, _ in IPV6_QUERIES}
+    rows = []
+    for m, label, _ in IPV6_LOOKUP:
+        cells = [label]
+        for q, _ in IPV6_QUERIES:
+            r = run.find(cls, m, query=q)
+            cells += [pm(r.score, r.err, 1e-6) if r else "n/a", times(r, base[q])]
+        rows.append(cells)
+    header = ["IPv6 lookup"]
+    for _, qlabel in IPV6_QUERIES:
+        header += [f"{qlabel}: M lookups/s", "× MaxMind"]
+    return table(header, rows)
+
+
+def dual_stack(run):
+    cls = "DualStackLookupBenchmark"
+    if not run.of_class(cls):
+        return "(no dual-stack results in this run: scripts/bench --only ipv6)"
+    rows = []
+    for prefix, label in DUAL_STACK:
+        v4, dual = run.get(cls, prefix + "V4Only"), run.get(cls, prefix + "Dual")
+        p, e = paired_ratio(run.get(cls, prefix + "Paired"), "v4OnlyNanos", "dualNanos")
+        rows.append([f"`labelId(int)`, {label}", pm(v4.score, v4.err, 1e-6) if v4 else "n/a",
+                     pm(dual.score, dual.err, 1e-6) if dual else "n/a", times(dual, v4),
+                     "n/a" if p is None else f"{pm(p, e)}×"])
+    return table(["IPv4 lookup", "v4-only index: M lookups/s", "dual-stack index: M lookups/s",
+                  "dual ÷ v4-only (separate runs)", "dual ÷ v4-only (paired, interleaved)"], rows)
+
+
+def ipv6_build(run):
+    cls = "Ipv6BuildBenchmark"
+    if not run.of_class(cls):
+        return "(no IPv6 build results in this run: scripts/bench --only ipv6)"
+    lines = int(run.param(cls, "lines") or 0)
+    v4 = run.get(cls, "ipv4")
+    rows = []
+    for m, label in IPV6_BUILD:
+        r = run.get(cls, m)
+        if r:
+            heap = r.secondary.get("peak.heap")
+            rows.append([label, f"{lines:,}", pm(r.score, r.err, 1e-3), num(lines / (r.score / 1e3) / 1e6),
+                         num(heap) if heap else "n/a", times(r, v4)])
+    return table(["build (`IpRangeBuilder`, prefix table)", "lines", "s per build", "M lines/s",
+                  "peak heap MB", "time ÷ IPv4 build"], rows)
 
 
 def buffers(run):
@@ -383,6 +460,22 @@ def goals(run):
                      ("maxmindMapped", "MaxMind MEMORY_MAPPED")]:
         ratio_row(f"range lookups (label text) ≥ 10× {label}", g(rlk, "labelText"), g(rlk, m),
                   lambda r: r >= 10)
+    v6 = "Ipv6LookupBenchmark"
+    for q, qlabel in [("ranges", "addresses weighted by ranges"), ("uniform", "uniform over 2000::/3")]:
+        ratio_row(f"IPv6 lookups (label text) ≥ 10× MaxMind MEMORY, {qlabel}",
+                  run.find(v6, "heapLabel", query=q), run.find(v6, "maxmindMemory", query=q),
+                  lambda r: r >= 10)
+    for prefix, label in [("heap", "heap"), ("mapped", "mapped")]:
+        goal = f"IPv4 lookups through a dual-stack index within 5% of a v4-only index ({label})"
+        p, e = paired_ratio(g("DualStackLookupBenchmark", prefix + "Paired"), "v4OnlyNanos",
+                            "dualNanos")
+        if p is not None:
+            add(goal, p, e, lambda r: r >= 0.95,
+                f"{pm(p, e)}× the v4-only throughput (paired, interleaved)")
+        else:
+            ratio_row(goal, g("DualStackLookupBenchmark", prefix + "Dual"),
+                      g("DualStackLookupBenchmark", prefix + "V4Only"), lambda r: r >= 0.95,
+                      "{}× the v4-only throughput")
     ratio_row("membership (mapped) ≥ RoaringBitmap mapped `contains`", g(slk, "mappedPrefix"),
               g(slk, "roaringMapped"), lambda r: r >= 1)
     ratio_row("membership (heap) ≥ RoaringBitmap heap `contains`", g(slk, "heapPrefix"),
@@ -447,6 +540,7 @@ def run_info(run):
                ", ".join(f"{g} {sec / 60:.1f} min" for g, sec in groups) + ")") if groups else "n/a"
     parts = [(("SetLoadBenchmark", "count"), "{:,} IPs"),
              (("RangeLoadBenchmark", "count"), "{:,} generated ranges"),
+             (("Ipv6LookupBenchmark", "count"), "{:,} IPv6 ranges"),
              (("BufferSizeBenchmark", "mb"), "{} MiB buffer-size file"),
              (("EpFileBenchmark", "mb"), "{} MB EP feed"),
              (("CopyBenchmark", "mb"), "{} MB copies")]
@@ -502,6 +596,7 @@ def main():
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
+              "ipv6-lookup": ipv6_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "commands": commands}
     for name, fn in blocks.items():

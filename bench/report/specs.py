@@ -50,6 +50,22 @@ RANGE_LOOKUP = [
     ("maxmindMemoryCached", "MaxMind `get` (Map), `MEMORY` + `CHMCache`", COMPETITOR),
     ("maxmindMapped", "MaxMind `get` (Map), `MEMORY_MAPPED`", COMPETITOR),
 ]
+# Ipv6LookupBenchmark (group ipv6): each method is run on both query pools (`query` parameter).
+IPV6_LOOKUP = [
+    ("heapLabelId", "Spindex `labelId(hi, lo)`, heap (nio), /16 prefix table", SPINDEX),
+    ("mappedLabelId", "Spindex `labelId(hi, lo)`, mapped, /16 prefix table", SPINDEX),
+    ("heapLabel", "Spindex `label(hi, lo)` (String), heap (nio)", SPINDEX),
+    ("mappedLabel", "Spindex `label(hi, lo)` (String), mapped", SPINDEX),
+    ("maxmindMemory", "MaxMind `get` (Map), `MEMORY`, IPv6 database", COMPETITOR),
+    ("ip2region", "ip2region 3.1.0 `search(byte[])` (String), content mode, IPv6 xdb", COMPETITOR),
+]
+IPV6_QUERIES = [("ranges", "weighted by ranges"), ("uniform", "uniform over 2000::/3")]
+# DualStackLookupBenchmark: (method prefix, label) of the pairs PREFIX + "V4Only" / PREFIX + "Dual".
+DUAL_STACK = [("heap", "heap (nio)"), ("mapped", "mapped")]
+IPV6_BUILD = [
+    ("ipv6", "IPv6 CIDR lines (`address/len,label`)"),
+    ("ipv4", "IPv4 range lines (start, end, label), as many generated (reference)"),
+]
 EP = [
     ("byteLoopBufferedStreams", "byte loop, `BufferedInputStream` → `BufferedOutputStream` (test 1)", 7034),
     ("channelCopy", "`FileChannel` + 1 MB direct buffer (test 2)", 280),

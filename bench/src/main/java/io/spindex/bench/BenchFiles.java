@@ -10,9 +10,11 @@ import io.spindex.build.IpSetBuilder;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -78,6 +80,56 @@ public final class BenchFiles {
     Path out = dir.resolve("ranges-" + count + ".txt");
     try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
       new RangeGenerator(count, SEED, RangeGenerator.Format.RANGE).writeTo(o);
+    }
+    return out;
+  }
+
+  /** Rows per {@link RangeGenerator} call in {@link #range6Text}: below where its regions fill. */
+  static final int IPV6_CHUNK = 200_000;
+
+  /**
+   * Exactly {@code lines} IPv6 CIDR lines, {@code address/len,label}, from {@link RangeGenerator}
+   * with {@code family(6)}. One generator call fills its registry /12 blocks of {@code 2000::/3} at
+   * about 400,000 to 490,000 rows whatever the count asked for, so larger sets are made of chunks
+   * of {@value #IPV6_CHUNK} rows (seed 42, 43, ...), chunk {@code k} moved to the {@code k}-th next
+   * /12 of each registry block ({@code 2a00::/12}, {@code 2a10::/12}, ...: the registries hold
+   * several such /12s each); chunks never overlap, and the last one is cut at {@code lines}.
+   */
+  public static Path range6Text(Path dir, int lines) throws IOException {
+    return range6Text(dir, lines, IPV6_CHUNK);
+  }
+
+  /** As {@link #range6Text(Path, int)}, in chunks of at most {@code chunk} rows. */
+  static Path range6Text(Path dir, int lines, int chunk) throws IOException {
+    Path out = dir.resolve("ranges6-" + lines + ".txt");
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+      int written = 0;
+      for (int k = 0; written < lines; k++) {
+        if (k >= 16) {
+          throw new IllegalStateException("cannot place " + lines + " IPv6 ranges in 2000::/3");
+        }
+        ByteArrayOutputStream text = new ByteArrayOutputStream(1 << 24);
+        new RangeGenerator(Math.min(chunk, lines - written), SEED + k, RangeGenerator.Format.CIDR)
+            .family(6)
+            .writeTo(text);
+        byte[] b = text.toByteArray();
+        for (int from = 0; from < b.length && written < lines; ) {
+          int lf = from;
+          while (b[lf] != '\n') {
+            lf++;
+          }
+          int colon = from;
+          while (b[colon] != ':') {
+            colon++;
+          }
+          int group =
+              Integer.parseInt(new String(b, from, colon - from, StandardCharsets.US_ASCII), 16);
+          o.write(Integer.toHexString(group + 0x10 * k).getBytes(StandardCharsets.US_ASCII));
+          o.write(b, colon, lf + 1 - colon);
+          written++;
+          from = lf + 1;
+        }
+      }
     }
     return out;
   }

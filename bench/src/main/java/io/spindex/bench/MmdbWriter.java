@@ -5,6 +5,7 @@
  */
 package io.spindex.bench;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,12 +15,17 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Writes an IPv4 MaxMind DB ({@code .mmdb}, format 2.0) holding the same ranges as a Spindex range
- * index, for MaxMind's own reader to open. No MMDB writer library is published on Maven Central
- * (MaxMind's writers are Go and Perl), so this follows the public format spec: a binary search tree
- * with 32-bit records, a 16-byte separator, a data section with one map {@code {"label": text}} per
- * distinct label, and the metadata map after the {@code \xAB\xCD\xEFMaxMind.com} marker. The tree
- * is minimal: a node splits a block only when the block is not inside one range or one gap.
+ * Writes a MaxMind DB ({@code .mmdb}, format 2.0) holding the same ranges as a Spindex range index,
+ * for MaxMind's own reader to open: an IPv4 database ({@link #write}, 32-bit tree) or an IPv6 one
+ * ({@link #writeIpv6}, 128-bit tree). No MMDB writer library is published on Maven Central
+ * (MaxMind's writers are Go and Perl), so this follows the public format spec: a binary search
+ * tree, a 16-byte separator, a data section with one map {@code {"label": text}} per distinct
+ * label, and the metadata map after the {@code \xAB\xCD\xEFMaxMind.com} marker. The tree is
+ * minimal: a node splits a block only when the block is not inside one range or one gap. IPv4 trees
+ * have 32-bit records; IPv6 trees the smallest record size of the spec (24, 28 or 32 bits) that
+ * holds every node number and data pointer, as MaxMind's own databases do. The IPv6 tree leaves
+ * IPv4 addresses out (no {@code ::/96} or {@code ::ffff:0:0/96} aliases): the IPv6 ranges measured
+ * are all in {@code 2000::/3}.
  */
 final class MmdbWriter {
   private static final int MAP = 7;
@@ -31,43 +37,92 @@ final class MmdbWriter {
   private static final int EMPTY = -1;
 
   private final RangeTable t;
+  private final Range6Table t6;
+  private final String[] labels;
   private int[] left = new int[1 << 16];
   private int[] right = new int[1 << 16];
   private int nodes;
 
-  private MmdbWriter(RangeTable t) {
+  private MmdbWriter(RangeTable t, Range6Table t6) {
     this.t = t;
+    this.t6 = t6;
+    this.labels = t != null ? t.labels : t6.labels;
   }
 
+  /** An IPv4 database (ip_version 4, 32-bit records). */
   static void write(RangeTable t, Path out) throws IOException {
-    new MmdbWriter(t).writeTo(out);
+    MmdbWriter w = new MmdbWriter(t, null);
+    w.writeTo(out, w.node(0, 0), 4, 32);
   }
 
-  private void writeTo(Path out) throws IOException {
-    int root = node(0, 0);
+  /** An IPv6 database (ip_version 6) of the IPv6 ranges, with the smallest records that fit. */
+  static void writeIpv6(Range6Table t, Path out) throws IOException {
+    writeIpv6(t, out, 0);
+  }
+
+  /** As {@link #writeIpv6(Range6Table, Path)}, with records of the size given (0: smallest). */
+  static void writeIpv6(Range6Table t, Path out, int recordSize) throws IOException {
+    MmdbWriter w = new MmdbWriter(null, t);
+    w.writeTo(out, w.node6(0, 0, 0), 6, recordSize);
+  }
+
+  private void writeTo(Path out, int root, int ipVersion, int size) throws IOException {
     if (root < 0) {
       throw new IllegalStateException("the whole space is one range: no tree to write");
     }
     ByteArrayOutputStream data = new ByteArrayOutputStream();
-    int[] offsets = new int[t.labels.length];
-    for (int i = 0; i < t.labels.length; i++) {
+    int[] offsets = new int[labels.length];
+    for (int i = 0; i < labels.length; i++) {
       offsets[i] = data.size();
       control(data, MAP, 1);
       string(data, "label");
-      string(data, t.labels[i]);
+      string(data, labels[i]);
     }
-    try (OutputStream o = Files.newOutputStream(out)) {
-      byte[] rec = new byte[8];
+    int smallest = recordSize((long) nodes + 16 + data.size());
+    int recordSize = size == 0 ? smallest : size;
+    if (recordSize < smallest || (recordSize != 24 && recordSize != 28 && recordSize != 32)) {
+      throw new IllegalArgumentException(
+          "record size " + recordSize + " (at least " + smallest + ")");
+    }
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
+      byte[] rec = new byte[recordSize / 4];
       for (int n = 0; n < nodes; n++) {
-        putInt(rec, 0, record(left[n], offsets));
-        putInt(rec, 4, record(right[n], offsets));
+        putNode(rec, recordSize, record(left[n], offsets), record(right[n], offsets));
         o.write(rec);
       }
       o.write(new byte[16]);
       data.writeTo(o);
       o.write(new byte[] {(byte) 0xAB, (byte) 0xCD, (byte) 0xEF});
       o.write("MaxMind.com".getBytes(StandardCharsets.US_ASCII));
-      o.write(metadata());
+      o.write(metadata(ipVersion, recordSize));
+    }
+  }
+
+  /** The smallest record size of the spec whose records hold every value below {@code limit}. */
+  private static int recordSize(long limit) {
+    for (int bits : new int[] {24, 28, 32}) {
+      if (limit <= 1L << bits) {
+        return bits;
+      }
+    }
+    throw new IllegalStateException("tree too large for 32-bit records: " + limit);
+  }
+
+  /** One node, its two records laid out as the spec lays out records of this size. */
+  private static void putNode(byte[] b, int recordSize, int l, int r) {
+    switch (recordSize) {
+      case 24:
+        put24(b, 0, l);
+        put24(b, 3, r);
+        break;
+      case 28:
+        put24(b, 0, l);
+        b[3] = (byte) (((l >>> 24) & 0x0F) << 4 | ((r >>> 24) & 0x0F));
+        put24(b, 4, r);
+        break;
+      default:
+        putInt(b, 0, l);
+        putInt(b, 4, r);
     }
   }
 
@@ -109,7 +164,38 @@ final class MmdbWriter {
     return n;
   }
 
-  private byte[] metadata() throws IOException {
+  /**
+   * The IPv6 counterpart of {@link #node}: the record for the block of {@code 2^(128-depth)}
+   * addresses starting at {@code (hi, lo)}.
+   */
+  private int node6(long hi, long lo, int depth) {
+    long endHi = depth >= 64 ? hi : hi | (-1L >>> depth);
+    long endLo = depth <= 64 ? -1L : depth == 128 ? lo : lo | (-1L >>> (depth - 64));
+    int r = t6.floorRow(hi, lo);
+    if (r >= 0 && t6.endsAtOrAfter(r, endHi, endLo)) {
+      return -2 - t6.labelIds[r];
+    }
+    boolean startInGap = r < 0 || !t6.endsAtOrAfter(r, hi, lo);
+    if (startInGap
+        && (r + 1 >= t6.size()
+            || Range6Table.compare(t6.startHi[r + 1], t6.startLo[r + 1], endHi, endLo) > 0)) {
+      return EMPTY;
+    }
+    int n = nodes++;
+    if (n == left.length) {
+      left = Arrays.copyOf(left, n * 2);
+      right = Arrays.copyOf(right, n * 2);
+    }
+    long highHi = depth < 64 ? hi | (1L << (63 - depth)) : hi;
+    long highLo = depth < 64 ? lo : lo | (1L << (127 - depth));
+    int l = node6(hi, lo, depth + 1);
+    int h = node6(highHi, highLo, depth + 1);
+    left[n] = l;
+    right[n] = h;
+    return n;
+  }
+
+  private byte[] metadata(int ipVersion, int recordSize) throws IOException {
     ByteArrayOutputStream m = new ByteArrayOutputStream();
     control(m, MAP, 9);
     string(m, "binary_format_major_version");
@@ -123,13 +209,13 @@ final class MmdbWriter {
     string(m, "description");
     control(m, MAP, 0);
     string(m, "ip_version");
-    uint(m, UINT16, 4);
+    uint(m, UINT16, ipVersion);
     string(m, "languages");
     control(m, ARRAY, 0);
     string(m, "node_count");
     uint(m, UINT32, nodes);
     string(m, "record_size");
-    uint(m, UINT16, 32);
+    uint(m, UINT16, recordSize);
     return m.toByteArray();
   }
 
@@ -173,6 +259,12 @@ final class MmdbWriter {
     for (int i = bytes - 1; i >= 0; i--) {
       o.write((int) (v >>> (8 * i)));
     }
+  }
+
+  private static void put24(byte[] b, int at, int v) {
+    b[at] = (byte) (v >>> 16);
+    b[at + 1] = (byte) (v >>> 8);
+    b[at + 2] = (byte) v;
   }
 
   private static void putInt(byte[] b, int at, int v) {

@@ -59,6 +59,82 @@ class CompetitorFilesTest {
   }
 
   @Test
+  void allLibrariesAgreeOnIpv6RandomAndEdgeAddresses() throws IOException {
+    // Chunks of 1,000 rows: the text stacks five generator runs in five /12s of each registry.
+    try (Range6Data d = Range6Data.create(5_000, 1_000)) {
+      d.check(d.pool("ranges"), AddressPool.SIZE);
+      d.check(d.pool("uniform"), AddressPool.SIZE);
+      Range6Table t = d.table;
+      int n = t.size() * 4 + 4;
+      long[] hi = new long[n];
+      long[] lo = new long[n];
+      int k = 0;
+      for (int i = 0; i < t.size(); i++) {
+        hi[k] = t.startHi[i];
+        lo[k++] = t.startLo[i];
+        hi[k] = t.endHi[i];
+        lo[k++] = t.endLo[i];
+        hi[k] = t.startLo[i] == 0 ? t.startHi[i] - 1 : t.startHi[i]; // start - 1
+        lo[k++] = t.startLo[i] - 1;
+        hi[k] = t.endLo[i] == -1L ? t.endHi[i] + 1 : t.endHi[i]; // end + 1
+        lo[k++] = t.endLo[i] + 1;
+      }
+      hi[k] = 0x2000_0000_0000_0000L; // 2000::
+      lo[k++] = 0;
+      hi[k] = 0x3FFF_FFFF_FFFF_FFFFL; // the last address of 2000::/3
+      lo[k++] = -1L;
+      hi[k] = 0; // ::
+      lo[k++] = 0;
+      hi[k] = -1L; // ffff:...:ffff
+      lo[k] = -1L;
+      d.check(hi, lo, n);
+      Ip2Region3.verify(d.xdb);
+    }
+  }
+
+  @Test
+  void ipv6TextIsStackedInDisjointRegistryBlocks() throws IOException {
+    try (Range6Data d = Range6Data.create(5_000, 1_000)) {
+      Range6Table t = d.table;
+      assertEquals(5_000, t.size());
+      java.util.Set<Long> blocks = new java.util.TreeSet<>();
+      for (int i = 0; i < t.size(); i++) {
+        assertEquals(1, t.startHi[i] >>> 61, "in 2000::/3");
+        if (i > 0) {
+          assertEquals(
+              true,
+              Range6Table.compare(t.endHi[i - 1], t.endLo[i - 1], t.startHi[i], t.startLo[i]) < 0);
+        }
+        blocks.add(t.startHi[i] >>> 52); // the /12
+      }
+      assertEquals(
+          true, blocks.contains(0x2a0L) && blocks.contains(0x2a4L), "chunks 0 and 4: " + blocks);
+    }
+  }
+
+  @Test
+  void everyIpv6RecordSizeReadsTheSame() throws IOException {
+    try (Range6Data d = Range6Data.create(2_000)) {
+      Address6Pool pool = d.pool("ranges");
+      Address6Pool misses = d.pool("uniform");
+      for (int size : new int[] {24, 28, 32}) {
+        java.nio.file.Path f = d.dir.resolve("r" + size + ".mmdb");
+        MmdbWriter.writeIpv6(d.table, f, size);
+        try (Reader mm = new Reader(f.toFile(), Reader.FileMode.MEMORY)) {
+          for (int i = 0; i < 20_000; i++) {
+            for (Address6Pool p : new Address6Pool[] {pool, misses}) {
+              assertEquals(
+                  d.table.label(p.hi[i], p.lo[i]),
+                  RangeData.labelOf(mm.get(Address6Pool.inet(p.hi[i], p.lo[i]), Map.class)),
+                  "record size " + size);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void naiveParserMatchesTheArticle() {
     assertEquals(Integer.MIN_VALUE, NaiveIpText.ip2integer("0.0.0.0"));
     assertEquals(Integer.MAX_VALUE, NaiveIpText.ip2integer("255.255.255.255"));

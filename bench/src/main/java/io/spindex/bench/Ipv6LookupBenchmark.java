@@ -1,0 +1,173 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.bench;
+
+import com.maxmind.db.Reader;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Loader;
+import io.spindex.text.Ipv6Text;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * IPv6 range lookups, single thread, over generated IPv6 ranges shaped like the routed space
+ * ({@link BenchFiles#range6Text}): Spindex {@code labelId(hi, lo)} and {@code label(hi, lo)} on the
+ * heap and mapped, against MaxMind's reader ({@code MEMORY} mode, an IPv6 database with the same
+ * ranges) and ip2region 3.x (content mode, an IPv6 xdb file with the same ranges). Two query sets,
+ * each a pool made in advance: {@code ranges}, a random address in a random range (nearly all hit),
+ * and {@code uniform}, uniformly random in {@code 2000::/3} (nearly all miss). The MaxMind keys are
+ * {@code Inet6Address} objects and the ip2region keys 16-byte arrays, made in advance, so only the
+ * libraries' own work is timed.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class Ipv6LookupBenchmark {
+  /** IPv6 ranges (CIDR lines) in the index. */
+  @Param("500000")
+  public int count;
+
+  /** The query pool: {@code ranges} (weighted by ranges) or {@code uniform} (over 2000::/3). */
+  @Param({"ranges", "uniform"})
+  public String query;
+
+  private Range6Data data;
+  private IpRanges heap;
+  private IpRanges mapped;
+  private Reader maxmindMemory;
+  private Object ip2region;
+  private Address6Pool pool;
+  private InetAddress[] inet;
+  private byte[][] keys;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    data = Range6Data.create(count);
+    heap = Loader.NIO.load(data.index).asRanges();
+    mapped = Loader.MAPPED.load(data.index).asRanges();
+    maxmindMemory = new Reader(data.mmdb.toFile(), Reader.FileMode.MEMORY);
+    ip2region = Ip2Region3.openContent(data.xdb);
+    pool = data.pool(query);
+    inet = new InetAddress[AddressPool.SIZE];
+    keys = new byte[AddressPool.SIZE][];
+    int hits = 0;
+    for (int i = 0; i < AddressPool.SIZE; i++) {
+      long hi = pool.hi[i];
+      long lo = pool.lo[i];
+      inet[i] = Address6Pool.inet(hi, lo);
+      keys[i] = Address6Pool.bytes(hi, lo);
+      int expected = heap.labelId(hi, lo);
+      if (mapped.labelId(hi, lo) != expected) {
+        throw new IllegalStateException("answers differ for " + Ipv6Text.format(hi, lo));
+      }
+      hits += expected != IpRanges.NONE ? 1 : 0;
+    }
+    // Every address of the pool timed, against every library (20,000 of each pool were checked
+    // when the data was made).
+    data.check(pool, AddressPool.SIZE);
+    System.out.printf(
+        "%n%,d IPv6 ranges, ip2region %s; pool '%s': %.2f%% of %,d addresses in a range%n",
+        heap.ipv6Size(),
+        Ip2Region3.VERSION,
+        query,
+        100.0 * hits / AddressPool.SIZE,
+        AddressPool.SIZE);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    maxmindMemory.close();
+    data.close();
+  }
+
+  private int labelIds(IpRanges r) {
+    long[] hi = pool.hi;
+    long[] lo = pool.lo;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += r.labelId(hi[i], lo[i]);
+    }
+    return sum;
+  }
+
+  private int labels(IpRanges r) {
+    long[] hi = pool.hi;
+    long[] lo = pool.lo;
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      found += r.label(hi[i], lo[i]) != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapLabelId() {
+    return labelIds(heap);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int mappedLabelId() {
+    return labelIds(mapped);
+  }
+
+  /** The label text, what MaxMind and ip2region hand back: Spindex's {@code label(hi, lo)}. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapLabel() {
+    return labels(heap);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int mappedLabel() {
+    return labels(mapped);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int maxmindMemory() throws IOException {
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      Map<?, ?> m = maxmindMemory.get(inet[i], Map.class);
+      found += m != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** ip2region 3.x {@code search(byte[])}, content mode; a gap answers its "unknown" region. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int ip2region() throws IOException {
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      found += Ip2Region3.search(ip2region, keys[i]) != null ? 1 : 0;
+    }
+    return found;
+  }
+}
