@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexHeader;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import java.util.Map;
  * What a build did, as numbers that reconcile: {@code lines = skipped + accepted + rejected}, and
  * for sets {@code accepted = rows + duplicates}. Immutable.
  */
+@Internal
 public final class BuildReport {
   private final Map<String, Long> counts;
   private final Map<String, Long> rejectsByReason;

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * @param <B> the concrete builder, so that the setters chain
  */
-public abstract class IndexBuilder<B extends IndexBuilder<B>> {
+abstract class IndexBuilder<B extends IndexBuilder<B>> {
   boolean strict;
   boolean prefixTable = true;
   LongAdder progress;

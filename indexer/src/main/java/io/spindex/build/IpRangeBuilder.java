@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
@@ -27,6 +28,7 @@ import java.util.Map;
  * stored once each. IPv4 and IPv6 lines may come in one file or in several; with any IPv6 range the
  * index is dual-stack (format version 2), else it is the IPv4 index of version 1.
  */
+@Internal
 public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   @Override
   IpRangeBuilder self() {

@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
@@ -33,6 +34,7 @@ import java.util.Map;
  * and each bucket (a few hundred addresses) is then sorted and deduplicated where it lies. The same
  * counts become the index's prefix table.
  */
+@Internal
 public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   @Override
   IpSetBuilder self() {

@@ -5,12 +5,14 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import java.util.Locale;
 
 /**
  * What to do when source ranges overlap. Whatever wins, the index stores flattened, non-overlapping
  * ranges; every address keeps the label that the policy picks for it.
  */
+@Internal
 public enum OverlapPolicy {
   /** Fail the build, naming both lines (the default: overlaps are usually a data error). */
   FAIL,

@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.ProductColumns;
 import io.spindex.ep.TransformSpec;
@@ -31,6 +32,7 @@ import java.util.Map;
  * a repeated id keeps its first row (the others are rejected as {@code duplicate-id}); two
  * different ids with the same 64-bit hash fail the build, naming both.
  */
+@Internal
 public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder> {
   @Override
   ProductIndexBuilder self() {

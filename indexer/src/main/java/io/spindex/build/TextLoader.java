@@ -5,6 +5,7 @@
  */
 package io.spindex.build;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.Collections;
  * index), through the same parsers and builders as {@code spindex build}, into the same index
  * objects. The path given to {@link #load} is the source text, not an index.
  */
+@Internal
 public final class TextLoader implements IndexLoader {
   private final boolean ranges;
   private final IpRangeBuilder rangeBuilder;

@@ -5,6 +5,7 @@
  */
 package io.spindex.cli;
 
+import io.spindex.Internal;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.text.InputException;
 import java.io.IOException;
@@ -38,6 +39,7 @@ import picocli.CommandLine.Command;
       StageCommand.class,
       CommandLine.HelpCommand.class
     })
+@Internal
 public final class SpindexCli implements Runnable {
   /** Exit status for bad input, a corrupt index or an I/O error. */
   public static final int EXIT_FAILURE = 1;

@@ -5,10 +5,12 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A growable byte buffer that output rows are written into. Not thread-safe. */
+@Internal
 public final class ByteSink {
   byte[] buf;
   int len;

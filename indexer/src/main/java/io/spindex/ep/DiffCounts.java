@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
  * What an ep-diff did: {@code in = inserted + updated + unchanged + rejected} for today's rows;
  * {@code out = inserted + updated + deleted} rows written. One per task, merged with {@link #add}.
  */
+@Internal
 public final class DiffCounts implements Serializable {
   private static final long serialVersionUID = 1L;
 

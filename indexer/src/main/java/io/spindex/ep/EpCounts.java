@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.TreeMap;
  * step: rows it changed and rows it rejected. One per thread or task, merged with {@link #add};
  * serializable so that engines can ship it (a Spark accumulator, a Hadoop counter group).
  */
+@Internal
 public final class EpCounts implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.index.ProductIndex;
 import io.spindex.text.InputException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import java.util.List;
  * update_time} column of the input left out), then {@code class}, then {@code update_time}.
  * Immutable and thread-safe; each thread takes its own {@link #worker}.
  */
+@Internal
 public final class EpDiff {
   /** The {@code update_time} format of summary EPs. */
   public static final DateTimeFormatter UPDATE_TIME =

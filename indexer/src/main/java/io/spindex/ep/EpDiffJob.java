@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.index.ProductIndex;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
@@ -16,6 +17,7 @@ import java.util.List;
  * product index, in parallel chunks, into one summary EP (I and U rows in input order, then the D
  * rows in index order) and a rejects file, both written atomically.
  */
+@Internal
 public final class EpDiffJob {
   private EpDiffJob() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.util.Map;
  * addressed by name everywhere; a name this code does not know is simply another column. Immutable
  * and thread-safe.
  */
+@Internal
 public final class EpHeader implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -8,7 +8,7 @@ package io.spindex.ep;
 import io.spindex.index.ProductIndex;
 
 /** Integer fields of EP rows ({@code price_pc}, {@code shipping} ...) parsed from bytes. */
-public final class EpInts {
+final class EpInts {
   /** Returned by {@link #parseLong} for a value that is not an integer. */
   public static final long NOT_A_NUMBER = Long.MIN_VALUE;
 

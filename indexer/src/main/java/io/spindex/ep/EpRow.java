@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.text.Bytes;
 import java.util.Arrays;
 
@@ -16,6 +17,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one per thread, reused row after row.
  */
+@Internal
 public final class EpRow {
   private static final byte[] EMPTY = new byte[0];
   private static final long TABS = Bytes.repeat((byte) '\t');

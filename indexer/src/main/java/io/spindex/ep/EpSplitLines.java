@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
  * each file's header line (offset 0) against the one the driver compiled against, and formatting
  * reject records ({@code FILE:BYTE-OFFSET<TAB>reason<TAB>detail<TAB>line}, no line end).
  */
+@Internal
 public final class EpSplitLines {
   /** Longest header line read on the driver. */
   public static final int MAX_HEADER_BYTES = 1 << 20;

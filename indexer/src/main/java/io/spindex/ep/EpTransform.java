@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.text.Bytes;
 import java.util.List;
 
@@ -17,6 +18,7 @@ import java.util.List;
  * slices written in output order. A row no step changed, whose columns keep their order, is copied
  * as it was (without its CR).
  */
+@Internal
 public final class EpTransform {
   private final TransformSpec spec;
   private final EpHeader input;

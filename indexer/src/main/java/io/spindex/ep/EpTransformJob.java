@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.List;
  * applies a transform spec, and writes one EP file (one header line, LF line ends) and a rejects
  * file, both atomically. The Spark job runs the same {@link EpTransform} per partition.
  */
+@Internal
 public final class EpTransformJob {
   /** Chunk size of the pipeline: big enough to amortise hand-offs, small enough to stay cached. */
   static final int CHUNK_BYTES = 4 << 20;

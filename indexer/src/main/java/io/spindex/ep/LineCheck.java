@@ -5,11 +5,14 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
+
 /**
  * The checks every EP row goes through before any step, in this order, each a reject reason: {@code
  * line-too-long} (over the byte cap, line end excluded), {@code blank-line}, {@code invalid-utf8},
  * {@code field-count} (not exactly one field per header field). Immutable and thread-safe.
  */
+@Internal
 public final class LineCheck {
   /** Reject reasons of the line checks. */
   public static final String TOO_LONG = "line-too-long";

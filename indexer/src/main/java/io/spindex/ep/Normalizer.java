@@ -13,7 +13,7 @@ import java.util.Locale;
  * end. White space means ASCII space, U+00A0 (no-break space) and U+3000 (ideographic space, common
  * in Korean text); tabs and line ends cannot occur inside EP fields.
  */
-public enum Normalizer {
+enum Normalizer {
   /** Removes ASCII control characters (U+0000..U+001F, U+007F) and C1 controls (U+0080..U+009F). */
   STRIP_CONTROL("strip-control") {
     @Override

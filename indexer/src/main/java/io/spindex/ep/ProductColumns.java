@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import io.spindex.index.Murmur3;
 import io.spindex.index.ProductIndex;
 import io.spindex.text.InputException;
@@ -27,6 +28,7 @@ import java.util.Set;
  * {@link Murmur3} and cut to its low 32 bits. Column order and empty columns do not change it; any
  * byte of any value does. Immutable and thread-safe; the scratch buffer is the caller's.
  */
+@Internal
 public final class ProductColumns {
   /** Fields left out of the content hash: they are about the feed, not the product. */
   public static final Set<String> NOT_CONTENT =

@@ -5,10 +5,13 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
+
 /**
  * Line-wise EP work of one thread ({@link EpTransform.Worker}, {@link EpDiff.Worker}): a row in, an
  * output row or a reject out. What the engines' line loops call.
  */
+@Internal
 public interface RowWorker {
   /**
    * Handles row {@code b[from, to)} (without its LF): appends the output row with its LF to {@code

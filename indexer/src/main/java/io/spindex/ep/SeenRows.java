@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.Internal;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -15,6 +16,7 @@ import java.util.Arrays;
  * summary EP. No id is collected anywhere: {@code rows / 8} bytes per bitmap (2.5 MB for 20 M
  * products). Not thread-safe; serializable.
  */
+@Internal
 public final class SeenRows implements Serializable {
   private static final long serialVersionUID = 1L;
 

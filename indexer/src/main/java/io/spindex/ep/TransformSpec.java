@@ -15,6 +15,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import io.spindex.Internal;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
@@ -37,6 +38,7 @@ import java.util.function.Function;
  * side files and indexes the steps name (loaded there, once). {@link #compile} checks the steps
  * against an input's header. Immutable and thread-safe after loading.
  */
+@Internal
 public final class TransformSpec {
   /** Default longest line, in bytes (LF excluded); longer lines are rejected. */
   public static final int DEFAULT_MAX_LINE_BYTES = 1 << 16;

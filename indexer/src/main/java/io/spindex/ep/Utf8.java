@@ -15,7 +15,7 @@ import io.spindex.text.Bytes;
  * syllable (3 bytes) counts 1, like an ASCII letter; an emoji outside the BMP (4 bytes) counts 1
  * (Java's {@code String.length()} would say 2).
  */
-public final class Utf8 {
+final class Utf8 {
   private Utf8() {}
 
   /**

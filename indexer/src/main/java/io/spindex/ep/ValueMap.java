@@ -19,7 +19,7 @@ import java.util.Arrays;
  * byte. Looked up from bytes without allocating (open addressing on a 64-bit hash). Immutable after
  * loading and thread-safe.
  */
-public final class ValueMap {
+final class ValueMap {
   private final byte[][] keys;
   private final byte[][] values;
   private final long[] hashes;

@@ -5,6 +5,7 @@
  */
 package io.spindex.fetch;
 
+import io.spindex.Internal;
 import java.io.IOException;
 
 /**
@@ -12,6 +13,7 @@ import java.io.IOException;
  * limit, a checksum mismatch, a TLS failure, or retries exhausted. The message names the URL or
  * file and says what happened, on one line.
  */
+@Internal
 public final class FetchException extends IOException {
   private static final long serialVersionUID = 1L;
 

@@ -5,10 +5,13 @@
  */
 package io.spindex.fetch;
 
+import io.spindex.Internal;
+
 /**
  * Receives what a download is doing. Methods are called from the download's worker threads, several
  * at once: implementations must be thread-safe and quick (no I/O that can block).
  */
+@Internal
 public interface FetchListener {
   /** A listener that ignores everything. */
   FetchListener NONE = new FetchListener() {};

@@ -5,6 +5,7 @@
  */
 package io.spindex.fetch;
 
+import io.spindex.Internal;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import javax.net.ssl.SSLContext;
  * thread-safe; build one with {@link #builder()}. The defaults suit a download over the internet
  * from a merchant's or vendor's web server.
  */
+@Internal
 public final class FetchOptions {
   /** Default number of parallel range connections. */
   public static final int DEFAULT_PARALLEL = 4;

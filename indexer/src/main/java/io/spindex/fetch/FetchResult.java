@@ -5,11 +5,13 @@
  */
 package io.spindex.fetch;
 
+import io.spindex.Internal;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
 
 /** What a finished download did, as numbers. Immutable. */
+@Internal
 public final class FetchResult {
   private final URI finalUri;
   private final Path file;

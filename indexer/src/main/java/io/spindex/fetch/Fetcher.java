@@ -5,6 +5,7 @@
  */
 package io.spindex.fetch;
 
+import io.spindex.Internal;
 import io.spindex.fetch.FetchException.Kind;
 import java.io.IOException;
 import java.net.URI;
@@ -41,6 +42,7 @@ import java.util.Locale;
  * <p>Thread safety: a {@code Fetcher} is immutable; concurrent calls for different targets are
  * fine. Memory: about {@code parallel × 300 KiB}, whatever the file size.
  */
+@Internal
 public final class Fetcher {
   private final FetchOptions options;
 

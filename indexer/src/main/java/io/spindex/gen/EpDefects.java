@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * to it in {@link #REASONS}. The last four are repairable: the example spec's normalisers fix them
  * (reason {@code null} under normalisers; see docs/EP.md).
  */
-public final class EpDefects {
+final class EpDefects {
   /** Defect kinds, in the order they are cycled through. */
   public static final List<String> KINDS =
       Collections.unmodifiableList(

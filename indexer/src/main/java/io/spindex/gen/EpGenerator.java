@@ -5,6 +5,7 @@
  */
 package io.spindex.gen;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import java.util.SplittableRandom;
  * inserts (new ids), updates (price, shipping or other content changed) and deletes (ids gone).
  * Product {@code i} depends only on the seed and {@code i}: the same seed gives the same bytes.
  */
+@Internal
 public final class EpGenerator {
   /** The generated header, in column order. */
   public static final List<String> HEADER =

@@ -5,6 +5,7 @@
  */
 package io.spindex.gen;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.SplittableRandom;
  * rejects. The same seed gives the same bytes on every machine. 26,123,456 lines (the original
  * article's list) come to about 355 MB.
  */
+@Internal
 public final class IpListGenerator {
   /** One malformed line of each kind the set builder rejects, cycled through. */
   static final String[] MALFORMED = {

@@ -5,6 +5,7 @@
  */
 package io.spindex.gen;
 
+import io.spindex.Internal;
 import io.spindex.index.IpRanges;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
@@ -16,6 +17,7 @@ import java.util.stream.IntStream;
  * RangeGenerator.Shape#REAL}) most of those land in empty or sparse space and miss at once, so a
  * benchmark there also wants {@link #weighted} queries, which all land in ranges.
  */
+@Internal
 public final class Queries {
   private Queries() {}
 

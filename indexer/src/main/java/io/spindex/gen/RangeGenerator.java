@@ -5,6 +5,7 @@
  */
 package io.spindex.gen;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.util.SplittableRandom;
  * few very large ones), with gaps between allocations; almost all of the 2^128 space is in no
  * range, so a lookup is not trivial.
  */
+@Internal
 public final class RangeGenerator {
   /** Output layouts. */
   public enum Format {

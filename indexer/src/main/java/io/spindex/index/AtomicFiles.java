@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * beside the target (same file system, so the rename is atomic), its name starts with a dot and
  * ends in {@code .tmp}, and nothing reads it.
  */
+@Internal
 public final class AtomicFiles {
   private AtomicFiles() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -188,6 +189,8 @@ public final class IndexHeader {
     return e == null ? 0 : e.elements();
   }
 
+  /** The section table, in file order. */
+  @Internal
   public List<SectionEntry> sections() {
     return sections;
   }
@@ -201,6 +204,7 @@ public final class IndexHeader {
   }
 
   /** The entry for a section, or {@code null} when the file has none. */
+  @Internal
   public SectionEntry find(Section section) {
     for (SectionEntry e : sections) {
       if (e.section() == section) {

@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeUnit;
  * a new file and renaming it over the old one. A failed load is not remembered: the next caller
  * tries again. Thread-safe.
  */
+@Internal
 public final class IndexHolder {
   private static final ConcurrentHashMap<Key, Slot> HELD = new ConcurrentHashMap<>();
 

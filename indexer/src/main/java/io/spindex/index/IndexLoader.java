@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -13,6 +14,7 @@ import java.nio.file.Path;
  * of {@link Loader}; the {@code text} baseline (parse the source text) lives with the builders. All
  * strategies produce indexes that answer every lookup identically.
  */
+@Internal
 public interface IndexLoader {
   /** Short lower-case name: {@code text}, {@code io}, {@code nio}, {@code mmap}, {@code mapped}. */
   String loaderName();

@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import java.util.List;
  * prefix table equal to the one the keys imply, and zero padding between sections. Reads through a
  * mapping, so it needs no heap for the data.
  */
+@Internal
 public final class IndexVerifier {
   private IndexVerifier() {}
 

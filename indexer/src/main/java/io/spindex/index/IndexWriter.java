@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,6 +25,7 @@ import java.util.zip.CRC32C;
  *
  * <p>Not thread-safe; the arrays handed in are read at {@link #writeTo} and must not change before.
  */
+@Internal
 public final class IndexWriter {
   private static final int BUFFER_BYTES = 1 << 20;
 

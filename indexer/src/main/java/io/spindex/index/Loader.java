@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.FileInputStream;
@@ -26,6 +27,7 @@ import java.util.zip.CRC32C;
  * The binary loader strategies. Each validates the header and every section's CRC32C at open
  * ({@link #MAPPED} can skip the section checksums, see {@link #mappedUnchecked()}).
  */
+@Internal
 public enum Loader implements IndexLoader {
   /** java.io: {@code DataInputStream.readInt} over a {@code BufferedInputStream}, into int[]. */
   IO {

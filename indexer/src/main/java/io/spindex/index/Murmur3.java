@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -18,6 +19,7 @@ import java.nio.ByteOrder;
  *
  * <p>Stateless and thread-safe; allocates nothing.
  */
+@Internal
 public final class Murmur3 {
   private static final long C1 = 0x87c37b91114253d5L;
   private static final long C2 = 0x4cf5ad432745937fL;

@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutionException;
  * @param <K> key; equal keys share one value
  * @param <V> value
  */
+@Internal
 public final class OncePerJvm<K, V> {
   /** Computes a value; may fail with an {@link IOException}. */
   public interface Computation<V> {

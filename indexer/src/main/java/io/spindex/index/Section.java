@@ -5,12 +5,15 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
+
 /**
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
  * of format version 1; the IPv6 sections and the label field names (13–21) exist from version 2 on,
  * and a file that has one is written as version 2, so that a reader that predates them rejects it
  * at the version check.
  */
+@Internal
 public enum Section {
   /** IPv4 set: sorted unique addresses, each stored as {@code address ^ 0x80000000}, int32. */
   KEYS(1, "keys", 4),

@@ -5,7 +5,10 @@
  */
 package io.spindex.index;
 
+import io.spindex.Internal;
+
 /** One row of the section directory: where a section lies and its CRC32C. Immutable. */
+@Internal
 public final class SectionEntry {
   private final Section section;
   private final long offset;

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.ep.EpHeader;
 import io.spindex.index.IndexHeader;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.io.IOException;
  * MapReduce client): shipping side data and reading the first bytes of inputs. Each engine has one
  * implementation; tests have one over local files.
  */
+@Internal
 public interface Driver {
   /**
    * Ships {@code path} to the tasks: {@code how} is {@code auto}, {@code files}, {@code stage} or

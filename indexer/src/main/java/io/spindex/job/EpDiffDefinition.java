@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.ep.ByteSink;
 import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
@@ -34,6 +35,7 @@ import java.util.Map;
  * EP file with its header, or one {@code OUT/summary.tsv} with {@code --single-file true}; {@code
  * OUT/_rejects/}; {@code OUT/_summary.json}.
  */
+@Internal
 public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.ep.EpCounts;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpTransform;
@@ -30,6 +31,7 @@ import java.util.Map;
  * with {@code --single-file true}); {@code OUT/_rejects/part-*} ({@code source:offset<TAB>reason
  * <TAB>detail<TAB>line}); {@code OUT/_summary.json}.
  */
+@Internal
 public final class EpTransformDefinition extends LineJob<EpTransformDefinition.Plan> {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.lookup.IpLocator;
@@ -29,6 +30,7 @@ import java.util.Map;
  * label<TAB>lines}, most lines first, ties by label; {@code OUT/_rejects/part-*} ({@code
  * reason<TAB>source:offset<TAB> line}); {@code OUT/_summary.json}.
  */
+@Internal
 public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   private static final long serialVersionUID = 1L;
 

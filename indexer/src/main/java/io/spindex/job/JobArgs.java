@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.function.UnaryOperator;
  * the built-in default. Every value is checked at parse time, so a bad one is a {@link
  * UsageException} before the job starts. Immutable.
  */
+@Internal
 public final class JobArgs {
   private final String job;
   private final Map<String, String> text;

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.function.Function;
  *
  * @param <T> the value's type
  */
+@Internal
 public final class JobOption<T> {
   private final String name;
   private final String defaultValue;

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.lookup.Report;
 import java.io.IOException;
 import java.io.Serializable;
@@ -22,6 +23,7 @@ import java.util.Map;
  *
  * @param <P> the job's plan
  */
+@Internal
 public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import java.util.Map;
 
 /**
@@ -14,6 +15,7 @@ import java.util.Map;
  * in order, {@link #finish}, then {@link #counts}. Not thread-safe; the index and other side data
  * it reads are shared, read-only, per JVM.
  */
+@Internal
 public interface LineTask {
   /** Before the first line: records every part starts with (an EP file's header). */
   default void begin(RecordSink sink) {}

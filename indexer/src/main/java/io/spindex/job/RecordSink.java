@@ -5,12 +5,15 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
+
 /**
  * Where a {@link LineTask} puts what it makes: records of a {@link Route}, and per-key counts that
  * the engine sums over every task (count mode's lines per label). The engine adapters implement it
  * (a Spark partition's output iterator, a Hadoop {@code Context}); tests collect into lists. The
  * bytes passed are the task's buffers, valid only during the call: copy them to keep them.
  */
+@Internal
 public interface RecordSink {
   /** One record {@code b[off, off + len)}, without a line end. */
   void write(Route route, byte[] b, int off, int len);

@@ -5,11 +5,14 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
+
 /**
  * Which output of a job directory a record goes to. Directories whose names start with {@code _}
  * are skipped by Hadoop and Spark readers of the job output, so a later job can read {@code OUT}
  * and see the main output only.
  */
+@Internal
 public enum Route {
   /** The main output: {@code OUT/part-*}. */
   OUTPUT(""),

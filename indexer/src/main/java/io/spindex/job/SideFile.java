@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;
@@ -26,6 +27,7 @@ import java.util.Objects;
  *
  * Immutable.
  */
+@Internal
 public final class SideFile implements Serializable {
   private static final long serialVersionUID = 1L;
 

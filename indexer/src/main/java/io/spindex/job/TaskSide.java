@@ -5,6 +5,7 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
  * its input, the local copy of a side file, and where to report an index load. Each engine has one
  * implementation.
  */
+@Internal
 public interface TaskSide {
   /** The split's file as rejects name it (a qualified path). */
   String source();

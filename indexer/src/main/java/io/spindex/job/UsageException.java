@@ -5,11 +5,14 @@
  */
 package io.spindex.job;
 
+import io.spindex.Internal;
+
 /**
  * A mistake on the command line, or {@code --help}: the message is meant for the person who typed
  * it. Every engine prints it as it is (no stack trace) and exits 2, or 0 for {@link #isHelp()}.
  */
-public class UsageException extends IllegalArgumentException {
+@Internal
+public final class UsageException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final boolean help;

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
  * (in one of the regional registries' /12 blocks of {@code 2000::/3}, random below), the rest with
  * a uniformly random IPv4 client address. Stateless and thread-safe.
  */
+@Internal
 public final class AccessLogGen {
   private static final String[] METHODS = {"GET", "GET", "GET", "GET", "POST", "HEAD"};
   private static final String[] PATHS = {

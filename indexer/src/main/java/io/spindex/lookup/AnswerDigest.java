@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import io.spindex.index.IndexKind;
 import io.spindex.index.SpindexIndex;
 
@@ -13,6 +14,7 @@ import io.spindex.index.SpindexIndex;
  * file. loader-compare (Spark and MapReduce) checks with it that every strategy loaded the same
  * index.
  */
+@Internal
 public final class AnswerDigest {
   private AnswerDigest() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.Serializable;
@@ -37,6 +38,7 @@ import java.util.Locale;
  *
  * <p>Immutable and thread-safe; serializable so engines can ship it to tasks.
  */
+@Internal
 public final class IpLocator implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import java.util.Arrays;
 
 /**
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * {@link LineLookup#applyAll}: the engines add lines until the batch is full, look it up, then hand
  * out each line's record in input order. Reused batch after batch.
  */
+@Internal
 public final class LineBatch {
   private byte[] own = new byte[64 * 1024];
   private byte[] bytes = own;

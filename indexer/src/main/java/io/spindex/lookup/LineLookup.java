@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
@@ -19,6 +20,7 @@ import java.util.Arrays;
  * <p>One instance per task and thread; the index it reads is shared and read-only. The output
  * buffer returned by {@link #out()} is reused by the next call.
  */
+@Internal
 public final class LineLookup {
   /** {@link #apply} result: write the input line unchanged (filter mode). */
   public static final int WRITE_INPUT = 0;

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,6 +14,7 @@ import java.util.Map;
  * written ({@link #linesOut}), left out by the filter ({@link #filtered}), counted in count mode
  * ({@link #counted}) or rejected; {@link #balanced()} checks that. Not thread-safe.
  */
+@Internal
 public final class LookupCounts {
   private static final String LINES_IN = "lines in";
   private static final String LINES_OUT = "lines out";

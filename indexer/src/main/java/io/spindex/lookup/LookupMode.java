@@ -5,9 +5,11 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import java.util.Locale;
 
 /** What an ip-lookup job does with each line whose address it found. */
+@Internal
 public enum LookupMode {
   /**
    * Write the line with {@code <TAB>label} appended: the range's label or {@code \N} for a range

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 
@@ -12,6 +13,7 @@ import io.spindex.text.Ipv6Text;
  * Why a line of job input has no address to look up. Every rejected line is written to the rejects
  * output with one of these names and counted under it; nothing is dropped silently.
  */
+@Internal
 public enum RejectReason {
   /** The line is empty or only white space. */
   BLANK_LINE("blank-line"),

@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.Internal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Locale;
  * people and as JSON for machines (the same content). Values are strings, numbers or booleans. Not
  * thread-safe.
  */
+@Internal
 public final class Report {
   private final String title;
   private final List<Object[]> entries = new ArrayList<>();

@@ -5,6 +5,7 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.util.function.LongConsumer;
  * so that {@code scripts/bench-fetch} can measure them all against what {@code stage} does. Every
  * method writes the same bytes (tested); they differ only in speed.
  */
+@Internal
 public enum CopyMethod {
   /** java.io streams with 8 KiB buffers, one byte per call: the article's slowest baseline. */
   STREAM_BYTE("buffered stream, byte at a time (8 KiB buffers)") {

@@ -5,6 +5,7 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import java.io.IOException;
 
 /**
@@ -13,6 +14,7 @@ import java.io.IOException;
  * The message names the source and the destination, on one line. Nothing was written under the
  * destination's name.
  */
+@Internal
 public final class StageException extends IOException {
   private static final long serialVersionUID = 1L;
 

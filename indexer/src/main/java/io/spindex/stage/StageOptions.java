@@ -5,11 +5,13 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongConsumer;
 
 /** How {@link Stager} checks and copies. Immutable and thread-safe; the defaults suit jobs. */
+@Internal
 public final class StageOptions {
   /** What is checked on the copy before it is renamed into place. */
   public enum Check {

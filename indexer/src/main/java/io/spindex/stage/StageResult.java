@@ -5,10 +5,12 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import java.nio.file.Path;
 import java.util.Locale;
 
 /** What one {@link Stager#stage} call did. Immutable. */
+@Internal
 public final class StageResult {
   private final String source;
   private final Path destination;

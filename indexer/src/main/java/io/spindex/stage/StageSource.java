@@ -5,6 +5,7 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -39,6 +40,7 @@ import java.util.function.LongConsumer;
  * stream starts at byte 0. Implementations must be safe to use from several threads if the same
  * instance is staged from several threads; {@link Stager} itself calls one source from one thread.
  */
+@Internal
 public interface StageSource {
   /** The source as a person would name it in a message: a path or URI. */
   String name();

@@ -5,6 +5,7 @@
  */
 package io.spindex.stage;
 
+import io.spindex.Internal;
 import io.spindex.index.AtomicFiles;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
@@ -40,6 +41,7 @@ import java.util.Locale;
  * <p>Staging does not {@code fsync}: a staged file is a cache of the source. Stateless and
  * thread-safe.
  */
+@Internal
 public final class Stager {
   private Stager() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -13,6 +14,7 @@ import java.nio.ByteOrder;
  * Word-at-a-time byte helpers (SWAR) shared by the EP scanners and the jobs' line loops; a plain
  * loop is kept in the tests as the reference. Stateless and thread-safe.
  */
+@Internal
 public final class Bytes {
   private static final VarHandle LE64 =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

@@ -5,12 +5,14 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
 import java.io.IOException;
 
 /**
  * Source text that cannot be indexed as asked: a reject under {@code --strict}, overlapping ranges
  * under {@code --on-overlap fail}. The message names the file and line, the text and the rule.
  */
+@Internal
 public final class InputException extends IOException {
   private static final long serialVersionUID = 1L;
 

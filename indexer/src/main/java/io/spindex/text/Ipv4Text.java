@@ -5,6 +5,8 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
+
 /**
  * Parses and formats IPv4 addresses as bytes, without building Strings.
  *
@@ -13,6 +15,7 @@ package io.spindex.text;
  * browsers as decimal, so no reading is safe; Guava's {@code InetAddresses} rejects them too),
  * octets over 255, fewer or more than four octets, any other character, and IPv6 text.
  */
+@Internal
 public final class Ipv4Text {
   /** Parse results below zero are these codes; {@link #reason} names them. */
   public static final long NOT_IPV4 = -1;

@@ -5,6 +5,8 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
+
 /**
  * Parses and formats IPv6 addresses as bytes, without building Strings or allocating per address.
  * An address is two longs: the high 64 bits ({@code out[0]}) and the low 64 bits ({@code out[1]});
@@ -48,6 +50,7 @@ package io.spindex.text;
  *
  * <p>{@link #format(long, long, byte[], int) format} writes the RFC 5952 canonical text.
  */
+@Internal
 public final class Ipv6Text {
   /** The result of a successful parse; results below zero are these codes. */
   public static final int OK = 0;

@@ -5,6 +5,7 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>One instance per thread; the slices are valid only during the call.
  */
+@Internal
 public final class LineReader {
   /** Longest line handed to a sink. */
   public static final int MAX_LINE_BYTES = 1 << 20;

@@ -5,6 +5,8 @@
  */
 package io.spindex.text;
 
+import io.spindex.Internal;
+
 /**
  * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads, IPv6 text
  * or unsigned decimal integers, optionally double-quoted) or {@code address/len<d>label} (IPv4 or
@@ -17,6 +19,7 @@ package io.spindex.text;
  * line whose one end is a decimal IPv6 number reads its other decimal end as IPv6 too. Both ends of
  * a range are of one family; {@link #family()} says which.
  */
+@Internal
 public final class RangeLine {
   /** Reject reasons, as counted in summaries. */
   public static final String BAD_START = "bad-start";

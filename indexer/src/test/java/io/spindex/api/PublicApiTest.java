@@ -7,8 +7,19 @@ package io.spindex.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spindex.Internal;
 import java.io.IOException;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,9 +32,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public classes of the core jar, against {@code public-api.txt}: the API grows (or shrinks)
- * only on purpose, by a change that edits that list too. To see the current list, run this test and
- * read the failure, or {@code javap} the jar.
+ * The API of the core jar, against {@code public-api.txt}: the public classes not marked {@link
+ * Internal}. The API grows (or shrinks) only on purpose, by a change that edits that list too; and
+ * it does not leak: no public member of an API class names an internal type unless the member is
+ * itself marked {@link Internal}. To see the current list, run this test and read the failure.
  */
 class PublicApiTest {
   @Test
@@ -45,9 +57,103 @@ class PublicApiTest {
         }
       }
     }
-    found.sort(null);
-    assertEquals(
-        listed(), found, "the public classes of the core (src/test/resources/public-api.txt)");
+    List<String> api = new ArrayList<>();
+    List<String> leaks = new ArrayList<>();
+    for (String name : found) {
+      Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+      if (isInternal(c)) {
+        continue;
+      }
+      api.add(name);
+      if (!c.isInterface()
+          && !c.isEnum()
+          && !Modifier.isFinal(c.getModifiers())
+          && Stream.of(c.getDeclaredConstructors())
+              .anyMatch(k -> Modifier.isPublic(k.getModifiers()))) {
+        leaks.add(name + " can be extended by users (not final, public constructor)");
+      }
+      for (Member m : members(c)) {
+        if (((AnnotatedElement) m).isAnnotationPresent(Internal.class)) {
+          continue;
+        }
+        for (Class<?> t : typesOf(m)) {
+          while (t.isArray()) {
+            t = t.getComponentType();
+          }
+          if (t.getName().startsWith("io.spindex.") && isInternal(t)) {
+            leaks.add(name + "#" + m.getName() + " names the internal " + t.getName());
+          }
+        }
+      }
+    }
+    api.sort(null);
+    assertEquals(listed(), api, "the API of the core (src/test/resources/public-api.txt)");
+    assertEquals(List.of(), leaks, "public members of API classes that name internal types");
+  }
+
+  private static boolean isInternal(Class<?> c) {
+    for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
+      if (k.isAnnotationPresent(Internal.class)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<Member> members(Class<?> c) {
+    List<Member> out = new ArrayList<>();
+    Stream.of(c.getDeclaredMethods())
+        .filter(m -> !m.isSynthetic() && isVisible(m.getModifiers()))
+        .forEach(out::add);
+    Stream.of(c.getDeclaredConstructors())
+        .filter(k -> isVisible(k.getModifiers()))
+        .forEach(out::add);
+    Stream.of(c.getDeclaredFields())
+        .filter(f -> !f.isSynthetic() && isVisible(f.getModifiers()))
+        .forEach(out::add);
+    return out;
+  }
+
+  private static boolean isVisible(int modifiers) {
+    return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+  }
+
+  private static List<Class<?>> typesOf(Member m) {
+    List<Type> types = new ArrayList<>();
+    if (m instanceof Method) {
+      Method method = (Method) m;
+      types.add(method.getGenericReturnType());
+      types.addAll(List.of(method.getGenericParameterTypes()));
+      types.addAll(List.of(method.getGenericExceptionTypes()));
+    } else if (m instanceof Constructor) {
+      Constructor<?> k = (Constructor<?>) m;
+      types.addAll(List.of(k.getGenericParameterTypes()));
+      types.addAll(List.of(k.getGenericExceptionTypes()));
+    } else {
+      types.add(((Field) m).getGenericType());
+    }
+    List<Class<?>> classes = new ArrayList<>();
+    types.forEach(t -> classesIn(t, classes));
+    return classes;
+  }
+
+  /** The classes a type names, type arguments, bounds and array components included. */
+  private static void classesIn(Type t, List<Class<?>> out) {
+    if (t instanceof Class) {
+      out.add((Class<?>) t);
+    } else if (t instanceof ParameterizedType) {
+      classesIn(((ParameterizedType) t).getRawType(), out);
+      for (Type a : ((ParameterizedType) t).getActualTypeArguments()) {
+        classesIn(a, out);
+      }
+    } else if (t instanceof GenericArrayType) {
+      classesIn(((GenericArrayType) t).getGenericComponentType(), out);
+    } else if (t instanceof WildcardType) {
+      Stream.of(((WildcardType) t).getUpperBounds()).forEach(b -> classesIn(b, out));
+      Stream.of(((WildcardType) t).getLowerBounds()).forEach(b -> classesIn(b, out));
+    } else if (t instanceof TypeVariable) {
+      Stream.of(((TypeVariable<?>) t).getBounds()).forEach(b -> classesIn(b, out));
+    }
   }
 
   private static boolean isPublic(Class<?> c) {
