@@ -5,9 +5,9 @@
  */
 package io.spindex.bench;
 
+import io.spindex.gen.AccessLogGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
-import io.spindex.lookup.AccessLogGen;
 import io.spindex.lookup.IpLocator;
 import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;
@@ -59,7 +59,7 @@ public class LineLookupBenchmark {
         BenchFiles.rangeIndex(BenchFiles.rangeText(dir, count), dir.resolve("r.spx"), true);
     SpindexIndex ranges = Loader.MAPPED.load(index);
     lookup = new LineLookup(IpLocator.first(), ranges, LookupMode.ANNOTATE, true);
-    AccessLogGen gen = new AccessLogGen(BenchFiles.SEED, 10);
+    AccessLogGenerator gen = new AccessLogGenerator(BenchFiles.SEED, 10);
     lines = new byte[LINES][];
     for (int i = 0; i < LINES; i++) {
       lines[i] = gen.line(i);

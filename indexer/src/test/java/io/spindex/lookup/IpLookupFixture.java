@@ -5,6 +5,7 @@
  */
 package io.spindex.lookup;
 
+import io.spindex.gen.AccessLogGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -104,7 +105,7 @@ public final class IpLookupFixture {
         labels6.toArray(new String[0]));
 
     inputDir = Files.createDirectories(dir.resolve("in"));
-    AccessLogGen gen = new AccessLogGen(SEED, 30, 300);
+    AccessLogGenerator gen = new AccessLogGenerator(SEED, 30, 300);
     int[] setAddresses = new int[2000];
     List<long[]> set6 = new ArrayList<>();
     long n = 0;

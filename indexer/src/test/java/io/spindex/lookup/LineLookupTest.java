@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.gen.AccessLogGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.text.Ipv4Text;
@@ -65,7 +66,7 @@ class LineLookupTest {
       SET.add(Integer.toUnsignedLong(set[i]));
     }
     TestIndexes.writeSet(dir.resolve("s.spx"), set);
-    AccessLogGen gen = new AccessLogGen(SEED, 50);
+    AccessLogGenerator gen = new AccessLogGenerator(SEED, 50);
     for (int i = 0; i < 20_000; i++) {
       // Some lines use addresses of the set so that set lookups hit.
       LINES.add(i % 7 == 0 ? Ipv4Text.format(set[i % set.length]) + " x" : gen.text(i));

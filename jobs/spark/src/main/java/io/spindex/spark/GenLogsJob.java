@@ -5,11 +5,11 @@
  */
 package io.spindex.spark;
 
+import io.spindex.gen.AccessLogGenerator;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
-import io.spindex.lookup.AccessLogGen;
 import io.spindex.lookup.Report;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,8 +28,8 @@ import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
 
 /**
- * gen-logs: writes {@code --lines} nginx-style access-log lines ({@link AccessLogGen}) in {@code
- * --files} parts, in parallel; the same seed gives the same lines however many parts.
+ * gen-logs: writes {@code --lines} nginx-style access-log lines ({@link AccessLogGenerator}) in
+ * {@code --files} parts, in parallel; the same seed gives the same lines however many parts.
  */
 final class GenLogsJob {
   static final String NAME = "gen-logs";
@@ -86,7 +86,7 @@ final class GenLogsJob {
                     it -> {
                       int p = it.next();
                       return range(
-                          new AccessLogGen(seed, perMille, ipv6PerMille),
+                          new AccessLogGenerator(seed, perMille, ipv6PerMille),
                           lines * p / files,
                           lines * (p + 1) / files);
                     }))
@@ -107,7 +107,8 @@ final class GenLogsJob {
         r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
   }
 
-  private static Iterator<Tuple2<NullWritable, Text>> range(AccessLogGen gen, long from, long to) {
+  private static Iterator<Tuple2<NullWritable, Text>> range(
+      AccessLogGenerator gen, long from, long to) {
     Text t = new Text();
     Tuple2<NullWritable, Text> pair = new Tuple2<>(NullWritable.get(), t);
     return new Iterator<Tuple2<NullWritable, Text>>() {

@@ -7,7 +7,7 @@ package io.spindex.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.lookup.AccessLogGen;
+import io.spindex.gen.AccessLogGenerator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ class GenLogsJobTest {
           "--output", out.toString(), "--lines", "1001", "--files", "3", "--seed", "9"
         });
     List<String> want = new ArrayList<>();
-    AccessLogGen gen = new AccessLogGen(9, 10);
+    AccessLogGenerator gen = new AccessLogGenerator(9, 10);
     for (int i = 0; i < 1001; i++) {
       want.add(gen.text(i));
     }

@@ -3,30 +3,31 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.lookup;
+package io.spindex.gen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.lookup.IpLocator;
 import io.spindex.text.Ipv6Text;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class AccessLogGenTest {
+class AccessLogGeneratorTest {
   @Test
   void linesDependOnSeedAndNumberOnly() {
-    AccessLogGen a = new AccessLogGen(7, 10);
-    AccessLogGen b = new AccessLogGen(7, 10);
+    AccessLogGenerator a = new AccessLogGenerator(7, 10);
+    AccessLogGenerator b = new AccessLogGenerator(7, 10);
     for (long n = 0; n < 1000; n += 37) {
       assertEquals(a.text(n), b.text(n));
     }
-    assertTrue(!a.text(1).equals(new AccessLogGen(8, 10).text(1)));
+    assertTrue(!a.text(1).equals(new AccessLogGenerator(8, 10).text(1)));
   }
 
   @Test
   void rejectShareAndLineLengthAreAsDocumented() {
-    AccessLogGen gen = new AccessLogGen(1, 20, 400);
+    AccessLogGenerator gen = new AccessLogGenerator(1, 20, 400);
     IpLocator first = IpLocator.first();
     IpLocator field0 = IpLocator.field((byte) ' ', 0);
     int n = 100_000;

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.lookup;
+package io.spindex.gen;
 
 import io.spindex.Internal;
 import io.spindex.text.Ipv4Text;
@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
  * a uniformly random IPv4 client address. Stateless and thread-safe.
  */
 @Internal
-public final class AccessLogGen {
+public final class AccessLogGenerator {
   private static final String[] METHODS = {"GET", "GET", "GET", "GET", "POST", "HEAD"};
   private static final String[] PATHS = {
     "/", "/products/", "/search?q=", "/static/app.", "/api/v1/items/", "/cart", "/images/p"
@@ -46,11 +46,11 @@ public final class AccessLogGen {
   private final int ipv6PerMille;
 
   /** IPv4 clients only (besides the rejected lines). */
-  public AccessLogGen(long seed, int rejectPerMille) {
+  public AccessLogGenerator(long seed, int rejectPerMille) {
     this(seed, rejectPerMille, 0);
   }
 
-  public AccessLogGen(long seed, int rejectPerMille, int ipv6PerMille) {
+  public AccessLogGenerator(long seed, int rejectPerMille, int ipv6PerMille) {
     if (rejectPerMille < 0 || ipv6PerMille < 0 || rejectPerMille + ipv6PerMille > 1000) {
       throw new IllegalArgumentException(
           "rejectPerMille and ipv6PerMille must be >= 0 and add up to at most 1000");
