@@ -70,6 +70,19 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
+  private boolean labelFieldsFromHeader;
+
+  /**
+   * Takes the label fields from the input's header line instead ({@code
+   * start,end,country,region,city} gives {@code country, region, city}, split by the file's
+   * delimiter): the header's fields from the one where the first range's label begins. The first
+   * file with a header names them; a file without one is an {@link InputException}.
+   */
+  public IpRangeBuilder labelFieldsFromHeader() {
+    this.labelFieldsFromHeader = true;
+    return this;
+  }
+
   public IpRangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
     return this;
@@ -117,6 +130,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     long skipped = 0;
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
+    }
+    if (labelFieldsFromHeader) {
+      fieldsFromHeader(scan.sinks, inputs);
     }
     long t1 = System.nanoTime();
     int accepted = rows.size() + rows6.size();
@@ -173,6 +189,54 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return b;
   }
 
+  /** The label fields named by the first header whose file has a parsed range after it. */
+  private void fieldsFromHeader(List<RangeSink> sinks, List<Path> inputs) throws InputException {
+    for (RangeSink s : sinks) {
+      if (s.header == null || s.fieldsBeforeLabel < 0) {
+        continue;
+      }
+      List<String> names = new ArrayList<>();
+      byte d = s.dataDelimiter;
+      byte[] h = s.header;
+      int f = 0;
+      for (int i = 0; i <= h.length; i++) {
+        if (i == h.length || h[i] == d) {
+          String n = new String(h, f, i - f, java.nio.charset.StandardCharsets.UTF_8).trim();
+          if (n.length() >= 2 && n.startsWith("\"") && n.endsWith("\"")) {
+            n = n.substring(1, n.length() - 1).trim();
+          }
+          names.add(n);
+          f = i + 1;
+        }
+      }
+      List<String> fields =
+          names.size() > s.fieldsBeforeLabel
+              ? names.subList(s.fieldsBeforeLabel, names.size())
+              : List.of();
+      String where = s.piece.name() + ":" + s.headerLine;
+      if (fields.isEmpty()) {
+        throw new InputException(
+            where
+                + ": the header names no label field after the "
+                + s.fieldsBeforeLabel
+                + " address field(s) (expected e.g. 'start,end,country,city', found '"
+                + new String(h, java.nio.charset.StandardCharsets.UTF_8)
+                + "')");
+      }
+      try {
+        labelFields(fields, String.valueOf((char) d));
+      } catch (IllegalArgumentException e) {
+        throw new InputException(
+            where + ": the header's label fields must be distinct and not empty, found " + fields);
+      }
+      return;
+    }
+    throw new InputException(
+        "--label-fields-from-header: no header line before the first range in "
+            + (inputs.size() == 1 ? inputs.get(0) : inputs)
+            + " (expected a first line such as 'start,end,country,city')");
+  }
+
   /** Entry p: the first row whose start address has its top 16 bits {@code >= p}. */
   static int[] prefixTable(int[] flippedStarts, int n) {
     int[] prefix = new int[65537];
@@ -196,6 +260,16 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     private RangeLine parser;
     private boolean sawData;
     long skipped;
+
+    /** The first header line skipped, its 1-based line number; {@code null} when none. */
+    byte[] header;
+
+    long headerLine;
+
+    /** In the first range parsed: the fields before its label, and its delimiter. */
+    int fieldsBeforeLabel = -1;
+
+    byte dataDelimiter;
 
     RangeSink(
         SourceScan.Piece piece,
@@ -252,6 +326,15 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         rejects.add(reason, piece.name(), index + 1, b, from, to);
         return;
       }
+      if (fieldsBeforeLabel < 0) {
+        fieldsBeforeLabel = 0;
+        dataDelimiter = parser.delimiter();
+        for (int i = from; i < parser.labelFrom(); i++) {
+          if (b[i] == dataDelimiter) {
+            fieldsBeforeLabel++;
+          }
+        }
+      }
       if (parser.family() == 4) {
         rows.add(
             parser.start(),
@@ -298,6 +381,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     private void skipHeader(byte[] b, int from, int to, long index) {
       skipped++;
+      if (header == null) {
+        int t = to;
+        while (t > from && (b[t - 1] == '\r' || Ipv4Text.isBlank(b[t - 1]))) {
+          t--;
+        }
+        header = java.util.Arrays.copyOfRange(b, from, t);
+        headerLine = index + 1;
+      }
       notes.add(
           piece.name()
               + ":"

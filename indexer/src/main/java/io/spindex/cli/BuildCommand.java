@@ -157,6 +157,13 @@ final class BuildCommand {
     java.util.List<String> labelFields;
 
     @Option(
+        names = "--label-fields-from-header",
+        description =
+            "Take the label fields from the input's header line (start,end,country,city gives"
+                + " country,city; the file's delimiter splits labels into them).")
+    boolean labelFieldsFromHeader;
+
+    @Option(
         names = "--label-delimiter",
         paramLabel = "D",
         defaultValue = "|",
@@ -172,8 +179,15 @@ final class BuildCommand {
               .strict(common.strict)
               .prefixTable(!common.noPrefixTable)
               .onOverlap(OverlapPolicy.parse(onOverlap));
+      if (labelFields != null && labelFieldsFromHeader) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--label-fields and --label-fields-from-header exclude each other");
+      }
       if (labelFields != null) {
         b.labelFields(labelFields, labelDelimiter);
+      }
+      if (labelFieldsFromHeader) {
+        b.labelFieldsFromHeader();
       }
       if (delimiter != null) {
         b.delimiter(parseDelimiter(delimiter));
