@@ -70,7 +70,7 @@ class LabelFieldsFromHeaderTest {
     List<String> names = Arrays.asList(header.split(","));
     assertEquals(names.subList(2, names.size()), r.labelFields());
     assertEquals(",", r.labelDelimiter());
-    String label = r.label(Ipv4Text.parse("1.0.0.7"));
+    String label = r.label((int) Ipv4Text.parse("1.0.0.7"));
     assertEquals(r.labelFields().size(), label.split(r.labelDelimiter(), -1).length, label);
   }
 
