@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sourced by the Spark scripts (submit, local-cluster, demo, it-spark-dist): where the job
+# Sourced by the Spark scripts (submit, local-cluster, demo, it-spark-dist, it-yarn): where the job
 # jar, a Spark launcher and the Java 17 flags come from. Expects $root (the repository) to be set
 # and scripts/lib/java17.sh to be sourced first.
 
@@ -59,4 +59,16 @@ spark_home() {
 spark_maven_classpath() {
   spark_job_jar >/dev/null
   cat "$root/jobs/spark/target/spark-classpath.txt"
+}
+
+# A real Spark 3.5.9 distribution (spark-submit, spark-sql, spark-class, PySpark): pyspark==3.5.9
+# from PyPI, installed once into the venv $1; exports SPARK_HOME as that distribution.
+spark_distribution() {
+  local venv="$1"
+  if ! "$venv/bin/python" -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "3.5.9")' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --no-cache-dir pyspark==3.5.9
+  fi
+  SPARK_HOME="$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
+  export SPARK_HOME
 }

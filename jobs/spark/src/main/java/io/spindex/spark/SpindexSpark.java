@@ -35,10 +35,21 @@ public final class SpindexSpark {
     }
     int code;
     SparkSession spark = SparkSession.builder().appName("spindex " + args[0]).getOrCreate();
+    boolean inClusterMode =
+        spark.sparkContext().getConf().get("spark.submit.deployMode", "client").equals("cluster");
     try {
       code = run(spark, args, System.out, System.err);
     } finally {
       spark.stop();
+    }
+    if (code == 0) {
+      return; // not System.exit(0): in YARN cluster mode that fails the application
+    }
+    if (inClusterMode) {
+      // The driver runs inside the ApplicationMaster, which reports a failed application (with
+      // this message) only if main ends by an exception; the one-line error is on its stderr.
+      throw new IllegalStateException(
+          "spindex " + args[0] + " failed with exit code " + code + " (see the driver's stderr)");
     }
     System.exit(code);
   }
