@@ -35,18 +35,34 @@ public final class IndexWriter {
   private final List<Pending> pending = new ArrayList<>();
   private long createdMillis = System.currentTimeMillis();
 
+  /**
+   * The values of an int section made a run at a time, in order, for a section too large to hold in
+   * one array next to everything else (an index generated rather than parsed).
+   */
+  @FunctionalInterface
+  public interface IntRuns {
+    /** Puts the values {@code first .. first + n - 1} into {@code into[0 .. n)}. */
+    void fill(long first, int[] into, int n);
+  }
+
   private static final class Pending {
     final Section section;
     final int[] ints;
     final long[] longs;
     final byte[] bytes;
+    final IntRuns runs;
     final int count;
 
     Pending(Section section, int[] ints, long[] longs, byte[] bytes, int count) {
+      this(section, ints, longs, bytes, null, count);
+    }
+
+    Pending(Section section, int[] ints, long[] longs, byte[] bytes, IntRuns runs, int count) {
       this.section = section;
       this.ints = ints;
       this.longs = longs;
       this.bytes = bytes;
+      this.runs = runs;
       this.count = count;
     }
 
@@ -89,6 +105,13 @@ public final class IndexWriter {
   }
 
   /** Adds an int64 section: the first {@code count} values, written little-endian. */
+  /** An int section of {@code count} values made by {@code runs} while the file is written. */
+  public IndexWriter ints(Section section, IntRuns runs, int count) {
+    require(section, 4, count >= 0);
+    pending.add(new Pending(section, null, null, null, runs, count));
+    return this;
+  }
+
   public IndexWriter longs(Section section, long[] values, int count) {
     require(section, 8, count <= values.length);
     pending.add(new Pending(section, null, values, null, count));
@@ -134,6 +157,11 @@ public final class IndexWriter {
           @Override
           public IntColumn ints(SectionEntry e) {
             Pending p = pendingFor(e.section());
+            if (p.runs != null) {
+              int[] all = new int[p.count];
+              p.runs.fill(0, all, p.count);
+              return IntColumn.of(all, p.count);
+            }
             return IntColumn.of(p.ints, p.count);
           }
 
@@ -215,10 +243,16 @@ public final class IndexWriter {
     CRC32C crc = new CRC32C();
     long pos = offset;
     int perChunk = buf.capacity() / p.section.width();
-    for (int i = 0; i < p.count; i += perChunk) {
-      int n = Math.min(perChunk, p.count - i);
+    int[] run = p.runs == null ? null : new int[perChunk];
+    for (long at = 0; at < p.count; at += perChunk) { // long: count may be near Integer.MAX_VALUE
+      int i = (int) at;
+      int n = (int) Math.min(perChunk, p.count - at);
       buf.clear();
-      if (p.ints != null) {
+      if (run != null) {
+        p.runs.fill(i, run, n);
+        buf.asIntBuffer().put(run, 0, n);
+        buf.limit(n * 4);
+      } else if (p.ints != null) {
         buf.asIntBuffer().put(p.ints, i, n);
         buf.limit(n * 4);
       } else if (p.longs != null) {

@@ -55,6 +55,9 @@ final class Layout {
   /** Entries of the optional /16 prefix table: one per 16-bit prefix plus an end marker. */
   static final int PREFIX16_ENTRIES = 65537;
 
+  /** The most elements a section may have: the largest Java array. */
+  static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
   static final int OFF_VERSION = 8;
   static final int OFF_KIND = 10;
   static final int OFF_FLAGS = 12;
@@ -299,6 +302,17 @@ final class Layout {
             at + 16,
             name + " length, a multiple of " + width + " ending within " + fileSize + " bytes",
             length + " bytes at offset " + offset);
+      }
+      if (length / width > MAX_ELEMENTS) {
+        throw CorruptIndexException.at(
+            file,
+            "directory",
+            at + 16,
+            name
+                + " of at most "
+                + MAX_ELEMENTS
+                + " elements (rows are Java int indexes; a larger list is split over indexes)",
+            (length / width) + " elements");
       }
       entries.add(new SectionEntry(s, offset, length, b.getInt(at + 24)));
     }
