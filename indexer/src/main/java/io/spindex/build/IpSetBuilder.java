@@ -146,21 +146,104 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       hi6[i] ^= Long.MIN_VALUE;
       lo6[i] ^= Long.MIN_VALUE;
     }
-    accepted += accepted6;
     phases.put("sort", System.nanoTime() - t2);
+    Assembled a =
+        assemble(
+            keys,
+            rows,
+            prefix,
+            hi6,
+            lo6,
+            rows6,
+            scan.lines,
+            skipped,
+            accepted + accepted6,
+            scan.rejects.total(),
+            scan.bytes,
+            scan.digest);
+    return new Built(a.writer, a.counts, scan, phases);
+  }
+
+  /** The writer of a set index and the build's counts. */
+  @Internal
+  public static final class Assembled {
+    public final IndexWriter writer;
+    public final Map<String, Long> counts;
+
+    Assembled(IndexWriter writer, Map<String, Long> counts) {
+      this.writer = writer;
+      this.counts = counts;
+    }
+  }
+
+  /**
+   * The index of a distributed build ({@code build-index ips} on Spark), from keys parsed and
+   * merged elsewhere: the same sections, checksums and counts as {@link #build} of the same input.
+   *
+   * @param flippedKeys IPv4 keys ({@code address ^ 0x80000000}), ascending and unique in {@code [0,
+   *     rows)}
+   * @param hi6 IPv6 keys' high halves as parsed (any order, duplicates allowed); sorted here
+   * @param accepted every address accepted, duplicates and both families included
+   */
+  public Assembled assembleMerged(
+      int[] flippedKeys,
+      int rows,
+      long[] hi6,
+      long[] lo6,
+      int count6,
+      long lines,
+      long skipped,
+      long accepted,
+      long rejected,
+      long sourceBytes,
+      byte[] digest) {
+    int rows6 = Sort128.sortUnique(hi6, lo6, count6);
+    for (int i = 0; i < rows6; i++) {
+      hi6[i] ^= Long.MIN_VALUE;
+      lo6[i] ^= Long.MIN_VALUE;
+    }
+    int[] prefix = IpRangeBuilder.prefixTable(flippedKeys, rows);
+    return assemble(
+        flippedKeys,
+        rows,
+        prefix,
+        hi6,
+        lo6,
+        rows6,
+        lines,
+        skipped,
+        accepted,
+        rejected,
+        sourceBytes,
+        digest);
+  }
+
+  private Assembled assemble(
+      int[] keys,
+      int rows,
+      int[] prefix,
+      long[] hi6,
+      long[] lo6,
+      int rows6,
+      long lines,
+      long skipped,
+      long accepted,
+      long rejected,
+      long sourceBytes,
+      byte[] digest) {
     Map<String, Long> counts = new LinkedHashMap<>();
-    counts.put("lines", scan.lines);
+    counts.put("lines", lines);
     counts.put("skipped", skipped);
     counts.put("accepted", accepted);
-    counts.put("rejected", scan.rejects.total());
+    counts.put("rejected", rejected);
     counts.put("duplicates", accepted - rows - rows6);
     counts.put("addresses", (long) rows + rows6);
     if (rows6 > 0) {
       counts.put("ipv4 addresses", (long) rows);
       counts.put("ipv6 addresses", (long) rows6);
     }
-    counts.put("source bytes", scan.bytes);
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, (long) rows + rows6, scan.digest);
+    counts.put("source bytes", sourceBytes);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, (long) rows + rows6, digest);
     created(w);
     w.ints(Section.KEYS, keys, rows);
     if (prefixTable) {
@@ -174,7 +257,7 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
         w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
       }
     }
-    return new Built(w, counts, scan, phases);
+    return new Assembled(w, counts);
   }
 
   /**
@@ -278,8 +361,8 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   }
 
   /** Parses one piece of input into addresses and a /16 histogram. */
-  private static final class IpSink implements SourceScan.PieceSink {
-    private final Rejects rejects = new Rejects();
+  static final class IpSink implements SourceScan.PieceSink {
+    final Rejects rejects = new Rejects();
     private final String file;
     final int[] histogram = new int[65536];
     int[] values;
@@ -291,9 +374,12 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     long skipped;
 
     IpSink(SourceScan.Piece piece) {
-      this.file = piece.name();
       // Lines are at least 8 bytes ("1.2.3.4\n"); typical lists average ~14.
-      long guess = piece.gzip ? 1 << 20 : (piece.end - piece.start) / 12 + 16;
+      this(piece.name(), piece.gzip ? 1 << 20 : (piece.end - piece.start) / 12 + 16);
+    }
+
+    IpSink(String file, long guess) {
+      this.file = file;
       this.values = new int[(int) Math.min(guess, Integer.MAX_VALUE - 16)];
     }
 

@@ -46,8 +46,23 @@ final class Rejects {
   private final List<Sample> samples = new ArrayList<>();
   private long total;
 
+  /** Told of every rejected line (a distributed build writes them all, not only samples). */
+  interface Listener {
+    void rejected(String reason, String file, long line, byte[] b, int from, int to);
+  }
+
+  private Listener listener;
+
+  Rejects listener(Listener l) {
+    this.listener = l;
+    return this;
+  }
+
   /** Records a rejected line; {@code line} is 1-based within what this reader read. */
   void add(String reason, String file, long line, byte[] b, int from, int to) {
+    if (listener != null) {
+      listener.rejected(reason, file, line, b, from, to);
+    }
     counts.merge(reason, 1L, Long::sum);
     total++;
     if (samples.size() < MAX_SAMPLES) {

@@ -98,6 +98,8 @@ public final class SpindexSpark {
         return SparkEpDiff.run(sc, args);
       case LoaderCompareJob.NAME:
         return LoaderCompareJob.run(spark, args);
+      case BuildIndexJob.NAME:
+        return BuildIndexJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);
       case IdentityJob.NAME:
@@ -108,8 +110,8 @@ public final class SpindexSpark {
         throw new UsageException(
             "unknown job '"
                 + job
-                + "': expected ip-lookup, ep-transform, ep-diff, loader-compare, gen-logs,"
-                + " identity or readiness (--help lists them)");
+                + "': expected ip-lookup, ep-transform, ep-diff, loader-compare, build-index,"
+                + " gen-logs, identity or readiness (--help lists them)");
     }
   }
 
@@ -125,6 +127,7 @@ public final class SpindexSpark {
         + "jobs:\n"
         + "  ip-lookup       annotate, filter or count lines (or table rows) by IP address\n"
         + "  loader-compare  load an index with every loader on every executor; timing table\n"
+        + "  build-index     build an IP set index from IP lists on the cluster (= spindex build)\n"
         + "  gen-logs        write reproducible nginx-style access-log lines\n"
         + "  ep-transform    clean EP product feeds with a transform spec (docs/EP.md)\n"
         + "  ep-diff         summary EP: today's full EP against yesterday's product index\n"
