@@ -10,7 +10,11 @@ import io.spindex.ep.EpSplitLines;
 import io.spindex.text.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,10 +32,15 @@ public final class IpListPart implements Serializable {
   /** What a reject record says was expected. */
   public static final String EXPECTED = "expected one IPv4 or IPv6 address per line";
 
-  /** IPv4 keys ({@code address ^ 0x80000000}), ascending and unique in {@code [0, rows)}. */
+  /**
+   * IPv4 keys ({@code address ^ 0x80000000}) as parsed, duplicates included, grouped by /16 block
+   * in block order (unsorted within a block).
+   */
   public int[] keys;
 
-  public int rows;
+  /** How many of {@link #keys} fall in each /16 block. */
+  public int[] blockCounts;
+
   public long[] hi6;
   public long[] lo6;
   public int count6;
@@ -60,57 +69,83 @@ public final class IpListPart implements Serializable {
     return n;
   }
 
-  /** The keys of {@code slices} (each sorted or not), sorted and unique. */
-  public static int[] merge(Iterable<int[]> slices) {
+  /**
+   * The keys in /16 blocks {@code [fromBlock, toBlock)} as little-endian bytes (what a shuffle
+   * moves), grouped by block in block order.
+   */
+  public byte[] blocks(int fromBlock, int toBlock) {
+    int from = 0;
+    for (int b = 0; b < fromBlock; b++) {
+      from += blockCounts[b];
+    }
+    int to = from;
+    for (int b = fromBlock; b < toBlock; b++) {
+      to += blockCounts[b];
+    }
+    ByteBuffer buf = ByteBuffer.allocate((to - from) * 4).order(ByteOrder.LITTLE_ENDIAN);
+    buf.asIntBuffer().put(keys, from, to - from);
+    return buf.array();
+  }
+
+  /**
+   * The keys of {@code slices} (each from {@link #blocks}: grouped by /16 block in block order),
+   * sorted and unique. Block by block, each slice's keys of the block are gathered and sorted where
+   * they lie ({@link IpSetBuilder#sortUnique}: through a bitmap when the block is full), so every
+   * key is read and written in sequence.
+   */
+  public static int[] merge(Iterable<byte[]> slices) {
+    List<int[]> runs = new ArrayList<>();
     long n = 0;
-    for (int[] s : slices) {
-      n += s.length;
+    for (byte[] s : slices) {
+      int[] run = new int[s.length / 4];
+      ByteBuffer.wrap(s).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(run);
+      runs.add(run);
+      n += run.length;
     }
     if (n > Integer.MAX_VALUE - 16) {
       throw new IllegalStateException("too many addresses for one partition: " + n);
     }
-    int[] all = new int[(int) n];
-    int at = 0;
-    for (int[] s : slices) {
-      System.arraycopy(s, 0, all, at, s.length);
-      at += s.length;
+    int[] out = new int[(int) n];
+    int[] at = new int[runs.size()];
+    long[] bits = new long[1024];
+    int rows = 0;
+    while (true) {
+      int block = Integer.MAX_VALUE;
+      for (int r = 0; r < at.length; r++) {
+        int[] run = runs.get(r);
+        if (at[r] < run.length) {
+          block = Math.min(block, block(run[at[r]]));
+        }
+      }
+      if (block == Integer.MAX_VALUE) {
+        break;
+      }
+      int start = rows;
+      int end = rows;
+      for (int r = 0; r < at.length; r++) {
+        int[] run = runs.get(r);
+        int i = at[r];
+        while (i < run.length && block(run[i]) == block) {
+          out[end++] = run[i++];
+        }
+        at[r] = i;
+      }
+      rows += IpSetBuilder.sortUnique(out, start, end, bits);
     }
-    int[] histogram = new int[65536];
-    for (int k : all) {
-      histogram[(k ^ 0x80000000) >>> 16]++;
-    }
-    int[] out = new int[all.length];
-    int rows = sortUnique(all, all.length, histogram, out, false);
     return rows == out.length ? out : Arrays.copyOf(out, rows);
   }
 
-  /**
-   * Sorts and deduplicates {@code values[0, count)} through their /16 buckets into {@code out}.
-   *
-   * @param flip whether {@code values} are addresses, to be stored as keys; otherwise keys already
-   * @return the number of unique keys at the front of {@code out}
-   */
-  private static int sortUnique(int[] values, int count, int[] histogram, int[] out, boolean flip) {
-    int[] start = new int[65537];
-    for (int p = 0; p < 65536; p++) {
-      start[p + 1] = start[p] + histogram[p];
+  private static int block(int key) {
+    return (key ^ 0x80000000) >>> 16;
+  }
+
+  /** How many of {@code keys[0, n)} fall in each /16 block. */
+  public static int[] blockCounts(int[] keys, int n) {
+    int[] h = new int[65536];
+    for (int i = 0; i < n; i++) {
+      h[block(keys[i])]++;
     }
-    int[] next = Arrays.copyOf(start, 65536);
-    int mask = flip ? 0x80000000 : 0;
-    for (int i = 0; i < count; i++) {
-      int k = values[i] ^ mask;
-      out[next[(k ^ 0x80000000) >>> 16]++] = k;
-    }
-    long[] bits = new long[1024];
-    int rows = 0;
-    for (int p = 0; p < 65536; p++) {
-      int u = IpSetBuilder.sortUnique(out, start[p], start[p + 1], bits);
-      if (start[p] != rows) {
-        System.arraycopy(out, start[p], out, rows, u);
-      }
-      rows += u;
-    }
-    return rows;
+    return h;
   }
 
   /** This part without its IPv4 keys and reject records: what the driver needs to know of it. */
@@ -135,13 +170,9 @@ public final class IpListPart implements Serializable {
         : rejectRecords;
   }
 
-  /** How many of {@code keys} fall in each /16 block. */
+  /** How many of this part's keys fall in each /16 block. */
   public int[] histogram() {
-    int[] h = new int[65536];
-    for (int i = 0; i < rows; i++) {
-      h[(keys[i] ^ 0x80000000) >>> 16]++;
-    }
-    return h;
+    return blockCounts;
   }
 
   /** Parses the lines of one input split into a part. Not thread-safe. */
@@ -200,10 +231,20 @@ public final class IpListPart implements Serializable {
     /** The part: the addresses sorted, the counts and the reject records. */
     public IpListPart finish() {
       IpListPart p = new IpListPart();
+      // Grouped by /16 block (a counting sort on the top 16 bits); sorted only when merged.
       int[] keys = new int[sink.count];
-      p.rows = sortUnique(sink.values, sink.count, sink.histogram, keys, true);
+      int[] next = new int[65536];
+      for (int b = 1; b < 65536; b++) {
+        next[b] = next[b - 1] + sink.histogram[b - 1];
+      }
+      int[] values = sink.values;
+      for (int i = 0, n = sink.count; i < n; i++) {
+        int a = values[i];
+        keys[next[a >>> 16]++] = a ^ 0x80000000;
+      }
       sink.values = null;
-      p.keys = p.rows == keys.length ? keys : Arrays.copyOf(keys, p.rows);
+      p.keys = keys;
+      p.blockCounts = sink.histogram;
       p.hi6 = Arrays.copyOf(sink.hi6, sink.count6);
       p.lo6 = Arrays.copyOf(sink.lo6, sink.count6);
       p.count6 = sink.count6;

@@ -150,6 +150,7 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     Assembled a =
         assemble(
             keys,
+            null,
             rows,
             prefix,
             hi6,
@@ -177,17 +178,18 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   }
 
   /**
-   * The index of a distributed build ({@code build-index ips} on Spark), from keys parsed and
-   * merged elsewhere: the same sections, checksums and counts as {@link #build} of the same input.
+   * The index of a distributed build ({@code build-index} on Spark), from keys parsed and merged
+   * elsewhere: the same sections, checksums and counts as {@link #build} of the same input.
    *
-   * @param flippedKeys IPv4 keys ({@code address ^ 0x80000000}), ascending and unique in {@code [0,
-   *     rows)}
+   * @param flippedKeys IPv4 keys ({@code address ^ 0x80000000}), ascending and unique, read in
+   *     order while the file is written
+   * @param blockCounts how many of the keys fall in each /16 block (65,536 counts)
    * @param hi6 IPv6 keys' high halves as parsed (any order, duplicates allowed); sorted here
    * @param accepted every address accepted, duplicates and both families included
    */
   public Assembled assembleMerged(
-      int[] flippedKeys,
-      int rows,
+      IndexWriter.IntRuns flippedKeys,
+      int[] blockCounts,
       long[] hi6,
       long[] lo6,
       int count6,
@@ -196,16 +198,27 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       long accepted,
       long rejected,
       long sourceBytes,
-      byte[] digest) {
+      byte[] digest)
+      throws InputException {
     int rows6 = Sort128.sortUnique(hi6, lo6, count6);
     for (int i = 0; i < rows6; i++) {
       hi6[i] ^= Long.MIN_VALUE;
       lo6[i] ^= Long.MIN_VALUE;
     }
-    int[] prefix = IpRangeBuilder.prefixTable(flippedKeys, rows);
+    int[] prefix = new int[65537];
+    long rows = 0;
+    for (int p = 0; p < 65536; p++) {
+      prefix[p] = (int) rows;
+      rows += blockCounts[p];
+    }
+    if (rows > Integer.MAX_VALUE - 16) {
+      throw new InputException("too many addresses for one index: " + rows);
+    }
+    prefix[65536] = (int) rows;
     return assemble(
+        null,
         flippedKeys,
-        rows,
+        (int) rows,
         prefix,
         hi6,
         lo6,
@@ -218,8 +231,10 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
         digest);
   }
 
+  /** The index of {@code keys}, or when that is null of {@code runs}. */
   private Assembled assemble(
       int[] keys,
+      IndexWriter.IntRuns runs,
       int rows,
       int[] prefix,
       long[] hi6,
@@ -245,7 +260,11 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     counts.put("source bytes", sourceBytes);
     IndexWriter w = new IndexWriter(IndexKind.IPV4_SET, (long) rows + rows6, digest);
     created(w);
-    w.ints(Section.KEYS, keys, rows);
+    if (keys != null) {
+      w.ints(Section.KEYS, keys, rows);
+    } else {
+      w.ints(Section.KEYS, runs, rows);
+    }
     if (prefixTable) {
       w.ints(Section.PREFIX16, prefix, prefix.length);
     }

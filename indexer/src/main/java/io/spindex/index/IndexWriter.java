@@ -104,7 +104,6 @@ public final class IndexWriter {
     return this;
   }
 
-  /** Adds an int64 section: the first {@code count} values, written little-endian. */
   /** An int section of {@code count} values made by {@code runs} while the file is written. */
   public IndexWriter ints(Section section, IntRuns runs, int count) {
     require(section, 4, count >= 0);
@@ -112,6 +111,7 @@ public final class IndexWriter {
     return this;
   }
 
+  /** Adds an int64 section: the first {@code count} values, written little-endian. */
   public IndexWriter longs(Section section, long[] values, int count) {
     require(section, 8, count <= values.length);
     pending.add(new Pending(section, null, values, null, count));

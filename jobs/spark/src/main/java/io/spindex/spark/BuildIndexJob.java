@@ -11,6 +11,7 @@ import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
 import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexWriter;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
@@ -18,6 +19,9 @@ import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -54,13 +58,13 @@ import scala.Tuple2;
 /**
  * build-index: builds an index from text side data on the cluster, for inputs that do not fit one
  * machine. The executors parse their splits exactly as {@code spindex build ips} parses its files
- * and sort each split's addresses; the sorted runs are range-partitioned by /16 block through a
- * Spark shuffle (boundaries from the merged /16 histogram, so partitions hold equal shares) and
- * merged per partition; the driver streams the partitions in key order into the index writer. The
- * file equals the one-machine build of the same input byte for byte, creation time aside, and is
- * written atomically to its final path (local or any Hadoop file system). Every rejected line goes
- * to {@code OUT.build/_rejects/} with its reason and byte position; the summary to {@code
- * OUT.build/_summary.json}.
+ * and group each split's addresses by /16 block; the groups are range-partitioned by block through
+ * a Spark shuffle (boundaries from the merged /16 histogram, so partitions hold equal shares),
+ * sorted and deduplicated per partition and written as key files, which the driver streams in order
+ * into the index writer. The file equals the one-machine build of the same input byte for byte,
+ * creation time aside, and is written atomically to its final path (local or any Hadoop file
+ * system). Every rejected line goes to {@code OUT.build/_rejects/} with its reason and byte
+ * position; the summary to {@code OUT.build/_summary.json}.
  */
 final class BuildIndexJob {
   static final String NAME = "build-index";
@@ -209,47 +213,50 @@ final class BuildIndexJob {
     int[] histogram = parts.map(IpListPart::histogram).reduce(BuildIndexJob::add);
     int partitions = o.get(PARTITIONS) > 0 ? o.get(PARTITIONS).intValue() : counts.size();
     int[] cuts = cuts(histogram, Math.max(1, partitions));
-    JavaRDD<int[]> sorted =
+    int n = cuts.length + 1;
+    Path keysDir = new Path(work, "_keys");
+    String keysUri = keysDir.toString();
+    HadoopConf hadoopConf = new HadoopConf(sc.hadoopConfiguration());
+    // Each partition's keys, sorted, go to a file of their own; the driver gets each partition's
+    // /16 block counts (of its own blocks only) and streams the files into the index in order.
+    List<int[]> blocks =
         parts
             .flatMapToPair(p -> slices(p, cuts))
-            .partitionBy(new Exact(cuts.length + 1))
+            .partitionBy(new Exact(n))
             .values()
-            .mapPartitions(
-                it -> {
-                  List<int[]> slices = new ArrayList<>();
+            .mapPartitionsWithIndex(
+                (r, it) -> {
+                  List<byte[]> slices = new ArrayList<>();
                   it.forEachRemaining(slices::add);
-                  return Collections.singletonList(IpListPart.merge(slices)).iterator();
-                })
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      List<Integer> sizes = sorted.map(a -> a.length).collect(); // sorts all partitions at once
-      long rows = 0;
-      for (int n : sizes) {
-        rows += n;
+                  int[] keys = IpListPart.merge(slices);
+                  writeKeys(hadoopConf.get(), new Path(keysUri, part(r)), keys);
+                  int[] perBlock = IpListPart.blockCounts(keys, keys.length);
+                  int from = r == 0 ? 0 : cuts[r - 1];
+                  int to = r == cuts.length ? 65536 : cuts[r];
+                  return Collections.singletonList(Arrays.copyOfRange(perBlock, from, to))
+                      .iterator();
+                },
+                true)
+            .collect();
+    int[] blockCounts = new int[65536];
+    long[] partRows = new long[n];
+    for (int r = 0, block = 0; r < n; r++) {
+      for (int c : blocks.get(r)) {
+        blockCounts[block++] = c;
+        partRows[r] += c;
       }
-      if (rows > Integer.MAX_VALUE - 16) {
-        throw new InputException("too many addresses for one index: " + rows);
-      }
-      long t2 = System.nanoTime();
-      phases.put("sort ms", (t2 - t1) / 1_000_000);
-      int[] keys = new int[(int) rows];
-      int at = 0;
-      for (Iterator<int[]> it = sorted.toLocalIterator(); it.hasNext(); ) {
-        int[] k = it.next();
-        System.arraycopy(k, 0, keys, at, k.length);
-        at += k.length;
-      }
-      long[] hi6 = new long[count6];
-      long[] lo6 = new long[count6];
-      int at6 = 0;
-      for (IpListPart p : counts) {
-        System.arraycopy(p.hi6, 0, hi6, at6, p.count6);
-        System.arraycopy(p.lo6, 0, lo6, at6, p.count6);
-        at6 += p.count6;
-      }
-      long t3 = System.nanoTime();
-      phases.put("collect ms", (t3 - t2) / 1_000_000);
-
+    }
+    long t2 = System.nanoTime();
+    phases.put("sort ms", (t2 - t1) / 1_000_000);
+    long[] hi6 = new long[count6];
+    long[] lo6 = new long[count6];
+    int at6 = 0;
+    for (IpListPart p : counts) {
+      System.arraycopy(p.hi6, 0, hi6, at6, p.count6);
+      System.arraycopy(p.lo6, 0, lo6, at6, p.count6);
+      at6 += p.count6;
+    }
+    try (KeyFiles keys = new KeyFiles(sc.hadoopConfiguration(), keysDir, partRows)) {
       IpSetBuilder b = new IpSetBuilder().prefixTable(o.get(PREFIX_TABLE));
       Long created = createdMillis();
       if (created != null) {
@@ -258,7 +265,7 @@ final class BuildIndexJob {
       IpSetBuilder.Assembled index =
           b.assembleMerged(
               keys,
-              at,
+              blockCounts,
               hi6,
               lo6,
               count6,
@@ -270,7 +277,7 @@ final class BuildIndexJob {
               get(digestFuture));
       IndexHeader header = write(index, out, sc.hadoopConfiguration());
       long t4 = System.nanoTime();
-      phases.put("write ms", (t4 - t3) / 1_000_000);
+      phases.put("write ms", (t4 - t2) / 1_000_000);
 
       Report r = new Report(NAME).put("kind", o.get(KIND)).put("input", o.get(LineJob.INPUT));
       r.put("files", files.size()).put("splits", counts.size()).put("partitions", cuts.length + 1);
@@ -289,7 +296,80 @@ final class BuildIndexJob {
       Map<String, Long> totals = new TreeMap<>(index.counts);
       return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), reconciles);
     } finally {
-      sorted.unpersist(false);
+      keysDir.getFileSystem(sc.hadoopConfiguration()).delete(keysDir, true);
+    }
+  }
+
+  private static String part(int r) {
+    return String.format(java.util.Locale.ROOT, "part-%05d", r);
+  }
+
+  /** Writes {@code keys} little-endian to {@code file}, replacing it (a retried task's). */
+  private static void writeKeys(Configuration conf, Path file, int[] keys) throws IOException {
+    try (java.io.OutputStream out = file.getFileSystem(conf).create(file, true)) {
+      ByteBuffer b = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+      IntBuffer ints = b.asIntBuffer();
+      for (int at = 0; at < keys.length; ) {
+        int k = Math.min(ints.capacity(), keys.length - at);
+        ints.clear();
+        ints.put(keys, at, k);
+        out.write(b.array(), 0, k * 4);
+        at += k;
+      }
+    }
+  }
+
+  /** The sorted partitions' key files, read in order as the index writer asks for keys. */
+  private static final class KeyFiles implements IndexWriter.IntRuns, java.io.Closeable {
+    private final Configuration conf;
+    private final Path dir;
+    private final long[] rows;
+    private final byte[] buf = new byte[1 << 20];
+    private int file = -1;
+    private long leftInFile;
+    private long next;
+    private InputStream in;
+
+    KeyFiles(Configuration conf, Path dir, long[] rows) {
+      this.conf = conf;
+      this.dir = dir;
+      this.rows = rows;
+    }
+
+    @Override
+    public void fill(long first, int[] into, int n) {
+      if (first != next) {
+        throw new IllegalStateException("keys read out of order: " + first + ", not " + next);
+      }
+      try {
+        for (int at = 0; at < n; ) {
+          while (leftInFile == 0) {
+            close();
+            Path p = new Path(dir, part(++file));
+            in = p.getFileSystem(conf).open(p);
+            leftInFile = rows[file];
+          }
+          int k = (int) Math.min(Math.min(n - at, leftInFile), buf.length / 4);
+          org.apache.hadoop.io.IOUtils.readFully(in, buf, 0, k * 4);
+          ByteBuffer.wrap(buf, 0, k * 4)
+              .order(ByteOrder.LITTLE_ENDIAN)
+              .asIntBuffer()
+              .get(into, at, k);
+          at += k;
+          leftInFile -= k;
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      next += n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (in != null) {
+        in.close();
+        in = null;
+      }
     }
   }
 
@@ -306,7 +386,7 @@ final class BuildIndexJob {
     long running = 0;
     int next = 1;
     for (int block = 0; block < 65536 && next < partitions; block++) {
-      if (running >= total * next / partitions && running > 0) {
+      if (running >= total * next / partitions && running > 0 && running < total) {
         cuts.add(block);
         while (next < partitions && running >= total * next / partitions) {
           next++;
@@ -317,27 +397,16 @@ final class BuildIndexJob {
     return cuts.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /**
-   * A part's sorted keys cut at {@code cuts} into one slice per partition, as (partition, keys).
-   */
-  static Iterator<Tuple2<Integer, int[]>> slices(IpListPart p, int[] cuts) {
-    List<Tuple2<Integer, int[]>> out = new ArrayList<>(cuts.length + 1);
-    int from = 0;
+  /** A part's keys cut at {@code cuts} into one slice per partition, as (partition, keys). */
+  static Iterator<Tuple2<Integer, byte[]>> slices(IpListPart p, int[] cuts) {
+    List<Tuple2<Integer, byte[]>> out = new ArrayList<>(cuts.length + 1);
     for (int r = 0; r <= cuts.length; r++) {
-      int to = r == cuts.length ? p.rows : firstAtOrAbove(p.keys, p.rows, cuts[r]);
-      if (to > from) {
-        out.add(new Tuple2<>(r, Arrays.copyOfRange(p.keys, from, to)));
+      byte[] slice = p.blocks(r == 0 ? 0 : cuts[r - 1], r == cuts.length ? 65536 : cuts[r]);
+      if (slice.length > 0) {
+        out.add(new Tuple2<>(r, slice));
       }
-      from = to;
     }
     return out.iterator();
-  }
-
-  /** The first of the sorted keys {@code keys[0, rows)} whose address is in /16 block {@code b}. */
-  private static int firstAtOrAbove(int[] keys, int rows, int block) {
-    int bound = (block << 16) ^ 0x80000000;
-    int i = Arrays.binarySearch(keys, 0, rows, bound);
-    return i >= 0 ? i : -i - 1;
   }
 
   private static int[] add(int[] a, int[] b) {

@@ -225,6 +225,23 @@ class BuildIndexJobTest {
   }
 
   @Test
+  void cutsGiveEqualSharesAndNoEmptyPartitions() {
+    int[] even = new int[65536];
+    Arrays.fill(even, 3);
+    assertArrayEquals(new int[] {16384, 32768, 49152}, BuildIndexJob.cuts(even, 4));
+    int[] one = new int[65536];
+    one[4660] = 1_000_000;
+    assertArrayEquals(new int[0], BuildIndexJob.cuts(one, 8), "a single block cannot be cut");
+    int[] skewed = new int[65536];
+    skewed[10] = 900;
+    skewed[20] = 50;
+    skewed[30] = 50;
+    // Half of the addresses are in block 10: the first cut can only follow it.
+    assertArrayEquals(new int[] {11}, BuildIndexJob.cuts(skewed, 2));
+    assertArrayEquals(new int[0], BuildIndexJob.cuts(new int[65536], 3), "nothing to cut");
+  }
+
+  @Test
   void usageMistakesExitTwo() {
     assertEquals(2, sparkRun(BuildIndexJob.NAME, "--input", plain.toString(), "--output", "x"));
     assertEquals(
