@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import statistics
 
 import charts
 from specs import ARTICLE_WRITE, COPY, DUAL_STACK, EP, EP_TRANSFORM, IPV6_BUILD, IPV6_LOOKUP
@@ -410,6 +411,33 @@ def spark_throughput(run):
     return out
 
 
+def spark_build_runs(run):
+    """Per job, its times over the runs: {job: [seconds, ...]}."""
+    runs = {}
+    for r in run.csv(os.path.join("spark", "build.csv")):
+        runs.setdefault(r["job"], []).append(float(r["seconds"]))
+    return runs
+
+
+def spark_build(run):
+    runs = spark_build_runs(run)
+    if not runs:
+        return "(no Spark results in this run: scripts/bench --only spark)"
+    labels = {"cli": "`spindex build ips` (one machine, all cores)",
+              "spark-local2": "`build-index` on Spark, local[2]",
+              "spark-local1": "`build-index` on Spark, local[1]"}
+    cli = statistics.median(runs["cli"]) if "cli" in runs else None
+    rows = []
+    for job, label in labels.items():
+        if job in runs:
+            t = runs[job]
+            med = statistics.median(t)
+            rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
+                         f"{med / cli:.2f}×" if cli else "n/a"])
+    return table(["build of the same IP list", "min s", "median s", "max s",
+                  "median time vs the command"], rows)
+
+
 def goals(run):
     g = run.get
     rows = []
@@ -520,6 +548,15 @@ def goals(run):
         r = best["identity-bytes"][0] / best["lookup-mapped"][0]
         add("Spark ip-lookup annotate (mapped) ≥ 1.0× the bytes identity pass", r,
             float("nan"), lambda v: v >= 1.0, f"{r:.2f}× (best of 2 runs each)")
+    b = spark_build_runs(run)
+    if "cli" in b and "spark-local2" in b:
+        r = statistics.median(b["spark-local2"]) / statistics.median(b["cli"])
+        add("Spark build-index on local[2] within 2× of `spindex build ips` (same list)", r,
+            float("nan"), lambda v: v <= 2.0, f"{r:.2f}× the command's time (medians of 3 runs)")
+    if "spark-local1" in b and "spark-local2" in b:
+        r = statistics.median(b["spark-local1"]) / statistics.median(b["spark-local2"])
+        add("build-index: local[1] time ≥ 1.7× its local[2] time", r, float("nan"),
+            lambda v: v >= 1.7, f"{r:.2f}× (medians of 3 runs)")
     if "ep-cli" in best and "ep-spark" in best:
         r = best["ep-spark"][0] / best["ep-cli"][0]
         add("ep-transform on Spark within 1.5× of `spindex ep transform` (same file, 2 cores)", r,
@@ -598,7 +635,7 @@ def main():
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
               "ipv6-lookup": ipv6_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
-              "spark-throughput": spark_throughput, "commands": commands}
+              "spark-throughput": spark_throughput, "spark-build": spark_build, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))
     with open(a.markdown, "w", encoding="utf-8") as f:
