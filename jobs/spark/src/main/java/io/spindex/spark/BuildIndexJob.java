@@ -228,11 +228,11 @@ final class BuildIndexJob {
                 (r, it) -> {
                   List<byte[]> slices = new ArrayList<>();
                   it.forEachRemaining(slices::add);
-                  int[] keys = IpListPart.merge(slices);
-                  writeKeys(hadoopConf.get(), new Path(keysUri, part(r)), keys);
-                  int[] perBlock = IpListPart.blockCounts(keys, keys.length);
                   int from = r == 0 ? 0 : cuts[r - 1];
                   int to = r == cuts.length ? 65536 : cuts[r];
+                  int[] keys = IpListPart.merge(slices, from, to);
+                  writeKeys(hadoopConf.get(), new Path(keysUri, part(r)), keys);
+                  int[] perBlock = IpListPart.blockCounts(keys, keys.length);
                   return Collections.singletonList(Arrays.copyOfRange(perBlock, from, to))
                       .iterator();
                 },
