@@ -289,6 +289,48 @@ class SqlFunctionsTest {
     check(spark.sql("SELECT id, udf_ip(ip) FROM clients"), 2, "udf_ip");
   }
 
+  /**
+   * An index replaced on disk by an atomic rename is seen by the next query, through the native
+   * function and the Java UDF alike, without a new session; the query before it saw the old one.
+   */
+  @Test
+  void aReplacedIndexIsSeenByTheNextQuery() throws Exception {
+    Path idx = dir.resolve("live.spx");
+    Path v1 = dir.resolve("v1.txt");
+    Path v2 = dir.resolve("v2.txt");
+    java.nio.file.Files.write(v1, List.of("10.0.0.0|10.0.0.255|old"));
+    java.nio.file.Files.write(
+        v2, List.of("10.0.0.0|10.0.0.127|new", "10.0.0.128|10.0.0.255|newer"));
+    new io.spindex.build.IpRangeBuilder().build(List.of(v1), idx);
+    spark.conf().set("spark.spindex.index.live", idx.toString());
+    spark
+        .udf()
+        .registerJava("udf_label", "io.spindex.spark.sql.SpindexUdfs$Label", DataTypes.StringType);
+    spark
+        .createDataFrame(
+            List.of(RowFactory.create("10.0.0.1"), RowFactory.create("10.0.0.200")),
+            new StructType().add("ip", DataTypes.StringType))
+        .repartition(2)
+        .write()
+        .parquet(dir.resolve("live.parquet").toString());
+    spark.read().parquet(dir.resolve("live.parquet").toString()).createOrReplaceTempView("live");
+    String q =
+        "SELECT ip, spindex_label(ip, 'live'), udf_label(ip, '" + idx + "') FROM live ORDER BY ip";
+    try {
+      assertEquals("[[10.0.0.1,old,old], [10.0.0.200,old,old]]", rows(spark.sql(q)));
+      Path next = dir.resolve("live.spx.tmp");
+      new io.spindex.build.IpRangeBuilder().build(List.of(v2), next);
+      java.nio.file.Files.move(next, idx, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      assertEquals("[[10.0.0.1,new,new], [10.0.0.200,newer,newer]]", rows(spark.sql(q)));
+    } finally {
+      spark.conf().unset("spark.spindex.index.live");
+    }
+  }
+
+  private static String rows(Dataset<Row> d) {
+    return d.collectAsList().toString();
+  }
+
   /** spindex_lookup: the label as a STRUCT of the fields the build declared. */
   @Test
   void lookupReturnsTheLabelFields() throws Exception {

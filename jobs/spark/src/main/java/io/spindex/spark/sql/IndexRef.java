@@ -25,6 +25,7 @@ import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
@@ -144,22 +145,35 @@ public final class IndexRef implements Serializable {
 
   private long parse(UTF8String s) {
     index();
-    byte[] b = s.getBytes();
-    int from = 0;
-    int to = b.length;
+    // The text where it lies when that is a heap array (Parquet's and the row formats' strings
+    // are slices of one); a copy only for off-heap text.
+    byte[] b;
+    int from;
+    Object base = s.getBaseObject();
+    if (base instanceof byte[]) {
+      b = (byte[]) base;
+      from = (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET);
+    } else {
+      b = s.getBytes();
+      from = 0;
+    }
+    int to = from + s.numBytes();
     while (from < to && Ipv4Text.isBlank(b[from])) {
       from++;
     }
     while (to > from && Ipv4Text.isBlank(b[to - 1])) {
       to--;
     }
+    long a = Ipv4Text.parse(b, from, to); // no IPv4 text has a ':'
+    if (a >= 0) {
+      return a;
+    }
     for (int i = from; i < to; i++) {
       if (b[i] == ':') {
         return Ipv6Text.parseField(b, from, to, v6) == Ipv6Text.OK ? IPV6 : miss();
       }
     }
-    long a = Ipv4Text.parse(b, from, to);
-    return a >= 0 ? a : miss();
+    return miss();
   }
 
   private long parse(byte[] b) {

@@ -41,7 +41,7 @@ public final class SpindexUdfs {
   private SpindexUdfs() {}
 
   /** {@code (ip STRING, index STRING) -> STRING}: the label, or NULL. */
-  public static final class Label implements UDF2<String, String, String> {
+  public static final class Label extends Opened implements UDF2<String, String, String> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -63,7 +63,7 @@ public final class SpindexUdfs {
   /**
    * {@code (ip STRING, index STRING) -> BOOLEAN}: whether the set holds it, NULL if unparseable.
    */
-  public static final class Contains implements UDF2<String, String, Boolean> {
+  public static final class Contains extends Opened implements UDF2<String, String, Boolean> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -110,8 +110,27 @@ public final class SpindexUdfs {
     return a >= 0 ? a : -1;
   }
 
+  /**
+   * The index a UDF instance last opened. Spark deserializes a UDF for each task, so an instance
+   * serves one task on one thread: it acquires its index once (not per row: that would stat the
+   * file for every value) and a file replaced on disk is seen by the next task.
+   */
+  abstract static class Opened implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private transient String openedName;
+    private transient SpindexIndex opened;
+
+    final SpindexIndex open(String index) {
+      if (!index.equals(openedName)) {
+        opened = acquire(index);
+        openedName = index;
+      }
+      return opened;
+    }
+  }
+
   /** The index at a path, or shipped under this name with {@code --files}; once per JVM. */
-  private static SpindexIndex open(String index) {
+  private static SpindexIndex acquire(String index) {
     try {
       Path p = Paths.get(index);
       if (!Files.isRegularFile(p)) {
