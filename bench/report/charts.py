@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from specs import ARTICLE_WRITE, BASELINE, COMPETITOR, COPY, EP, EP_TRANSFORM  # noqa: E402
+from specs import SQL_LABELS, sql_stats  # noqa: E402
 from specs import RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, SPINDEX, STAGE_CHECKS  # noqa: E402
 
 
@@ -66,6 +67,7 @@ def make(run, out_dir):
     copy_chart(run, save)
     fetch_chart(run, save)
     spark_chart(run, save)
+    sql_chart(run, save)
     return made
 
 
@@ -231,6 +233,29 @@ def spark_chart(run, save):
         ax.legend(fontsize=8, loc="lower right")
         ax.set_title("Spark executors ready to look up: Spindex holder per loader vs a broadcast")
         save(fig, "spark.png")
+
+
+def sql_chart(run, save):
+    st = sql_stats(run)
+    shown = [m for m in SQL_LABELS if m in st and m != "scan"]
+    if not shown:
+        return
+    colors = {"spindex": SPINDEX, "spindex-udf": SPINDEX, "maxmind-udf": COMPETITOR,
+              "maxmind-city-udf": COMPETITOR}
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    rates = [st[m][2] for m in shown]
+    lower = [max(0.0, min(st[m][2] - st[m][3], st[m][2] * 0.95)) for m in shown]
+    upper = [max(0.0, st[m][4] - st[m][2]) for m in shown]
+    ax.barh(range(len(shown)), rates, xerr=[lower, upper], capsize=3,
+            color=[colors.get(m, BASELINE) for m in shown])
+    ax.set_yticks(range(len(shown)))
+    ax.set_yticklabels([re.sub(r"[`]", "", SQL_LABELS[m]) for m in shown], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("rows/s of the lookup stage (log scale; bars: slowest to fastest run)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(f"Spark SQL, local[2]: IP labels for a {st[shown[0]][0]:,}-row Parquet table")
+    save(fig, "sql.png")
 
 
 def num(x):

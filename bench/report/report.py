@@ -16,6 +16,7 @@ import re
 import statistics
 
 import charts
+from specs import SQL_LABELS, sql_stats  # noqa: E402
 from specs import ARTICLE_WRITE, COPY, DUAL_STACK, EP, EP_TRANSFORM, IPV6_BUILD, IPV6_LOOKUP
 from specs import IPV6_QUERIES, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, STAGE_CHECKS
 
@@ -438,6 +439,24 @@ def spark_build(run):
                   "median time vs the command"], rows)
 
 
+def sql(run):
+    st = sql_stats(run)
+    if not st:
+        return "(no SQL results in this run: scripts/bench --only sql)"
+    sp = st.get("spindex")
+    rows = []
+    for m, label in SQL_LABELS.items():
+        if m not in st:
+            continue
+        n, t, rate, lo, hi = st[m]
+        rows.append([label, f"{n:,}", len(t), f"{min(t):.2f}", f"{statistics.median(t):.2f}",
+                     f"{max(t):.2f}", "—" if m == "scan" else f"{num(rate)} ({num(lo)}–{num(hi)})",
+                     "—" if m in ("scan", "spindex") or not sp else f"{sp[2] / rate:,.2f}×"])
+    return table(["query (Spark SQL, local[2])", "rows", "runs", "min s", "median s", "max s",
+                  "lookup-stage rows/s, median (slowest–fastest run)",
+                  "`spindex_label`'s rows/s ÷ this one's"], rows)
+
+
 def goals(run):
     g = run.get
     rows = []
@@ -557,6 +576,20 @@ def goals(run):
         r = statistics.median(b["spark-local1"]) / statistics.median(b["spark-local2"])
         add("build-index: local[1] time ≥ 1.7× its local[2] time", r, float("nan"),
             lambda v: v >= 1.7, f"{r:.2f}× (medians of 3 runs)")
+    st = sql_stats(run)
+    sp = st.get("spindex")
+    for m, floor, label in [("maxmind-udf", 10, "a Java UDF around the MaxMind reader"),
+                            ("bucket-join", 20, "the /16-bucketed join"),
+                            ("between-join", 1000, "the broadcast `BETWEEN` join (extrapolated)"),
+                            ("spindex-udf", 1.5, "the same lookup as a plain Java UDF")]:
+        if sp and m in st:
+            r = sp[2] / st[m][2]
+            add(f"SQL: `spindex_label` ≥ {floor}× {label} (lookup-stage rows/s)", r, float("nan"),
+                lambda v, f=floor: v >= f, f"{r:,.2f}× (medians of {len(sp[1])} runs)")
+    if sp and "scan" in st:
+        r = statistics.median(sp[1]) / statistics.median(st["scan"][1])
+        add("SQL: a `spindex_label` query within 1.3× of the scan-only query", r, float("nan"),
+            lambda v: v <= 1.3, f"{r:.2f}× its time (medians)")
     if "ep-cli" in best and "ep-spark" in best:
         r = best["ep-spark"][0] / best["ep-cli"][0]
         add("ep-transform on Spark within 1.5× of `spindex ep transform` (same file, 2 cores)", r,
@@ -635,7 +668,7 @@ def main():
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
               "ipv6-lookup": ipv6_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
-              "spark-throughput": spark_throughput, "spark-build": spark_build, "commands": commands}
+              "spark-throughput": spark_throughput, "spark-build": spark_build, "sql": sql, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))
     with open(a.markdown, "w", encoding="utf-8") as f:

@@ -1,6 +1,9 @@
 # Licensed under the Apache License, Version 2.0: http://www.apache.org/licenses/LICENSE-2.0
 """Which benchmark methods the report shows, in which order, under which label and colour; and
-the original articles' own figures, shown next to ours for reference."""
+the original articles' own figures, shown next to ours for reference; and the figures of the sql
+group, which the tables and the charts both use."""
+import os
+import statistics
 
 SPINDEX, BASELINE, COMPETITOR = "#1f77b4", "#7f7f7f", "#ff7f0e"
 
@@ -96,3 +99,34 @@ STAGE_CHECKS = [
     ("checksums", "`stage` (default: header + every section's CRC32C on the copy)"),
     ("deep", "`stage --check deep` (everything `verify` checks)"),
 ]
+
+
+# The queries of the sql group (scripts/bench-sql; io.spindex.bench.SqlBench says what each is).
+SQL_LABELS = {"scan": "scan only: `count(ip)`, `sum(hash(ip))` (no lookup)",
+              "spindex": "`spindex_label(ip, 'geo')`, native expression (`mapped`)",
+              "spindex-udf": "the same lookup as a plain Java UDF (`SpindexUdfs$Label`)",
+              "maxmind-udf": "Java UDF around the MaxMind DB reader (`MEMORY_MAPPED`, per JVM), "
+                             "records `{label}`",
+              "maxmind-city-udf": "the same MaxMind UDF, records shaped like a City database's",
+              "bucket-join": "join on /16 buckets + `BETWEEN`, narrowest match",
+              "between-join": "broadcast `BETWEEN` join (on the first rows only)"}
+
+
+def sql_stats(run):
+    """Per query of the sql group: {method: (rows, [seconds...], lookup-stage rows/s by median,
+    by slowest run, by fastest run)}; the lookup stage is the query's time minus the scan-only
+    query's median (the BETWEEN join runs on so few rows that its scan is left in)."""
+    runs = {}
+    for r in run.csv(os.path.join("sql", "sql.csv")):
+        runs.setdefault(r["method"], (int(r["rows"]), []))[1].append(float(r["seconds"]))
+    if "scan" not in runs:
+        return {}
+    scan = statistics.median(runs["scan"][1])
+    out = {}
+    for m, (n, t) in runs.items():
+        base = 0 if m in ("scan", "between-join") else scan
+
+        def rate(sec):
+            return n / (sec - base) if sec > base else float("nan")
+        out[m] = (n, t, rate(statistics.median(t)), rate(max(t)), rate(min(t)))
+    return out

@@ -19,13 +19,13 @@ import java.util.Arrays;
  * for MaxMind's own reader to open: an IPv4 database ({@link #write}, 32-bit tree) or an IPv6 one
  * ({@link #writeIpv6}, 128-bit tree). No MMDB writer library is published on Maven Central
  * (MaxMind's writers are Go and Perl), so this follows the public format spec: a binary search
- * tree, a 16-byte separator, a data section with one map {@code {"label": text}} per distinct
- * label, and the metadata map after the {@code \xAB\xCD\xEFMaxMind.com} marker. The tree is
- * minimal: a node splits a block only when the block is not inside one range or one gap. IPv4 trees
- * have 32-bit records; IPv6 trees the smallest record size of the spec (24, 28 or 32 bits) that
- * holds every node number and data pointer, as MaxMind's own databases do. The IPv6 tree leaves
- * IPv4 addresses out (no {@code ::/96} or {@code ::ffff:0:0/96} aliases): the IPv6 ranges measured
- * are all in {@code 2000::/3}.
+ * tree, a 16-byte separator, a data section with one map {@code {"label": text}} per distinct label
+ * (or a record shaped like a city database's, {@link #writeCityShaped}), and the metadata map after
+ * the {@code \xAB\xCD\xEFMaxMind.com} marker. The tree is minimal: a node splits a block only when
+ * the block is not inside one range or one gap. IPv4 trees have 32-bit records; IPv6 trees the
+ * smallest record size of the spec (24, 28 or 32 bits) that holds every node number and data
+ * pointer, as MaxMind's own databases do. The IPv6 tree leaves IPv4 addresses out (no {@code ::/96}
+ * or {@code ::ffff:0:0/96} aliases): the IPv6 ranges measured are all in {@code 2000::/3}.
  */
 final class MmdbWriter {
   private static final int MAP = 7;
@@ -34,11 +34,13 @@ final class MmdbWriter {
   private static final int UINT32 = 6;
   private static final int UINT64 = 9;
   private static final int ARRAY = 11;
+  private static final int DOUBLE = 3;
   private static final int EMPTY = -1;
 
   private final RangeTable t;
   private final Range6Table t6;
   private final String[] labels;
+  private boolean cityShaped;
   private int[] left = new int[1 << 16];
   private int[] right = new int[1 << 16];
   private int nodes;
@@ -52,6 +54,19 @@ final class MmdbWriter {
   /** An IPv4 database (ip_version 4, 32-bit records). */
   static void write(RangeTable t, Path out) throws IOException {
     MmdbWriter w = new MmdbWriter(t, null);
+    w.writeTo(out, w.node(0, 0), 4, 32);
+  }
+
+  /**
+   * As {@link #write}, each record shaped like a GeoIP2/GeoLite2 City record: {@code city}, {@code
+   * continent}, {@code country}, {@code registered_country} and one of {@code subdivisions} (each
+   * with a geoname id and names in the eight languages those databases carry), {@code location}
+   * (accuracy radius, latitude, longitude, time zone), and {@code "label"}: what a reader decodes
+   * for every lookup of a real city database, with the same answer as the Spindex index.
+   */
+  static void writeCityShaped(RangeTable t, Path out) throws IOException {
+    MmdbWriter w = new MmdbWriter(t, null);
+    w.cityShaped = true;
     w.writeTo(out, w.node(0, 0), 4, 32);
   }
 
@@ -74,9 +89,13 @@ final class MmdbWriter {
     int[] offsets = new int[labels.length];
     for (int i = 0; i < labels.length; i++) {
       offsets[i] = data.size();
-      control(data, MAP, 1);
-      string(data, "label");
-      string(data, labels[i]);
+      if (cityShaped) {
+        cityRecord(data, i, labels[i]);
+      } else {
+        control(data, MAP, 1);
+        string(data, "label");
+        string(data, labels[i]);
+      }
     }
     int smallest = recordSize((long) nodes + 16 + data.size());
     int recordSize = size == 0 ? smallest : size;
@@ -193,6 +212,74 @@ final class MmdbWriter {
     left[n] = l;
     right[n] = h;
     return n;
+  }
+
+  private static final String[] LANGUAGES = {"de", "en", "es", "fr", "ja", "pt-BR", "ru", "zh-CN"};
+
+  /** A City-shaped record for label {@code id}, its names made from the label's fields. */
+  private static void cityRecord(ByteArrayOutputStream o, int id, String label) {
+    String[] f = label.split("\\|", -1);
+    String country = f[0];
+    String region = f.length > 1 ? f[1] : "";
+    String city = f.length > 2 ? f[2] : "";
+    control(o, MAP, 7);
+    string(o, "city");
+    place(o, 1_000_000L + id, null, city);
+    string(o, "continent");
+    control(o, MAP, 3);
+    string(o, "code");
+    string(o, "AS");
+    string(o, "geoname_id");
+    uint(o, UINT32, 6_255_147);
+    names(o, "Asia");
+    string(o, "country");
+    place(o, 1_835_841L + country.hashCode() % 1000, country, country);
+    string(o, "location");
+    control(o, MAP, 4);
+    string(o, "accuracy_radius");
+    uint(o, UINT16, 10 + id % 500);
+    string(o, "latitude");
+    dbl(o, 37.5 + (id % 1000) / 1000.0);
+    string(o, "longitude");
+    dbl(o, 126.9 + (id % 997) / 1000.0);
+    string(o, "time_zone");
+    string(o, "Asia/Seoul");
+    string(o, "registered_country");
+    place(o, 1_835_841L + country.hashCode() % 1000, country, country);
+    string(o, "subdivisions");
+    control(o, ARRAY, 1);
+    place(o, 2_000_000L + region.hashCode() % 100_000, region.isEmpty() ? "00" : "11", region);
+    string(o, "label");
+    string(o, label);
+  }
+
+  /** {@code {geoname_id, [iso_code,] names}}. */
+  private static void place(ByteArrayOutputStream o, long geonameId, String iso, String name) {
+    control(o, MAP, iso == null ? 2 : 3);
+    string(o, "geoname_id");
+    uint(o, UINT32, Math.abs(geonameId));
+    if (iso != null) {
+      string(o, "iso_code");
+      string(o, iso);
+    }
+    names(o, name);
+  }
+
+  private static void names(ByteArrayOutputStream o, String name) {
+    string(o, "names");
+    control(o, MAP, LANGUAGES.length);
+    for (String lang : LANGUAGES) {
+      string(o, lang);
+      string(o, lang.equals("en") ? name : name + " (" + lang + ")");
+    }
+  }
+
+  private static void dbl(ByteArrayOutputStream o, double v) {
+    control(o, DOUBLE, 8);
+    long bits = Double.doubleToLongBits(v);
+    for (int i = 7; i >= 0; i--) {
+      o.write((int) (bits >>> (8 * i)));
+    }
   }
 
   private byte[] metadata(int ipVersion, int recordSize) throws IOException {

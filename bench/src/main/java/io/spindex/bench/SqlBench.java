@@ -1,0 +1,418 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.bench;
+
+import com.maxmind.db.Reader;
+import io.spindex.build.IpRangeBuilder;
+import io.spindex.gen.Queries;
+import io.spindex.gen.RangeGenerator;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Loader;
+import java.io.BufferedOutputStream;
+import java.io.BufferedWriter;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * The {@code sql} group of {@code scripts/bench}: Spindex's SQL function against what users write
+ * today to enrich a table with IP labels, in one Spark session ({@code local[2]}), on one Parquet
+ * table and one set of ranges.
+ *
+ * <p>Data (generated into {@code --work}, kept there between runs): {@code --ranges} IPv4 ranges of
+ * the real shape ({@link RangeGenerator.Shape#REAL}, labels {@code country|region|city|isp}), as a
+ * Spindex index, as two MaxMind DB files ({@link MmdbWriter}) and as a Parquet table {@code (start,
+ * end, label)}; a Parquet table of {@code --rows} rows {@code (id, ip)}, {@code ip} the address
+ * text, drawn by {@link Queries#weighted} (every address in a range, each range as likely as any
+ * other), in 8 files.
+ *
+ * <p>Queries, each an aggregate over the whole table so that nothing is written: {@code count(*)},
+ * the count of non-NULL labels and {@code sum(hash(label))}, which must be equal for every method
+ * (checked; the run fails otherwise):
+ *
+ * <ul>
+ *   <li>{@code scan}: the same aggregate over {@code ip} itself, no lookup (the floor);
+ *   <li>{@code spindex}: {@code spindex_label(ip, 'geo')}, the native expression (loader {@code
+ *       mapped});
+ *   <li>{@code spindex-udf}: the same lookup as a plain Java UDF ({@code SpindexUdfs$Label});
+ *   <li>{@code maxmind-udf}: a Java UDF around the MaxMind DB reader, opened lazily once per JVM
+ *       with {@code MEMORY_MAPPED}, as users write it, over a database whose records are {@code
+ *       {"label": text}} (the same content as the Spindex index: MaxMind's best case);
+ *   <li>{@code maxmind-city-udf}: the same UDF over the same ranges with records shaped like a
+ *       GeoIP2/GeoLite2 City database's ({@link MmdbWriter#writeCityShaped}), which the reader
+ *       decodes whole on every lookup, as it does for the databases users have;
+ *   <li>{@code bucket-join}: the ranges exploded to /16 buckets, an equi-join on the bucket plus
+ *       {@code BETWEEN}, the narrowest match per row ({@code min_by});
+ *   <li>{@code between-join}: the plain {@code BETWEEN} join with a broadcast hint, on the first
+ *       {@code --between-rows} rows only (it compares every row with every range), checked against
+ *       {@code spindex_label} on the same rows.
+ * </ul>
+ *
+ * <p>Each query runs once on a 200,000-row warm-up table, then {@code --rounds} times on the full
+ * table, the methods interleaved round by round; every run is a row of {@code --csv}: {@code
+ * method,rows,round,seconds,count,hits,hash}.
+ */
+public final class SqlBench {
+  private static final long SEED = 42;
+  private static final int WARM_ROWS = 200_000;
+
+  private SqlBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opt = new LinkedHashMap<>();
+    opt.put("--work", "target/bench-sql");
+    opt.put("--rows", "10000000");
+    opt.put("--ranges", "700000");
+    opt.put("--between-rows", "2000");
+    opt.put("--rounds", "3");
+    opt.put("--csv", "sql.csv");
+    for (int i = 0; i < args.length; i += 2) {
+      if (!opt.containsKey(args[i]) || i + 1 == args.length) {
+        System.err.println("usage: SqlBench " + opt.keySet() + " VALUE ... (got " + args[i] + ")");
+        System.exit(2);
+      }
+      opt.put(args[i], args[i + 1]);
+    }
+    Path work = Paths.get(opt.get("--work")).toAbsolutePath();
+    int rows = Integer.parseInt(opt.get("--rows"));
+    int ranges = Integer.parseInt(opt.get("--ranges"));
+    int betweenRows = Integer.parseInt(opt.get("--between-rows"));
+    int rounds = Integer.parseInt(opt.get("--rounds"));
+    Files.createDirectories(work);
+    Data d = Data.create(work, ranges, rows);
+    new SqlBench().run(d, rows, betweenRows, rounds, Paths.get(opt.get("--csv")));
+  }
+
+  /** The files of one run, generated once per size into the work directory. */
+  static final class Data {
+    final Path index;
+    final Path mmdb;
+    final Path mmdbCity;
+    final Path rangeTable;
+    final Path logs;
+    final Path warm;
+    final Path few;
+
+    private Data(Path dir) {
+      index = dir.resolve("ranges.spx");
+      mmdb = dir.resolve("ranges.mmdb");
+      mmdbCity = dir.resolve("ranges-city.mmdb");
+      rangeTable = dir.resolve("ranges.parquet");
+      logs = dir.resolve("logs.parquet");
+      warm = dir.resolve("warm.parquet");
+      few = dir.resolve("few.parquet");
+    }
+
+    static Data create(Path work, int rangeCount, int rows) throws IOException {
+      Path dir = work.resolve("ranges-" + rangeCount + "-rows-" + rows);
+      Data d = new Data(dir);
+      if (Files.exists(dir.resolve("_complete"))) {
+        return d;
+      }
+      BenchFiles.delete(dir);
+      Files.createDirectories(dir);
+      Path text = dir.resolve("ranges.txt");
+      try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(text), 1 << 20)) {
+        new RangeGenerator(rangeCount, SEED, RangeGenerator.Format.RANGE)
+            .shape(RangeGenerator.Shape.REAL)
+            .writeTo(o);
+      }
+      new IpRangeBuilder()
+          .delimiter('|')
+          .createdMillis(0)
+          .build(Collections.singletonList(text), d.index);
+      IpRanges r = Loader.NIO.load(d.index).asRanges();
+      RangeTable table = RangeTable.of(r);
+      MmdbWriter.write(table, d.mmdb);
+      MmdbWriter.writeCityShaped(table, d.mmdbCity);
+      // The ranges and the addresses as text for Spark to turn into Parquet.
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("ranges.tsv"))) {
+        for (int i = 0; i < table.size(); i++) {
+          w.write(table.starts[i] + "\t" + table.ends[i] + "\t" + table.labels[table.labelIds[i]]);
+          w.newLine();
+        }
+      }
+      try (PrintStream p =
+          new PrintStream(
+              new BufferedOutputStream(Files.newOutputStream(dir.resolve("ips.txt")), 1 << 20),
+              false,
+              StandardCharsets.US_ASCII)) {
+        Queries.weighted(r, SEED)
+            .limit(rows)
+            .forEach(
+                a ->
+                    p.append(Integer.toString(a >>> 24))
+                        .append('.')
+                        .append(Integer.toString((a >>> 16) & 0xFF))
+                        .append('.')
+                        .append(Integer.toString((a >>> 8) & 0xFF))
+                        .append('.')
+                        .append(Integer.toString(a & 0xFF))
+                        .append('\n'));
+      }
+      Files.delete(text);
+      return d;
+    }
+
+    /** Writes the Parquet tables from the text files (once), then marks the data complete. */
+    void tables(SparkSession spark, int rows, int betweenRows) throws IOException {
+      Path dir = index.getParent();
+      if (Files.exists(dir.resolve("_complete"))) {
+        return;
+      }
+      spark
+          .read()
+          .option("sep", "\t")
+          .schema("start BIGINT, end BIGINT, label STRING")
+          .csv(dir.resolve("ranges.tsv").toString())
+          .coalesce(1)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(rangeTable.toString());
+      spark
+          .read()
+          .text(dir.resolve("ips.txt").toString())
+          .selectExpr("monotonically_increasing_id() AS id", "value AS ip")
+          .repartition(8)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(logs.toString());
+      spark
+          .read()
+          .parquet(logs.toString())
+          .limit(Math.min(WARM_ROWS, rows))
+          .repartition(2)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(warm.toString());
+      spark
+          .read()
+          .parquet(logs.toString())
+          .limit(Math.min(betweenRows, rows))
+          .repartition(2)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(few.toString());
+      Files.delete(dir.resolve("ips.txt"));
+      Files.delete(dir.resolve("ranges.tsv"));
+      Files.createFile(dir.resolve("_complete"));
+    }
+  }
+
+  /**
+   * The MaxMind UDF as users write it: a reader opened lazily once per JVM ({@code MEMORY_MAPPED}),
+   * {@code InetAddress.getByName} on the text (an address literal: no DNS), the record as a map.
+   */
+  static final class MaxmindLabel implements UDF1<String, String> {
+    private static final long serialVersionUID = 1L;
+    private static final Map<String, Reader> READERS = new ConcurrentHashMap<>();
+    private final String path;
+
+    MaxmindLabel(String path) {
+      this.path = path;
+    }
+
+    @Override
+    public String call(String ip) throws Exception {
+      if (ip == null) {
+        return null;
+      }
+      Reader reader = READERS.computeIfAbsent(path, MaxmindLabel::open);
+      Map<?, ?> record = reader.get(InetAddress.getByName(ip), Map.class);
+      return record == null ? null : (String) record.get("label");
+    }
+
+    private static Reader open(String path) {
+      try {
+        return new Reader(new File(path), Reader.FileMode.MEMORY_MAPPED);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** The address text as a number, the way a SQL user writes it. */
+  private static final String IP_NUMBER =
+      "CAST(split(ip, '[.]')[0] AS BIGINT) * 16777216 + CAST(split(ip, '[.]')[1] AS BIGINT) * 65536"
+          + " + CAST(split(ip, '[.]')[2] AS BIGINT) * 256 + CAST(split(ip, '[.]')[3] AS BIGINT)";
+
+  private static final String AGG = "SELECT count(*), count(label), sum(hash(label)) FROM ";
+
+  /** The query of a method over the table {@code t}. */
+  static String query(String method, String t) {
+    switch (method) {
+      case "scan":
+        return "SELECT count(*), count(ip), sum(hash(ip)) FROM " + t;
+      case "spindex":
+        return AGG + "(SELECT spindex_label(ip, 'geo') AS label FROM " + t + ")";
+      case "spindex-udf":
+        return AGG + "(SELECT spindex_label_udf(ip, '${index}') AS label FROM " + t + ")";
+      case "maxmind-udf":
+        return AGG + "(SELECT maxmind_label(ip) AS label FROM " + t + ")";
+      case "maxmind-city-udf":
+        return AGG + "(SELECT maxmind_city_label(ip) AS label FROM " + t + ")";
+      case "bucket-join":
+        return AGG
+            + "(SELECT a.id, min_by(r.label, r.end - r.start) AS label FROM"
+            + " (SELECT id, n, shiftright(n, 16) AS bucket FROM (SELECT id, "
+            + IP_NUMBER
+            + " AS n FROM "
+            + t
+            + ")) a LEFT JOIN"
+            + " (SELECT explode(sequence(shiftright(start, 16), shiftright(end, 16))) AS bucket,"
+            + " start, end, label FROM ranges) r"
+            + " ON a.bucket = r.bucket AND a.n BETWEEN r.start AND r.end GROUP BY a.id)";
+      case "between-join":
+        return AGG
+            + "(SELECT /*+ BROADCAST(r) */ a.id, min_by(r.label, r.end - r.start) AS label FROM"
+            + " (SELECT id, "
+            + IP_NUMBER
+            + " AS n FROM "
+            + t
+            + ") a LEFT JOIN ranges r ON a.n BETWEEN r.start AND r.end GROUP BY a.id)";
+      default:
+        throw new IllegalArgumentException(method);
+    }
+  }
+
+  private static final List<String> FULL_TABLE =
+      List.of("scan", "spindex", "spindex-udf", "maxmind-udf", "maxmind-city-udf", "bucket-join");
+
+  void run(Data d, int rows, int betweenRows, int rounds, Path csv) throws IOException {
+    SparkSession spark =
+        SparkSession.builder()
+            .appName("spindex-sql-bench")
+            .master("local[2]")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "8")
+            .config("spark.sql.extensions", "io.spindex.spark.sql.SpindexExtensions")
+            .config("spark.spindex.index.geo", d.index.toString())
+            .getOrCreate();
+    try {
+      d.tables(spark, rows, betweenRows);
+      spark.read().parquet(d.rangeTable.toString()).createOrReplaceTempView("ranges");
+      spark.read().parquet(d.logs.toString()).createOrReplaceTempView("logs");
+      spark.read().parquet(d.warm.toString()).createOrReplaceTempView("warm");
+      spark.read().parquet(d.few.toString()).createOrReplaceTempView("few");
+      spark
+          .udf()
+          .registerJava(
+              "spindex_label_udf", "io.spindex.spark.sql.SpindexUdfs$Label", DataTypes.StringType);
+      spark
+          .udf()
+          .register("maxmind_label", new MaxmindLabel(d.mmdb.toString()), DataTypes.StringType);
+      spark
+          .udf()
+          .register(
+              "maxmind_city_label", new MaxmindLabel(d.mmdbCity.toString()), DataTypes.StringType);
+
+      List<String> out = new ArrayList<>();
+      out.add("method,rows,round,seconds,count,hits,hash");
+      Map<String, List<Object>> answers = new LinkedHashMap<>();
+      for (String m : FULL_TABLE) {
+        time(spark, d, m, "warm");
+      }
+      for (int round = 1; round <= rounds; round++) {
+        for (String m : FULL_TABLE) {
+          Timed t = time(spark, d, m, "logs");
+          out.add(t.csv(m, rows, round));
+          check(answers, m, m.equals("scan") ? null : t.answer, "logs");
+        }
+      }
+      // The broadcast BETWEEN join, on the few rows it can finish in reasonable time, checked
+      // against spindex_label on the same rows; one warm-up on a tenth of them.
+      int n = Math.min(betweenRows, rows);
+      spark.sql("SELECT * FROM few LIMIT " + Math.max(1, n / 10)).createOrReplaceTempView("fewer");
+      time(spark, d, "between-join", "fewer");
+      Timed ref = time(spark, d, "spindex", "few");
+      Timed b = time(spark, d, "between-join", "few");
+      out.add(b.csv("between-join", n, 1));
+      if (!ref.answer.equals(b.answer)) {
+        throw new IllegalStateException(
+            "between-join answers " + b.answer + ", spindex_label " + ref.answer);
+      }
+      Files.write(csv, out, StandardCharsets.UTF_8);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** Fails unless every method but the scan gives the same answer on the table. */
+  private static void check(Map<String, List<Object>> answers, String m, List<Object> a, String t) {
+    if (a == null) {
+      return;
+    }
+    answers.put(m, a);
+    for (Map.Entry<String, List<Object>> e : answers.entrySet()) {
+      if (!Objects.equals(e.getValue(), a)) {
+        throw new IllegalStateException(
+            String.format(
+                Locale.ROOT,
+                "%s answers %s on %s, but %s answers %s",
+                m,
+                a,
+                t,
+                e.getKey(),
+                e.getValue()));
+      }
+    }
+  }
+
+  private static final class Timed {
+    final double seconds;
+    final List<Object> answer;
+
+    Timed(double seconds, List<Object> answer) {
+      this.seconds = seconds;
+      this.answer = answer;
+    }
+
+    String csv(String method, int rows, int round) {
+      return String.format(
+          Locale.ROOT,
+          "%s,%d,%d,%.4f,%s,%s,%s",
+          method,
+          rows,
+          round,
+          seconds,
+          answer.get(0),
+          answer.get(1),
+          answer.get(2));
+    }
+  }
+
+  private static Timed time(SparkSession spark, Data d, String method, String table) {
+    String q = query(method, table).replace("${index}", d.index.toString());
+    long t0 = System.nanoTime();
+    Row r = spark.sql(q).collectAsList().get(0);
+    double s = (System.nanoTime() - t0) / 1e9;
+    List<Object> answer = Arrays.asList(r.get(0), r.get(1), r.get(2));
+    System.err.printf(Locale.ROOT, "sql: %-12s %-6s %8.3f s  %s%n", method, table, s, answer);
+    return new Timed(s, answer);
+  }
+}
