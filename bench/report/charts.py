@@ -242,7 +242,7 @@ def sql_chart(run, save):
         return
     colors = {"spindex": SPINDEX, "spindex-udf": SPINDEX, "maxmind-udf": COMPETITOR,
               "maxmind-city-udf": COMPETITOR}
-    fig, ax = plt.subplots(figsize=(9, 3.2))
+    fig, ax = plt.subplots(figsize=(11, 3.6))
     rates = [st[m][2] for m in shown]
     lower = [max(0.0, min(st[m][2] - st[m][3], st[m][2] * 0.95)) for m in shown]
     upper = [max(0.0, st[m][4] - st[m][2]) for m in shown]
@@ -252,9 +252,11 @@ def sql_chart(run, save):
     ax.set_yticklabels([re.sub(r"[`]", "", SQL_LABELS[m]) for m in shown], fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("rows/s of the lookup stage (log scale; bars: slowest to fastest run)")
+    ax.set_xlabel("rows/s of the lookup stage (log scale), higher is better; whiskers: slowest to "
+                  "fastest run")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title(f"Spark SQL, local[2]: IP labels for a {st[shown[0]][0]:,}-row Parquet table")
+    ax.set_title(f"IP labels in Spark SQL (local[2]), {st[shown[0]][0]:,}-row Parquet table",
+                 fontsize=10)
     save(fig, "sql.png")
 
 
