@@ -68,6 +68,7 @@ def make(run, out_dir):
     fetch_chart(run, save)
     spark_chart(run, save)
     sql_chart(run, save)
+    shapes_chart(run, save)
     return made
 
 
@@ -233,6 +234,42 @@ def spark_chart(run, save):
         ax.legend(fontsize=8, loc="lower right")
         ax.set_title("Spark executors ready to look up: Spindex holder per loader vs a broadcast")
         save(fig, "spark.png")
+
+
+def shapes_chart(run, save):
+    """Label lookups per shape and query set: Spindex single and batch, ip2region, MaxMind."""
+    res = [r for r in run.of_class("ShapeLookupBenchmark")]
+    if not res:
+        return
+    cases = [("uniform", "uniform", "uniform ranges,\nuniform addresses"),
+             ("uniform", "ranges", "uniform ranges,\naddresses by range"),
+             ("real", "uniform", "real-shaped ranges,\nuniform addresses"),
+             ("real", "ranges", "real-shaped ranges,\naddresses by range")]
+    series = [("heapBatchLabelText", "Spindex label, batch", SPINDEX, 1.0),
+              ("heapLabelText", "Spindex label, single", SPINDEX, 0.55),
+              ("ip2region", "ip2region content", COMPETITOR, 1.0),
+              ("maxmindMemory", "MaxMind MEMORY", COMPETITOR, 0.55)]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    width = 0.2
+    for k, (method, name, color, alpha) in enumerate(series):
+        xs, ys, es = [], [], []
+        for i, (shape, query, _) in enumerate(cases):
+            r = next((x for x in res if x.method == method and x.params.get("shape") == shape
+                      and x.params.get("query") == query), None)
+            if r:
+                xs.append(i + (k - 1.5) * width)
+                ys.append(r.score / 1e6)
+                es.append(0 if not math.isfinite(r.err) else min(r.err, r.score * 0.95) / 1e6)
+        ax.bar(xs, ys, width=width, yerr=es, color=color, alpha=alpha, label=name, capsize=2)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([c[2] for c in cases], fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("M lookups/s, one thread (log scale)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower left")
+    count = int(res[0].params.get("count", "0"))
+    ax.set_title(f"IPv4 label lookups by data shape, {count:,} ranges", fontsize=10)
+    save(fig, "shapes.png")
 
 
 def sql_chart(run, save):

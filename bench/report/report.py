@@ -195,6 +195,48 @@ def lookups(run, cls, spec):
     return table(["lookup", "M lookups/s", "× binary search"], rows)
 
 
+SHAPES = [("uniform", "uniform", "uniform ranges, uniform addresses"),
+          ("uniform", "ranges", "uniform ranges, addresses by range"),
+          ("real", "uniform", "real-shaped ranges, uniform addresses"),
+          ("real", "ranges", "real-shaped ranges, addresses by range")]
+
+
+def shape_results(run, shape, query):
+    """{method: result} of ShapeLookupBenchmark for one shape and query set."""
+    return {r.method: r for r in run.of_class("ShapeLookupBenchmark")
+            if r.params.get("shape") == shape and r.params.get("query") == query}
+
+
+def shape_lookup(run):
+    if not run.of_class("ShapeLookupBenchmark"):
+        return "(no results in this run: scripts/bench --only shapes)"
+    rows = []
+    for shape, query, label in SHAPES:
+        g = shape_results(run, shape, query)
+
+        def m(name):
+            r = g.get(name)
+            return pm(r.score, r.err, 1e-6) if r else "n/a"
+        chase = g.get("chase")
+        rows.append([label, m("heapSingle"), m("heapBatch"), times(g.get("heapBatch"), g.get("heapSingle")),
+                     m("mappedSingle"), m("mappedBatch"), m("heapLabelText"), m("heapBatchLabelText"),
+                     m("ip2region"), m("maxmindMemory"),
+                     f"{1e9 / chase.score:.1f}" if chase else "n/a"])
+    out = table(["ranges, queries", "heap single", "heap batch", "batch ÷ single", "mapped single",
+                 "mapped batch", "label text, single", "label text, batch", "ip2region",
+                 "MaxMind MEMORY", "memory latency ns"], rows)
+    rows = []
+    for shape, query, label in SHAPES:
+        g = shape_results(run, shape, query)
+        rows.append([label, times(g.get("heapLabelText"), g.get("ip2region")),
+                     times(g.get("heapBatchLabelText"), g.get("ip2region")),
+                     times(g.get("heapLabelText"), g.get("maxmindMemory")),
+                     times(g.get("heapBatchLabelText"), g.get("maxmindMemory")),
+                     times(g.get("heapBatchLabelText"), g.get("heapLabelText"))])
+    return out + "\n\n" + table(["label text, one thread", "single ÷ ip2region", "batch ÷ ip2region",
+                                  "single ÷ MaxMind", "batch ÷ MaxMind", "batch ÷ single"], rows)
+
+
 def build(run):
     cls = "BuildBenchmark"
     naive = run.get(cls, "naive")
@@ -527,6 +569,17 @@ def goals(run):
             ratio_row(goal, g("DualStackLookupBenchmark", prefix + "Dual"),
                       g("DualStackLookupBenchmark", prefix + "V4Only"), lambda r: r >= 0.95,
                       "{}× the v4-only throughput")
+    for api, method in [("single", "heapLabelText"), ("batch", "heapBatchLabelText")]:
+        for other, floor, name in [("ip2region", 10, "ip2region"), ("maxmindMemory", 30, "MaxMind MEMORY")]:
+            for query, qlabel in [("ranges", "addresses by range"), ("uniform", "uniform addresses")]:
+                sr = shape_results(run, "real", query)
+                ratio_row(f"real shape, {qlabel}: label text ({api} API, one thread) ≥ {floor}× {name}",
+                          sr.get(method), sr.get(other), lambda r, f=floor: r >= f)
+    for shape, query, label in SHAPES:
+        sr = shape_results(run, shape, query)
+        for a, b, what in [("heapBatch", "heapSingle", "label ids"),
+                           ("heapBatchLabelText", "heapLabelText", "label text")]:
+            ratio_row(f"batch ≥ 1.5× single ({what}), {label}", sr.get(a), sr.get(b), lambda r: r >= 1.5)
     ratio_row("membership (mapped) ≥ RoaringBitmap mapped `contains`", g(slk, "mappedPrefix"),
               g(slk, "roaringMapped"), lambda r: r >= 1)
     ratio_row("membership (heap) ≥ RoaringBitmap heap `contains`", g(slk, "heapPrefix"),
@@ -670,7 +723,7 @@ def main():
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
-              "ipv6-lookup": ipv6_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
+              "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "spark-build": spark_build, "sql": sql, "commands": commands}
     for name, fn in blocks.items():

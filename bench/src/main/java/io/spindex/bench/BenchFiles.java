@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
@@ -75,11 +76,19 @@ public final class BenchFiles {
     return out;
   }
 
-  /** About {@code count} sorted ranges with labels, {@code start|end|label}. */
+  /**
+   * About {@code count} sorted ranges with labels, {@code start|end|label}, of the uniform shape.
+   */
   public static Path rangeText(Path dir, int count) throws IOException {
-    Path out = dir.resolve("ranges-" + count + ".txt");
+    return rangeText(dir, count, RangeGenerator.Shape.UNIFORM);
+  }
+
+  /** As {@link #rangeText(Path, int)}, of the shape given. */
+  public static Path rangeText(Path dir, int count, RangeGenerator.Shape shape) throws IOException {
+    Path out =
+        dir.resolve("ranges-" + shape.name().toLowerCase(Locale.ROOT) + "-" + count + ".txt");
     try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
-      new RangeGenerator(count, SEED, RangeGenerator.Format.RANGE).writeTo(o);
+      new RangeGenerator(count, SEED, RangeGenerator.Format.RANGE).shape(shape).writeTo(o);
     }
     return out;
   }

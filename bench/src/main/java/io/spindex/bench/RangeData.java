@@ -6,6 +6,7 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
+import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.IOException;
@@ -39,8 +40,13 @@ final class RangeData implements AutoCloseable {
   }
 
   static RangeData create(int count, boolean noPrefixToo) throws IOException {
+    return create(count, noPrefixToo, RangeGenerator.Shape.UNIFORM);
+  }
+
+  static RangeData create(int count, boolean noPrefixToo, RangeGenerator.Shape shape)
+      throws IOException {
     Path dir = BenchFiles.scratch("ranges");
-    Path text = BenchFiles.rangeText(dir, count);
+    Path text = BenchFiles.rangeText(dir, count, shape);
     Path index = BenchFiles.rangeIndex(text, dir.resolve("ranges.spx"), true);
     Path noPrefix =
         noPrefixToo ? BenchFiles.rangeIndex(text, dir.resolve("ranges-np.spx"), false) : null;

@@ -1,0 +1,223 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.bench;
+
+import com.maxmind.db.Reader;
+import io.spindex.gen.Queries;
+import io.spindex.gen.RangeGenerator;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Loader;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.lionsoul.ip2region.xdb.Searcher;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Range lookups by data shape, single thread: {@code count} ranges of the uniform shape (random
+ * cuts of the whole space) or of the real shape ({@code spindex gen ranges --shape real}: dense in
+ * a few /8s, sparse elsewhere, small ranges, labels with a long tail), queried by addresses uniform
+ * over the 2^32 space or drawn by range ({@link Queries#weighted}: every address in a range, each
+ * range as likely as any other, so the dense regions get their share). Spindex single and batch
+ * lookups ({@code labelId}, {@code labelIds} of {@value AddressPool#BATCH}), heap and mapped, to
+ * the label id and to the label text, beside ip2region (content mode) and MaxMind's reader ({@code
+ * MEMORY}) on the same ranges; a {@code chase} of dependent random reads over an array as large as
+ * the index gives the machine's memory latency, the floor of a lookup that misses the caches.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class ShapeLookupBenchmark {
+  @Param("700000")
+  public int count;
+
+  @Param({"uniform", "real"})
+  public String shape;
+
+  @Param({"uniform", "ranges"})
+  public String query;
+
+  private RangeData data;
+  private IpRanges heap;
+  private IpRanges mapped;
+  private Searcher ip2region;
+  private Reader maxmind;
+  private AddressPool pool;
+  private InetAddress[] inet;
+  private int[] chain;
+  private int chainAt;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    data = RangeData.create(count, false, RangeGenerator.Shape.parse(shape));
+    heap = Loader.NIO.load(data.index).asRanges();
+    mapped = Loader.MAPPED.load(data.index).asRanges();
+    ip2region = Searcher.newWithBuffer(Searcher.loadContentFromFile(data.xdb.toString()));
+    maxmind = new Reader(data.mmdb.toFile(), Reader.FileMode.MEMORY);
+    int[] q =
+        query.equals("uniform")
+            ? Queries.uniform(AddressPool.SIZE, BenchFiles.SEED + 2)
+            : Queries.weighted(heap, AddressPool.SIZE, BenchFiles.SEED + 2);
+    pool = new AddressPool(q);
+    inet = new InetAddress[q.length];
+    for (int i = 0; i < q.length; i++) {
+      inet[i] = RangeData.inet(q[i]);
+      if (mapped.labelId(q[i]) != heap.labelId(q[i])) {
+        throw new IllegalStateException(String.format("heap and mapped differ for %08x", q[i]));
+      }
+    }
+    int[] batch = new int[q.length];
+    heap.labelIds(q, q.length, batch);
+    for (int i = 0; i < q.length; i++) {
+      if (batch[i] != heap.labelId(q[i])) {
+        throw new IllegalStateException(String.format("batch and single differ for %08x", q[i]));
+      }
+    }
+    data.check(q);
+    // One random cycle through an int[] of the index's size: each read depends on the last.
+    int n = Math.max(1 << 16, (int) (java.nio.file.Files.size(data.index) / 4));
+    chain = new int[n];
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(BenchFiles.SEED);
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    for (int i = 0; i < n; i++) {
+      chain[order[i]] = order[(i + 1) % n];
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    maxmind.close();
+    data.close();
+  }
+
+  private static int single(IpRanges r, AddressPool pool) {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += r.labelId(a[i]);
+    }
+    return sum;
+  }
+
+  private final int[] batchIn = new int[AddressPool.BATCH];
+  private final int[] batchOut = new int[AddressPool.BATCH];
+
+  private int batch(IpRanges r) {
+    System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
+    return r.labelIds(batchIn, AddressPool.BATCH, batchOut);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapSingle() {
+    return single(heap, pool);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapBatch() {
+    return batch(heap);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int mappedSingle() {
+    return single(mapped, pool);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int mappedBatch() {
+    return batch(mapped);
+  }
+
+  /** The label text, what ip2region and MaxMind hand back: {@code label()} one at a time. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapLabelText() {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      found += heap.label(a[i]) != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** The label text through the batch API: {@code labelIds}, then {@code labelText} per id. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapBatchLabelText() {
+    batch(heap);
+    int found = 0;
+    for (int i = 0; i < AddressPool.BATCH; i++) {
+      int id = batchOut[i];
+      found += id != IpRanges.NONE && heap.labelText(id) != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int ip2region() throws IOException {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      found += ip2region.search(a[i] & 0xFFFFFFFFL) != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int maxmindMemory() throws IOException {
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      Map<?, ?> m = maxmind.get(inet[i], Map.class);
+      found += m != null ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** Dependent random reads over an array of the index's size: one cache miss each, at most. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int chase() {
+    int at = chainAt;
+    for (int i = 0; i < AddressPool.BATCH; i++) {
+      at = chain[at];
+    }
+    chainAt = at;
+    return at;
+  }
+}
