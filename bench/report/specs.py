@@ -38,6 +38,7 @@ SET_LOOKUP = [
     ("binarySearch", "`Arrays.binarySearch` on the same int[] (baseline)", BASELINE),
     ("roaringMapped", "RoaringBitmap mapped `contains`", COMPETITOR),
     ("roaringHeap", "RoaringBitmap heap `contains`", COMPETITOR),
+    ("chase", "memory latency: dependent random reads over an array of the index's size", BASELINE),
 ]
 RANGE_LOOKUP = [
     ("heapPrefix", "Spindex `labelId`, heap, /16 prefix table", SPINDEX),

@@ -55,6 +55,7 @@ public class SetLookupBenchmark {
   private ImmutableRoaringBitmap roaringMapped;
   private RoaringBitmap roaringHeap;
   private AddressPool pool;
+  private MemoryChase chase;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -84,6 +85,7 @@ public class SetLookupBenchmark {
       a[i] = rnd.nextBoolean() ? heapPrefix.address(rnd.nextInt(keys.length)) : rnd.nextInt();
     }
     pool = new AddressPool(a);
+    chase = new MemoryChase(Files.size(withPrefix), BenchFiles.SEED);
     for (int x : a) {
       boolean expected = Arrays.binarySearch(keys, x ^ 0x80000000) >= 0;
       if (heapPrefix.contains(x) != expected
@@ -95,6 +97,16 @@ public class SetLookupBenchmark {
         throw new IllegalStateException(String.format("answers differ for %08x", x));
       }
     }
+  }
+
+  /**
+   * Dependent random reads over an array as large as the index (104 MB at 26 M addresses): the cost
+   * of one memory access that misses every cache here, the floor under each step of a search.
+   */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int chase() {
+    return chase.run(AddressPool.BATCH);
   }
 
   @TearDown(Level.Trial)

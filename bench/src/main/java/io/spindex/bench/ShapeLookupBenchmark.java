@@ -62,8 +62,7 @@ public class ShapeLookupBenchmark {
   private Reader maxmind;
   private AddressPool pool;
   private InetAddress[] inet;
-  private int[] chain;
-  private int chainAt;
+  private MemoryChase chase;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -92,23 +91,7 @@ public class ShapeLookupBenchmark {
       }
     }
     data.check(q);
-    // One random cycle through an int[] of the index's size: each read depends on the last.
-    int n = Math.max(1 << 16, (int) (java.nio.file.Files.size(data.index) / 4));
-    chain = new int[n];
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    java.util.SplittableRandom rnd = new java.util.SplittableRandom(BenchFiles.SEED);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    for (int i = 0; i < n; i++) {
-      chain[order[i]] = order[(i + 1) % n];
-    }
+    chase = new MemoryChase(java.nio.file.Files.size(data.index), BenchFiles.SEED);
   }
 
   @TearDown(Level.Trial)
@@ -213,11 +196,6 @@ public class ShapeLookupBenchmark {
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int chase() {
-    int at = chainAt;
-    for (int i = 0; i < AddressPool.BATCH; i++) {
-      at = chain[at];
-    }
-    chainAt = at;
-    return at;
+    return chase.run(AddressPool.BATCH);
   }
 }
