@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class DualStackLookupBenchmark {
   /** Generated IPv4 ranges (before gaps are cut out), as in {@link RangeLookupBenchmark}. */
   @Param("700000")

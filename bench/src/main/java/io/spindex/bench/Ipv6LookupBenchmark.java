@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class Ipv6LookupBenchmark {
   /** IPv6 ranges (CIDR lines) in the index. */
   @Param("500000")

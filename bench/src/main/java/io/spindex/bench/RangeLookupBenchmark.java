@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class RangeLookupBenchmark {
   @Param("700000")
   public int count;

@@ -41,7 +41,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
+    jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+AlwaysPreTouch"})
 public class SetLookupBenchmark {
   @Param("26123456")
   public int count;

@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class ShapeLookupBenchmark {
   @Param("700000")
   public int count;
