@@ -26,7 +26,9 @@ import java.util.Map;
  * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
  * sorted, overlaps failed or flattened by an {@link OverlapPolicy} (within each family), labels
  * stored once each. IPv4 and IPv6 lines may come in one file or in several; with any IPv6 range the
- * index is dual-stack (format version 2), else it is the IPv4 index of version 1.
+ * index is dual-stack (format version 2), else it is the IPv4 index of version 1. With the prefix
+ * table on, /16 blocks of more than {@value IndexWriter#DENSE_ROWS} ranges get /24 sub-tables
+ * (section {@code prefix24}, format version 3) within a size budget, densest first.
  */
 @Internal
 public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
@@ -80,6 +82,24 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
    */
   public IpRangeBuilder labelFieldsFromHeader() {
     this.labelFieldsFromHeader = true;
+    return this;
+  }
+
+  private int denseRows = IndexWriter.DENSE_ROWS;
+  private double subTableBudget = IndexWriter.SUB_TABLE_BUDGET;
+
+  /**
+   * Which /16 blocks get /24 sub-tables: those with more than {@code minRows} ranges, densest
+   * first, while the sub-tables stay within {@code budget} times the ranges' own bytes (12 a
+   * range). The defaults ({@value IndexWriter#DENSE_ROWS}, {@value IndexWriter#SUB_TABLE_BUDGET})
+   * suit every index; tests lower them to give small indexes sub-tables. A budget of 0 writes none.
+   */
+  public IpRangeBuilder subTables(int minRows, double budget) {
+    if (minRows < 0 || budget < 0) {
+      throw new IllegalArgumentException("sub-tables: minRows and budget must be >= 0");
+    }
+    this.denseRows = minRows;
+    this.subTableBudget = budget;
     return this;
   }
 
@@ -164,6 +184,10 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     if (prefixTable) {
       int[] prefix = prefixTable(flat.starts, flat.size);
       w.ints(Section.PREFIX16, prefix, prefix.length);
+      int[] sub = IndexWriter.subTables(flat.starts, flat.size, prefix, denseRows, subTableBudget);
+      if (sub != null) {
+        w.ints(Section.PREFIX24, sub, sub.length);
+      }
     }
     int[] offsets = rows.labelOffsets();
     w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);

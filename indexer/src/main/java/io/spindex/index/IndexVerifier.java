@@ -22,8 +22,8 @@ import java.util.List;
  * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, ranges
  * sorted and non-overlapping with {@code start <= end}, label ids and offsets within the
  * dictionary, product id hashes strictly ascending and equal to the hashes of the stored ids, the
- * prefix table equal to the one the keys imply, and zero padding between sections. Reads through a
- * mapping, so it needs no heap for the data.
+ * prefix tables (/16, and the /24 sub-tables of a range index) equal to the ones the keys imply,
+ * and zero padding between sections. Reads through a mapping, so it needs no heap for the data.
  */
 @Internal
 public final class IndexVerifier {
@@ -122,6 +122,7 @@ public final class IndexVerifier {
         prev = at;
       }
       checkPrefix(h, Section.PREFIX16, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
+      checkSubTables(h, r);
       verifyRanges6(h, r);
     }
     return h;
@@ -295,6 +296,67 @@ public final class IndexVerifier {
             "entry " + p + " = " + row + " (first row at or after prefix " + p + ")",
             String.valueOf(prefix.get(p)));
       }
+    }
+  }
+
+  /**
+   * The /24 sub-tables: numbered in block order, each used once, and entry q of block p's table the
+   * number of the block's rows that start before address p.q.0.
+   */
+  private static void checkSubTables(IndexHeader h, IpRanges r) throws CorruptIndexException {
+    SubTables sub = r.subTables();
+    if (sub == null) {
+      return;
+    }
+    SectionEntry e = h.require(Section.PREFIX24);
+    IntColumn prefix = r.prefixTable();
+    int next = 1;
+    for (int p = 0; p < 65536; p++) {
+      int entry = sub.mapEntry(p);
+      if (entry == 0) {
+        continue;
+      }
+      if (entry != next) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'prefix24'",
+            e.offset() + 2L * p,
+            "block " + p + ": sub-table " + next + " (numbered in block order)",
+            String.valueOf(entry));
+      }
+      int table = sub.of(p);
+      int block = prefix.get(p);
+      int row = block;
+      for (int q = 0; q < 256; q++) {
+        int first = p << 16 | q << 8;
+        while (row < prefix.get(p + 1) && Layout.flip(r.start(row)) < Layout.flip(first)) {
+          row++;
+        }
+        if (sub.before(table, q) != row - block) {
+          throw CorruptIndexException.at(
+              h.file(),
+              "section 'prefix24'",
+              e.offset() + 4L * table + 2L * q,
+              "block "
+                  + p
+                  + ", /24 "
+                  + q
+                  + ": "
+                  + (row - block)
+                  + " rows before "
+                  + Ipv4Text.format(first),
+              String.valueOf(sub.before(table, q)));
+        }
+      }
+      next++;
+    }
+    if (next - 1 != sub.tables()) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'prefix24'",
+          e.offset(),
+          sub.tables() + " blocks with a sub-table (one per table)",
+          String.valueOf(next - 1));
     }
   }
 

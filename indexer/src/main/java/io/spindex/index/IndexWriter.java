@@ -83,7 +83,6 @@ public final class IndexWriter {
     this.sourceDigest = sourceDigest.clone();
   }
 
-  /** Overrides the creation time (e.g. from SOURCE_DATE_EPOCH, for reproducible files). */
   /**
    * The {@link Section#PREFIX16_V6} table for IPv6 keys given flipped (as stored): entry p is the
    * first row whose top 16 bits are {@code >= p}.
@@ -92,6 +91,22 @@ public final class IndexWriter {
     return Keys128.prefixTable(flippedHi, n);
   }
 
+  /** Range index builds: blocks with more rows than this may get a /24 sub-table. */
+  public static final int DENSE_ROWS = SubTables.DENSE_ROWS;
+
+  /** Range index builds: the sub-tables' bytes at most this share of the ranges' own bytes. */
+  public static final double SUB_TABLE_BUDGET = SubTables.BUDGET;
+
+  /**
+   * The {@link Section#PREFIX24} section for IPv4 ranges whose starts (flipped, as stored) and /16
+   * {@code prefix} table are given, or {@code null} when no block needs a sub-table.
+   */
+  public static int[] subTables(
+      int[] flippedStarts, int n, int[] prefix, int minRows, double budget) {
+    return SubTables.build(flippedStarts, n, prefix, minRows, budget);
+  }
+
+  /** Overrides the creation time (e.g. from SOURCE_DATE_EPOCH, for reproducible files). */
   public IndexWriter createdMillis(long millis) {
     this.createdMillis = millis;
     return this;

@@ -27,6 +27,7 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn ends;
   private final IntColumn labelIds;
   private final IntColumn prefix;
+  private final SubTables sub;
   private final IntColumn labelOffsets;
   private final ByteBuffer labelBytes;
   private final String[] decoded;
@@ -43,6 +44,7 @@ public final class IpRanges extends SpindexIndex {
       IntColumn ends,
       IntColumn labelIds,
       IntColumn prefix,
+      SubTables sub,
       IntColumn labelOffsets,
       ByteBuffer labelBytes,
       Keys128 starts6,
@@ -60,6 +62,7 @@ public final class IpRanges extends SpindexIndex {
     this.ends = ends;
     this.labelIds = labelIds;
     this.prefix = prefix;
+    this.sub = sub;
     this.labelOffsets = labelOffsets;
     this.labelBytes = labelBytes.asReadOnlyBuffer();
     this.decoded = new String[labelOffsets.size() - 1];
@@ -73,6 +76,11 @@ public final class IpRanges extends SpindexIndex {
   /** The /16 prefix table, or {@code null} when the file has none. */
   IntColumn prefixTable() {
     return prefix;
+  }
+
+  /** The /24 sub-tables of the dense /16 blocks, or {@code null} when the file has none. */
+  SubTables subTables() {
+    return sub;
   }
 
   @Override
@@ -109,6 +117,14 @@ public final class IpRanges extends SpindexIndex {
       int p = address >>> 16;
       lo = prefix.get(p);
       hi = prefix.get(p + 1);
+      int table = sub == null ? -1 : sub.of(p);
+      if (table >= 0) {
+        // Only the rows that start in the address's /24 (or the one before them) are candidates.
+        int q = (address >>> 8) & 0xFF;
+        int block = lo;
+        lo = block + sub.before(table, q);
+        hi = q == 255 ? hi : block + sub.before(table, q + 1);
+      }
     } else {
       lo = 0;
       hi = starts.size();
@@ -266,9 +282,19 @@ public final class IpRanges extends SpindexIndex {
     for (int i = 0; i < count; i++) {
       int address = addresses[i];
       int p = address >>> 16;
-      // The range holding the address starts in its /16 block or is the one just before it.
-      int lo = Math.max(prefix.get(p) - 1, 0);
-      int n = prefix.get(p + 1) - lo;
+      // The range holding the address starts in its /16 block (its /24, in a block with a
+      // sub-table) or is the one just before it.
+      int from = prefix.get(p);
+      int to = prefix.get(p + 1);
+      int table = sub == null ? -1 : sub.of(p);
+      if (table >= 0) {
+        int q = (address >>> 8) & 0xFF;
+        int block = from;
+        from = block + sub.before(table, q);
+        to = q == 255 ? to : block + sub.before(table, q + 1);
+      }
+      int lo = Math.max(from - 1, 0);
+      int n = to - lo;
       int k = Layout.flip(address);
       if (n <= 2) {
         int row = n == 2 && starts.get(lo + 1) <= k ? lo + 1 : lo;

@@ -44,7 +44,7 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
@@ -266,7 +266,7 @@ final class Layout {
             file,
             "directory",
             at,
-            "a known, not yet listed section id (1.." + (version == 1 ? 12 : 21) + ")",
+            "a known, not yet listed section id (1.." + Section.maxId(version) + ")",
             String.valueOf(Integer.toUnsignedLong(id)));
       }
       if (b.getShort(at + 6) != 0 || b.getInt(at + 28) != 0) {
@@ -411,6 +411,24 @@ final class Layout {
     if (prefix != null) {
       expectElements(h, prefix, PREFIX16_ENTRIES);
     }
+    SectionEntry prefix24 = h.find(Section.PREFIX24);
+    if (prefix24 != null) {
+      long tables = prefix24.elements() - SubTables.MAP_INTS;
+      if (prefix == null
+          || tables < SubTables.TABLE_INTS
+          || tables % SubTables.TABLE_INTS != 0
+          || tables / SubTables.TABLE_INTS > 65535) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'prefix24'",
+            prefix24.offset(),
+            SubTables.MAP_INTS
+                + " + k x "
+                + SubTables.TABLE_INTS
+                + " elements (0 < k < 65536), beside a 'prefix16' section",
+            prefix24.elements() + " elements" + (prefix == null ? ", no 'prefix16' section" : ""));
+      }
+    }
     SectionEntry prefix6 = h.find(Section.PREFIX16_V6);
     if (prefix6 != null) {
       expectElements(h, prefix6, PREFIX16_ENTRIES);
@@ -425,8 +443,9 @@ final class Layout {
     List<Section> allowed = h.find(group[0]) == null ? List.of() : Arrays.asList(group);
     for (SectionEntry e : h.sections()) {
       Section s = e.section();
-      boolean labelFields = s == Section.LABEL_FIELDS && h.kind() == IndexKind.IPV4_RANGES;
-      if (s.since() > 1 && !allowed.contains(s) && !labelFields) {
+      boolean ofRanges =
+          (s == Section.LABEL_FIELDS || s == Section.PREFIX24) && h.kind() == IndexKind.IPV4_RANGES;
+      if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {
         throw CorruptIndexException.at(
             h.file(),
             "section '" + s.displayName() + "'",

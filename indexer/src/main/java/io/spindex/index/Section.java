@@ -10,8 +10,8 @@ import io.spindex.Internal;
 /**
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
  * of format version 1; the IPv6 sections and the label field names (13–21) exist from version 2 on,
- * and a file that has one is written as version 2, so that a reader that predates them rejects it
- * at the version check.
+ * the /24 sub-tables (22) from version 3; a file is written with the version of its newest section,
+ * so that a reader that predates a section rejects the file at the version check.
  */
 @Internal
 public enum Section {
@@ -59,7 +59,12 @@ public enum Section {
    * Optional, ranges: the names of the fields a label is made of, UTF-8: the delimiter that splits
    * a label into them on the first line, then one name a line (LF-separated, no final LF).
    */
-  LABEL_FIELDS(21, "label_fields", 1, 2);
+  LABEL_FIELDS(21, "label_fields", 1, 2),
+  /**
+   * Optional, IPv4 ranges with a {@link #PREFIX16} table: /24 sub-tables for the dense /16 blocks,
+   * int32 (layout in {@link SubTables}).
+   */
+  PREFIX24(22, "prefix24", 4, 3);
 
   private final int id;
   private final String displayName;
@@ -95,6 +100,17 @@ public enum Section {
   /** The name used in messages and in {@code spindex inspect}. */
   public String displayName() {
     return displayName;
+  }
+
+  /** The highest section id a file of format {@code version} may hold. */
+  static int maxId(int version) {
+    int max = 0;
+    for (Section s : values()) {
+      if (s.since <= version) {
+        max = Math.max(max, s.id);
+      }
+    }
+    return max;
   }
 
   /** The section with this id in a file of format {@code version}, or {@code null}. */

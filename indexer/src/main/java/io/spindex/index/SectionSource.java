@@ -58,6 +58,8 @@ interface SectionSource {
           "offsets from 0 to " + bytesEntry.length() + " (the label bytes)",
           "from " + offsets.get(0) + " to " + last);
     }
+    SectionEntry subEntry = h.find(Section.PREFIX24);
+    SubTables sub = subEntry == null ? null : new SubTables(source.ints(subEntry));
     Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
     Keys128 ends6 = Keys128.EMPTY;
     IntColumn labels6 = IntColumn.of(new int[0]);
@@ -72,6 +74,9 @@ interface SectionSource {
       int labelCount = offsets.size() - 1;
       nonDecreasing(h, offsetsEntry, offsets);
       labelIdsWithin(h, h.require(Section.RANGE_LABELS), labels, labelCount);
+      if (sub != null) {
+        tablesWithin(h, subEntry, sub, prefix);
+      }
       if (starts6.size() > 0) {
         labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount);
       }
@@ -96,8 +101,47 @@ interface SectionSource {
       }
     }
     return new IpRanges(
-        h, loader, starts, ends, labels, prefix, offsets, bytes, starts6, ends6, labels6, fields,
-        delimiter);
+        h, loader, starts, ends, labels, prefix, sub, offsets, bytes, starts6, ends6, labels6,
+        fields, delimiter);
+  }
+
+  /**
+   * Every block's map entry names a sub-table of the section, and every entry of a sub-table is at
+   * most its block's row count, so that a lookup reads within the sections whatever the values (the
+   * exact values are checked by {@code spindex verify}).
+   */
+  private static void tablesWithin(IndexHeader h, SectionEntry e, SubTables sub, IntColumn prefix)
+      throws CorruptIndexException {
+    int tables = sub.tables();
+    for (int p = 0; p < 65536; p++) {
+      int entry = sub.mapEntry(p);
+      if (entry > tables) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'prefix24'",
+            e.offset() + 2L * p,
+            "block " + p + ": 0 or a sub-table number in [1, " + tables + "]",
+            String.valueOf(entry));
+      }
+      if (entry == 0) {
+        continue;
+      }
+      int table = sub.of(p);
+      int rows = prefix.get(p + 1) - prefix.get(p);
+      for (int q = 0; q < 256; q++) {
+        int before = sub.before(table, q);
+        if (before > rows || (q == 0 && before != 0)) {
+          throw CorruptIndexException.at(
+              h.file(),
+              "section 'prefix24'",
+              e.offset() + 4L * table + 2L * q,
+              q == 0
+                  ? "block " + p + ", /24 0: 0"
+                  : "block " + p + ", /24 " + q + ": at most the block's " + rows + " rows",
+              String.valueOf(before));
+        }
+      }
+    }
   }
 
   /** Every offset at least the one before it, so that every slice it bounds is in the section. */

@@ -87,7 +87,7 @@ public final class BadFixtures {
     out.put("bad-magic.spx", flip(set, 1, 0x20));
     out.put(
         "text-not-index.spx", "10.0.0.1\n10.0.0.2\n".repeat(10).getBytes(StandardCharsets.UTF_8));
-    out.put("future-version.spx", put16(set, Layout.OFF_VERSION, 3, false));
+    out.put("future-version.spx", put16(set, Layout.OFF_VERSION, Layout.VERSION + 1, false));
     out.put("unknown-kind.spx", put16(set, Layout.OFF_KIND, 9, true));
     out.put("reserved-header-bytes.spx", put16(set, 100, 1, true));
     out.put("reserved-directory-bytes.spx", put16(set, Layout.HEADER_BYTES + 28, 7, true));
@@ -161,13 +161,13 @@ public final class BadFixtures {
     return fixSectionCrc(c, h, s);
   }
 
-  private static byte[] flip(byte[] b, int at, int mask) {
+  static byte[] flip(byte[] b, int at, int mask) {
     byte[] c = b.clone();
     c[at] ^= (byte) mask;
     return c;
   }
 
-  private static byte[] put16(byte[] b, int at, int v, boolean fixCrc) {
+  static byte[] put16(byte[] b, int at, int v, boolean fixCrc) {
     byte[] c = b.clone();
     ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN).putShort(at, (short) v);
     return fixCrc ? fixHeaderCrc(c) : c;
@@ -180,7 +180,7 @@ public final class BadFixtures {
   }
 
   /** Changes a field of directory entry {@code entry} (8: offset, 16: length), CRC fixed up. */
-  private static byte[] dirField(byte[] b, int entry, int field, long v) {
+  static byte[] dirField(byte[] b, int entry, int field, long v) {
     return put64(b, Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * entry + field, v);
   }
 
@@ -193,14 +193,14 @@ public final class BadFixtures {
     return fixSectionCrc(bb.array(), h, s);
   }
 
-  private static byte[] setInt(byte[] b, IndexHeader h, Section s, int i, int v) {
+  static byte[] setInt(byte[] b, IndexHeader h, Section s, int i, int v) {
     ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
     bb.putInt((int) h.find(s).offset() + 4 * i, v);
     return fixSectionCrc(bb.array(), h, s);
   }
 
   /** Recomputes a section's CRC32C in the directory, then the header's. */
-  private static byte[] fixSectionCrc(byte[] b, IndexHeader h, Section s) {
+  static byte[] fixSectionCrc(byte[] b, IndexHeader h, Section s) {
     SectionEntry e = h.find(s);
     CRC32C crc = new CRC32C();
     crc.update(b, (int) e.offset(), (int) e.length());
@@ -211,7 +211,7 @@ public final class BadFixtures {
     return fixHeaderCrc(b);
   }
 
-  private static byte[] fixHeaderCrc(byte[] b) {
+  static byte[] fixHeaderCrc(byte[] b) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     int n = bb.getInt(Layout.OFF_SECTION_COUNT);
     CRC32C crc = new CRC32C();

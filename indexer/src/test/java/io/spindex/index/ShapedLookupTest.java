@@ -22,24 +22,42 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Single and batch lookups on generated ranges of each shape, through every loader, against a Guava
  * {@code TreeRangeMap} built from the generated text: the real shape puts thousands of rows under
  * one /16 in its dense blocks and none in most, which is where the batch lookup's paths part (an
  * address of a block of at most two candidate rows is answered at once, the others in lock step).
- * Probes: addresses uniform over the space, drawn by range, every range's ends and their
- * neighbours, and both ends of the space; two ranges touching 0 and 2^32 - 1 are added.
+ * Probes: addresses uniform over the space, drawn by range (with the first and last address of
+ * their /24), every range's ends and their neighbours, and both ends of the space; two ranges
+ * touching 0 and 2^32 - 1 are added. Each shape is built three ways: with the builder's /24
+ * sub-tables as they come (none at this size), with one for every non-empty /16 block, and with
+ * none; {@code verify} accepts each file.
  */
 class ShapedLookupTest {
   @TempDir Path dir;
 
-  @ParameterizedTest(name = "{0}")
-  @EnumSource(RangeGenerator.Shape.class)
-  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape) throws IOException {
+  /** Sub-tables as the builder makes them, for every non-empty block, or none. */
+  enum Tables {
+    DEFAULT,
+    EVERY_BLOCK,
+    NONE
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(RangeGenerator.Shape.values())
+        .flatMap(s -> Stream.of(Tables.values()).map(t -> Arguments.of(s, t)));
+  }
+
+  @ParameterizedTest(name = "{0}, sub-tables {1}")
+  @MethodSource("cases")
+  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape, Tables tables)
+      throws IOException {
     Path text = dir.resolve("ranges.txt");
     try (OutputStream o = Files.newOutputStream(text)) {
       new RangeGenerator(30_000, 7, RangeGenerator.Format.RANGE).shape(shape).writeTo(o);
@@ -57,10 +75,19 @@ class ShapedLookupTest {
       reference.put(Range.closed(address(f[0]), address(f[1])), f[2]);
     }
     Path idx = dir.resolve("ranges.spx");
-    new IpRangeBuilder().delimiter('|').build(List.of(text), idx);
+    IpRangeBuilder builder = new IpRangeBuilder().delimiter('|');
+    if (tables == Tables.EVERY_BLOCK) {
+      builder.subTables(0, 1000);
+    } else if (tables == Tables.NONE) {
+      builder.subTables(0, 0);
+    }
+    builder.build(List.of(text), idx);
+    SectionEntry sub = Loader.readHeader(idx).find(Section.PREFIX24);
+    assertEquals(tables == Tables.EVERY_BLOCK, sub != null, "prefix24 section");
+    IndexVerifier.verify(idx);
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(idx).asRanges();
-      String ctx = shape + ", loader " + l.loaderName();
+      String ctx = shape + ", sub-tables " + tables + ", loader " + l.loaderName();
       assertEquals(reference.asMapOfRanges().size(), r.size(), ctx);
       List<Integer> probes = new ArrayList<>();
       for (Map.Entry<Range<Long>, String> e : reference.asMapOfRanges().entrySet()) {
@@ -76,6 +103,8 @@ class ShapedLookupTest {
       }
       for (int a : Queries.weighted(r, 50_000, 12)) {
         probes.add(a);
+        probes.add(a & ~0xFF);
+        probes.add(a | 0xFF);
       }
       probes.add(0);
       probes.add(-1);
