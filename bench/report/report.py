@@ -233,8 +233,26 @@ def shape_lookup(run):
                      times(g.get("heapLabelText"), g.get("maxmindMemory")),
                      times(g.get("heapBatchLabelText"), g.get("maxmindMemory")),
                      times(g.get("heapBatchLabelText"), g.get("heapLabelText"))])
-    return out + "\n\n" + table(["label text, one thread", "single ÷ ip2region", "batch ÷ ip2region",
-                                  "single ÷ MaxMind", "batch ÷ MaxMind", "batch ÷ single"], rows)
+    out += "\n\n" + table(["label text, one thread", "single ÷ ip2region", "batch ÷ ip2region",
+                            "single ÷ MaxMind", "batch ÷ MaxMind", "batch ÷ single"], rows)
+    rows = []
+    for shape, query, label in SHAPES:
+        g = shape_results(run, shape, query)
+        if not g.get("heapSingleNoSubTables"):
+            continue
+
+        def m(name):
+            r = g.get(name)
+            return pm(r.score, r.err, 1e-6) if r else "n/a"
+        rows.append([label, m("heapSingleNoSubTables"), m("heapSingle"),
+                     times(g.get("heapSingle"), g.get("heapSingleNoSubTables")),
+                     m("heapBatchNoSubTables"), m("heapBatch"),
+                     times(g.get("heapBatch"), g.get("heapBatchNoSubTables"))])
+    if rows:
+        out += "\n\n" + table(["label ids, heap, M/s", "single, /16 table only", "single, with /24 sub-tables",
+                                "speed-up", "batch, /16 table only", "batch, with /24 sub-tables",
+                                "speed-up"], rows)
+    return out
 
 
 def build(run):

@@ -6,12 +6,15 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.lionsoul.ip2region.xdb.Searcher;
@@ -37,7 +40,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * lookups ({@code labelId}, {@code labelIds} of {@value AddressPool#BATCH}), heap and mapped, to
  * the label id and to the label text, beside ip2region (content mode) and MaxMind's reader ({@code
  * MEMORY}) on the same ranges; a {@code chase} of dependent random reads over an array as large as
- * the index gives the machine's memory latency, the floor of a lookup that misses the caches.
+ * the index gives the machine's memory latency, the floor of a lookup that misses the caches. The
+ * {@code noSubTables} rows look up in the same ranges built without the /24 sub-tables ({@code
+ * prefix24}), what a lookup costs with the /16 prefix table alone.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -58,6 +63,7 @@ public class ShapeLookupBenchmark {
   private RangeData data;
   private IpRanges heap;
   private IpRanges mapped;
+  private IpRanges noSubTables;
   private Searcher ip2region;
   private Reader maxmind;
   private AddressPool pool;
@@ -69,6 +75,13 @@ public class ShapeLookupBenchmark {
     data = RangeData.create(count, false, RangeGenerator.Shape.parse(shape));
     heap = Loader.NIO.load(data.index).asRanges();
     mapped = Loader.MAPPED.load(data.index).asRanges();
+    Path plain = data.dir.resolve("no-sub-tables.spx");
+    new IpRangeBuilder()
+        .delimiter('|')
+        .subTables(0, 0)
+        .createdMillis(0)
+        .build(List.of(data.text), plain);
+    noSubTables = Loader.NIO.load(plain).asRanges();
     ip2region = Searcher.newWithBuffer(Searcher.loadContentFromFile(data.xdb.toString()));
     maxmind = new Reader(data.mmdb.toFile(), Reader.FileMode.MEMORY);
     int[] q =
@@ -79,8 +92,10 @@ public class ShapeLookupBenchmark {
     inet = new InetAddress[q.length];
     for (int i = 0; i < q.length; i++) {
       inet[i] = RangeData.inet(q[i]);
-      if (mapped.labelId(q[i]) != heap.labelId(q[i])) {
-        throw new IllegalStateException(String.format("heap and mapped differ for %08x", q[i]));
+      if (mapped.labelId(q[i]) != heap.labelId(q[i])
+          || noSubTables.labelId(q[i]) != heap.labelId(q[i])) {
+        throw new IllegalStateException(
+            String.format("heap, mapped and no-sub-tables differ for %08x", q[i]));
       }
     }
     int[] batch = new int[q.length];
@@ -128,6 +143,19 @@ public class ShapeLookupBenchmark {
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapBatch() {
     return batch(heap);
+  }
+
+  /** The same lookups in the index built without /24 sub-tables. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapSingleNoSubTables() {
+    return single(noSubTables, pool);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapBatchNoSubTables() {
+    return batch(noSubTables);
   }
 
   @Benchmark

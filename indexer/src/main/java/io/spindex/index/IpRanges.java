@@ -255,8 +255,11 @@ public final class IpRanges extends SpindexIndex {
    * misses overlap. The /16 blocks of real databases differ widely (thousands of rows in a dense
    * one, none in most), so an address whose block leaves at most two candidate rows is answered at
    * once, and only the others are searched in lock step: they need about as many steps as each
-   * other, and the quick ones do not wait for the densest. Allocates a few small arrays per call,
-   * nothing per address.
+   * other, and the quick ones do not wait for the densest. The /24 sub-tables are not used here:
+   * they save a dependent read or two per address, which the lock step already overlaps, and cost
+   * two more rounds of reads (map, sub-table) before the search can start (real-shaped ranges,
+   * addresses by range: 14.5 ns an address with the /16 table alone, 18.5 with the sub-tables).
+   * Allocates a few small arrays per call, nothing per address.
    *
    * @return how many addresses fell in a range
    */
@@ -282,19 +285,9 @@ public final class IpRanges extends SpindexIndex {
     for (int i = 0; i < count; i++) {
       int address = addresses[i];
       int p = address >>> 16;
-      // The range holding the address starts in its /16 block (its /24, in a block with a
-      // sub-table) or is the one just before it.
-      int from = prefix.get(p);
-      int to = prefix.get(p + 1);
-      int table = sub == null ? -1 : sub.of(p);
-      if (table >= 0) {
-        int q = (address >>> 8) & 0xFF;
-        int block = from;
-        from = block + sub.before(table, q);
-        to = q == 255 ? to : block + sub.before(table, q + 1);
-      }
-      int lo = Math.max(from - 1, 0);
-      int n = to - lo;
+      // The range holding the address starts in its /16 block or is the one just before it.
+      int lo = Math.max(prefix.get(p) - 1, 0);
+      int n = prefix.get(p + 1) - lo;
       int k = Layout.flip(address);
       if (n <= 2) {
         int row = n == 2 && starts.get(lo + 1) <= k ? lo + 1 : lo;
