@@ -6,9 +6,6 @@
 package io.spindex.build;
 
 import io.spindex.Internal;
-import io.spindex.ep.EpSplitLines;
-import io.spindex.text.LineReader;
-import java.io.ByteArrayOutputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -175,10 +172,7 @@ public final class IpListPart implements Serializable {
 
   /** The reject records as one text of lines without the last line's LF. */
   public byte[] rejectRecordsWithoutLastLf() {
-    int n = rejectRecords.length;
-    return n > 0 && rejectRecords[n - 1] == '\n'
-        ? Arrays.copyOf(rejectRecords, n - 1)
-        : rejectRecords;
+    return SplitFeed.withoutLastLf(rejectRecords);
   }
 
   /** How many of this part's keys fall in each /16 block. */
@@ -188,31 +182,16 @@ public final class IpListPart implements Serializable {
 
   /** Parses the lines of one input split into a part. Not thread-safe. */
   public static final class Parser {
-    private final String source;
     private final IpSetBuilder.IpSink sink;
-    private final ByteArrayOutputStream rejects = new ByteArrayOutputStream();
-    private String firstReject;
-    private long lineOffset;
-    private long lines;
+    private final SplitFeed feed;
 
     /**
      * @param source the input as reject records name it
      * @param bytesGuess the split's size, to size the first buffer
      */
     public Parser(String source, long bytesGuess) {
-      this.source = source;
       this.sink = new IpSetBuilder.IpSink(source, bytesGuess / 12 + 16);
-      sink.rejects.listener(this::rejected);
-    }
-
-    private void rejected(String reason, String file, long line, byte[] b, int from, int to) {
-      byte[] r = EpSplitLines.rejectRecord(source, lineOffset, reason, EXPECTED, b, from, to);
-      rejects.write(r, 0, r.length);
-      rejects.write('\n');
-      if (firstReject == null) {
-        firstReject =
-            source + ":" + lineOffset + ": " + reason + ": '" + Rejects.snippet(b, from, to) + "'";
-      }
+      this.feed = new SplitFeed(source, EXPECTED, sink, sink.rejects);
     }
 
     /**
@@ -220,23 +199,7 @@ public final class IpListPart implements Serializable {
      * of the input; each line ends with LF except perhaps the input's last.
      */
     public void lines(byte[] b, int off, int len, long fileOffset) {
-      int end = off + len;
-      int start = off;
-      while (start < end) {
-        int lf = start;
-        while (lf < end && b[lf] != '\n') {
-          lf++;
-        }
-        lineOffset = fileOffset + (start - off);
-        // The same limit and the same snippet as LineReader's, so that counts and reasons agree.
-        if (lf - start > LineReader.MAX_LINE_BYTES) {
-          sink.tooLong(b, start, start + 64, lines);
-        } else {
-          sink.line(b, start, lf, lines);
-        }
-        lines++;
-        start = lf + 1;
-      }
+      feed.lines(b, off, len, fileOffset);
     }
 
     /** The part: the addresses sorted, the counts and the reject records. */
@@ -259,12 +222,12 @@ public final class IpListPart implements Serializable {
       p.hi6 = Arrays.copyOf(sink.hi6, sink.count6);
       p.lo6 = Arrays.copyOf(sink.lo6, sink.count6);
       p.count6 = sink.count6;
-      p.lines = lines;
+      p.lines = feed.lines();
       p.skipped = sink.skipped;
       p.accepted = (long) sink.count + sink.count6;
       p.rejectCounts.putAll(sink.rejects.counts());
-      p.rejectRecords = rejects.toByteArray();
-      p.firstReject = firstReject;
+      p.rejectRecords = feed.rejectRecords();
+      p.firstReject = feed.firstReject();
       return p;
     }
   }

@@ -143,31 +143,106 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         SourceScan.scan(inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, notes), progress);
     if (strict && scan.rejects.total() > 0) {
       throw new InputException(
-          "rejected line (--strict): "
-              + scan.rejects.samples().get(0)
-              + " (expected start<d>end<d>label or address/len<d>label)");
+          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
     }
     long skipped = 0;
+    List<FileHead> heads = new ArrayList<>();
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
+      heads.add(s.head);
     }
+    List<String> sources = new ArrayList<>();
+    for (Path in : inputs) {
+      sources.add(in.toString());
+    }
+    Built b = new Built();
+    b.phases.put("read", System.nanoTime() - t0);
+    b.rejects = scan.rejects;
+    b.notes = notes;
+    finish(
+        b,
+        rows,
+        rows6,
+        heads,
+        sources,
+        new long[] {scan.lines, skipped, scan.rejects.total(), scan.bytes},
+        scan.digest);
+    return b;
+  }
+
+  /** What a range line must look like, as rejects and --strict say. */
+  static final String EXPECTED = "expected start<d>end<d>label or address/len<d>label";
+
+  /**
+   * The index of a distributed build ({@code build-index} on Spark) from the parts its splits were
+   * parsed into ({@link RangePart.Parser}), in input order: the same sections, checksums and counts
+   * as {@link #build} of the same input.
+   *
+   * @param sources the inputs' names, by file index
+   * @param sourceBytes the inputs' stored bytes
+   * @param digest SHA-256 of the inputs' stored bytes, in order
+   */
+  public Assembled assembleParts(
+      List<RangePart> parts, List<String> sources, long sourceBytes, byte[] digest)
+      throws InputException {
+    RangeRows rows = new RangeRows();
+    Ipv6RangeRows rows6 = new Ipv6RangeRows();
+    FileHead[] heads = new FileHead[sources.size()];
+    long lines = 0;
+    long skipped = 0;
+    long rejected = 0;
+    for (RangePart p : parts) {
+      rows6.addAll(p.rows6, rows.addAll(p.rows));
+      heads[p.file] = heads[p.file] == null ? p.head : heads[p.file].then(p.head);
+      lines += p.lines;
+      skipped += p.skipped;
+      rejected += p.rejected();
+    }
+    List<FileHead> inOrder = new ArrayList<>();
+    for (FileHead h : heads) {
+      if (h != null) {
+        inOrder.add(h);
+      }
+    }
+    Built b = new Built();
+    finish(
+        b,
+        rows,
+        rows6,
+        inOrder,
+        sources,
+        new long[] {lines, skipped, rejected, sourceBytes},
+        digest);
+    return new Assembled(b.writer, b.counts);
+  }
+
+  /**
+   * Flattens the rows and lays out the index, for both builds.
+   *
+   * @param lineCounts lines, skipped, rejected, source bytes
+   */
+  private void finish(
+      Built b,
+      RangeRows rows,
+      Ipv6RangeRows rows6,
+      List<FileHead> heads,
+      List<String> sources,
+      long[] lineCounts,
+      byte[] digest)
+      throws InputException {
     if (labelFieldsFromHeader) {
-      fieldsFromHeader(scan.sinks, inputs);
+      fieldsFromHeader(heads, sources);
     }
     long t1 = System.nanoTime();
     int accepted = rows.size() + rows6.size();
-    RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, inputs);
-    Ipv6RangeRows.Flat flat6 = rows6.size() == 0 ? null : rows6.flatten(policy, inputs);
+    RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, sources);
+    Ipv6RangeRows.Flat flat6 = rows6.size() == 0 ? null : rows6.flatten(policy, sources);
     int size6 = flat6 == null ? 0 : flat6.size;
-    Built b = new Built();
-    b.phases.put("read", t1 - t0);
     b.phases.put("sort", System.nanoTime() - t1);
-    b.rejects = scan.rejects;
-    b.notes = notes;
-    b.counts.put("lines", scan.lines);
-    b.counts.put("skipped", skipped);
+    b.counts.put("lines", lineCounts[0]);
+    b.counts.put("skipped", lineCounts[1]);
     b.counts.put("accepted", (long) accepted);
-    b.counts.put("rejected", scan.rejects.total());
+    b.counts.put("rejected", lineCounts[2]);
     b.counts.put("overlapping", (long) flat.overlapping + (flat6 == null ? 0 : flat6.overlapping));
     b.counts.put("ranges", (long) flat.size + size6);
     if (flat6 != null) {
@@ -175,8 +250,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       b.counts.put("ipv6 ranges", (long) size6);
     }
     b.counts.put("labels", (long) rows.labelCount());
-    b.counts.put("source bytes", scan.bytes);
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) flat.size + size6, scan.digest);
+    b.counts.put("source bytes", lineCounts[3]);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) flat.size + size6, digest);
     created(w);
     w.ints(Section.RANGE_STARTS, flat.starts, flat.size);
     w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
@@ -210,12 +285,11 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
     }
     b.writer = w;
-    return b;
   }
 
   /** The label fields named by the first header whose file has a parsed range after it. */
-  private void fieldsFromHeader(List<RangeSink> sinks, List<Path> inputs) throws InputException {
-    for (RangeSink s : sinks) {
+  private void fieldsFromHeader(List<FileHead> heads, List<String> inputs) throws InputException {
+    for (FileHead s : heads) {
       if (s.header == null || s.fieldsBeforeLabel < 0) {
         continue;
       }
@@ -237,7 +311,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
           names.size() > s.fieldsBeforeLabel
               ? names.subList(s.fieldsBeforeLabel, names.size())
               : List.of();
-      String where = s.piece.name() + ":" + s.headerLine;
+      String where = s.source + ":" + s.headerLine;
       if (fields.isEmpty()) {
         throw new InputException(
             where
@@ -274,16 +348,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return prefix;
   }
 
-  /** Parses lines of one file into {@link RangeRows}, detecting delimiter and header. */
-  private static final class RangeSink implements SourceScan.PieceSink {
-    private final Rejects rejects = new Rejects();
-    private final SourceScan.Piece piece;
-    private final RangeRows rows;
-    private final Ipv6RangeRows rows6;
-    private final List<String> notes;
-    private RangeLine parser;
-    private boolean sawData;
-    long skipped;
+  /**
+   * What the start of one input file said, for {@code --label-fields-from-header}: its header line
+   * and the layout of its first range.
+   */
+  static final class FileHead implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final String source;
 
     /** The first header line skipped, its 1-based line number; {@code null} when none. */
     byte[] header;
@@ -294,6 +366,36 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int fieldsBeforeLabel = -1;
 
     byte dataDelimiter;
+
+    FileHead(String source) {
+      this.source = source;
+    }
+
+    /** This file's head, completed by what a later part of the same file saw. */
+    FileHead then(FileHead later) {
+      if (header == null && later.header != null) {
+        header = later.header;
+        headerLine = later.headerLine;
+      }
+      if (fieldsBeforeLabel < 0 && later.fieldsBeforeLabel >= 0) {
+        fieldsBeforeLabel = later.fieldsBeforeLabel;
+        dataDelimiter = later.dataDelimiter;
+      }
+      return this;
+    }
+  }
+
+  /** Parses lines of one file into {@link RangeRows}, detecting delimiter and header. */
+  static final class RangeSink implements SourceScan.PieceSink {
+    private final Rejects rejects = new Rejects();
+    private final SourceScan.Piece piece;
+    private final RangeRows rows;
+    private final Ipv6RangeRows rows6;
+    private final List<String> notes;
+    private RangeLine parser;
+    private boolean sawData;
+    long skipped;
+    final FileHead head;
 
     RangeSink(
         SourceScan.Piece piece,
@@ -306,6 +408,30 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       this.rows6 = rows6;
       this.notes = notes;
       this.parser = delimiter == 0 ? null : new RangeLine(delimiter);
+      this.head = new FileHead(piece.name());
+    }
+
+    /**
+     * Goes on with a file whose earlier lines another reader read (a later split of it): {@code
+     * delimiter} as those lines set it (0 when they did not) and whether one of them was a data
+     * line (a header candidate).
+     */
+    RangeSink resume(byte delimiter, boolean sawData) {
+      if (parser == null && delimiter != 0) {
+        parser = new RangeLine(delimiter);
+      }
+      this.sawData = sawData;
+      return this;
+    }
+
+    /** The delimiter the lines so far settled on; 0 while none has. */
+    byte delimiter() {
+      return parser == null ? 0 : parser.delimiter();
+    }
+
+    /** Whether a data line (not blank, not a comment) has been read. */
+    boolean sawData() {
+      return sawData;
     }
 
     @Override
@@ -350,12 +476,12 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         rejects.add(reason, piece.name(), index + 1, b, from, to);
         return;
       }
-      if (fieldsBeforeLabel < 0) {
-        fieldsBeforeLabel = 0;
-        dataDelimiter = parser.delimiter();
+      if (head.fieldsBeforeLabel < 0) {
+        head.fieldsBeforeLabel = 0;
+        head.dataDelimiter = parser.delimiter();
         for (int i = from; i < parser.labelFrom(); i++) {
-          if (b[i] == dataDelimiter) {
-            fieldsBeforeLabel++;
+          if (b[i] == head.dataDelimiter) {
+            head.fieldsBeforeLabel++;
           }
         }
       }
@@ -405,13 +531,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     private void skipHeader(byte[] b, int from, int to, long index) {
       skipped++;
-      if (header == null) {
+      if (head.header == null) {
         int t = to;
         while (t > from && (b[t - 1] == '\r' || Ipv4Text.isBlank(b[t - 1]))) {
           t--;
         }
-        header = java.util.Arrays.copyOfRange(b, from, t);
-        headerLine = index + 1;
+        head.header = java.util.Arrays.copyOfRange(b, from, t);
+        head.headerLine = index + 1;
       }
       notes.add(
           piece.name()

@@ -165,18 +165,6 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     return new Built(a.writer, a.counts, scan, phases);
   }
 
-  /** The writer of a set index and the build's counts. */
-  @Internal
-  public static final class Assembled {
-    public final IndexWriter writer;
-    public final Map<String, Long> counts;
-
-    Assembled(IndexWriter writer, Map<String, Long> counts) {
-      this.writer = writer;
-      this.counts = counts;
-    }
-  }
-
   /**
    * The index of a distributed build ({@code build-index} on Spark), from keys parsed and merged
    * elsewhere: the same sections, checksums and counts as {@link #build} of the same input.

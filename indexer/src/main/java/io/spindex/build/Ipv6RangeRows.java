@@ -7,7 +7,6 @@ package io.spindex.build;
 
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv6Text;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -23,7 +22,9 @@ import java.util.List;
  * are mapped back to addresses. Ranks preserve order and adjacency, so the result is the one a
  * 128-bit sweep would give.
  */
-final class Ipv6RangeRows {
+final class Ipv6RangeRows implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private int size;
   private long[] startHi = new long[256];
   private long[] startLo = new long[256];
@@ -46,7 +47,7 @@ final class Ipv6RangeRows {
 
   void add(long sHi, long sLo, long eHi, long eLo, int label, int file, long line) {
     if (size == startHi.length) {
-      int n = size * 2;
+      int n = Math.max(16, size * 2);
       startHi = Arrays.copyOf(startHi, n);
       startLo = Arrays.copyOf(startLo, n);
       endHi = Arrays.copyOf(endHi, n);
@@ -65,11 +66,40 @@ final class Ipv6RangeRows {
     size++;
   }
 
+  /**
+   * Appends the rows of {@code part} (another reader's, later in the input), in order, their labels
+   * mapped through {@code ids} (from {@link RangeRows#addAll} of the same part).
+   */
+  void addAll(Ipv6RangeRows part, int[] ids) {
+    for (int r = 0; r < part.size; r++) {
+      add(
+          part.startHi[r],
+          part.startLo[r],
+          part.endHi[r],
+          part.endLo[r],
+          ids[part.labels[r]],
+          part.files[r],
+          part.lines[r]);
+    }
+  }
+
+  /** Shrinks the arrays to what they hold, before the rows are shipped. */
+  Ipv6RangeRows trim() {
+    startHi = Arrays.copyOf(startHi, size);
+    startLo = Arrays.copyOf(startLo, size);
+    endHi = Arrays.copyOf(endHi, size);
+    endLo = Arrays.copyOf(endLo, size);
+    labels = Arrays.copyOf(labels, size);
+    files = Arrays.copyOf(files, size);
+    lines = Arrays.copyOf(lines, size);
+    return this;
+  }
+
   int size() {
     return size;
   }
 
-  Flat flatten(OverlapPolicy policy, List<Path> inputs) throws InputException {
+  Flat flatten(OverlapPolicy policy, List<String> inputs) throws InputException {
     // Boundaries: every start, and every end + 1 below 2^128 (an end of all ones has none).
     long[] bHi = new long[2 * size];
     long[] bLo = new long[2 * size];
@@ -158,7 +188,7 @@ final class Ipv6RangeRows {
   }
 
   /** {@code file:line (start-end)} of source row {@code r}, for overlap errors. */
-  private String describe(int r, List<Path> files) {
+  private String describe(int r, List<String> files) {
     return files.get(this.files[r])
         + ":"
         + lines[r]

@@ -7,7 +7,6 @@ package io.spindex.build;
 
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
-import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -54,11 +53,11 @@ final class RangeFlattener {
 
   /** How an overlap error names a source row. */
   interface RowText {
-    String describe(int row, List<Path> files);
+    String describe(int row, List<String> files);
   }
 
   /** Flattens IPv4 rows: keys are the addresses. */
-  static Flat flatten(RangeRows rows, OverlapPolicy policy, List<Path> files)
+  static Flat flatten(RangeRows rows, OverlapPolicy policy, List<String> files)
       throws InputException {
     Comparator<Integer> narrowest =
         Comparator.<Integer>comparingLong(r -> rows.end(r) - rows.start(r))
@@ -73,7 +72,7 @@ final class RangeFlattener {
   static Flat flatten(
       RangeRows rows,
       OverlapPolicy policy,
-      List<Path> files,
+      List<String> files,
       Comparator<Integer> narrowest,
       RowText text)
       throws InputException {
@@ -170,7 +169,7 @@ final class RangeFlattener {
     }
   }
 
-  private static String describe(RangeRows rows, int r, List<Path> files) {
+  private static String describe(RangeRows rows, int r, List<String> files) {
     return files.get(rows.file(r))
         + ":"
         + rows.line(r)

@@ -5,6 +5,9 @@
  */
 package io.spindex.build;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,9 +15,13 @@ import java.util.Map;
 
 /**
  * Accepted source ranges in input order (row = input order), with their labels interned: each
- * distinct label's bytes are stored once. Not thread-safe.
+ * distinct label's bytes are stored once. Serializable, so that a distributed build can ship one
+ * split's rows ({@link RangePart}) to be appended to the whole input's by {@link #addAll}. Not
+ * thread-safe.
  */
-final class RangeRows {
+final class RangeRows implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   private int size;
   private int[] starts = new int[1024];
   private int[] ends = new int[1024];
@@ -22,7 +29,7 @@ final class RangeRows {
   private int[] files = new int[1024];
   private long[] lines = new long[1024];
 
-  private final Map<ByteBuffer, Integer> labelIds = new HashMap<>();
+  private transient Map<ByteBuffer, Integer> labelIds = new HashMap<>();
   private int[] labelOffsets = new int[] {0, 0, 0, 0};
   private byte[] labelBytes = new byte[4096];
   private int labelCount;
@@ -34,7 +41,7 @@ final class RangeRows {
   /** A row whose label is already interned (an id of this or of another dictionary). */
   void addLabelled(long start, long end, int label, int file, long line) {
     if (size == starts.length) {
-      int n = size * 2;
+      int n = Math.max(16, size * 2);
       starts = Arrays.copyOf(starts, n);
       ends = Arrays.copyOf(ends, n);
       labels = Arrays.copyOf(labels, n);
@@ -47,6 +54,46 @@ final class RangeRows {
     files[size] = file;
     lines[size] = line;
     size++;
+  }
+
+  /**
+   * Appends the rows of {@code part} (another reader's, later in the input), in order, with their
+   * labels interned here in the order of {@code part}'s dictionary. Interning a part's labels in
+   * their first-seen order before its rows gives each label the id it would have had if this
+   * dictionary had read the part's lines itself, so the merged rows equal one reader's.
+   *
+   * @return the ids here of {@code part}'s labels, for its IPv6 rows ({@link Ipv6RangeRows#addAll})
+   */
+  int[] addAll(RangeRows part) {
+    int[] ids = new int[part.labelCount];
+    for (int l = 0; l < part.labelCount; l++) {
+      ids[l] = intern(part.labelBytes, part.labelOffsets[l], part.labelOffsets[l + 1]);
+    }
+    for (int r = 0; r < part.size; r++) {
+      addLabelled(part.start(r), part.end(r), ids[part.labels[r]], part.files[r], part.lines[r]);
+    }
+    return ids;
+  }
+
+  /** Shrinks the arrays to what they hold, before the rows are shipped. */
+  RangeRows trim() {
+    starts = Arrays.copyOf(starts, size);
+    ends = Arrays.copyOf(ends, size);
+    labels = Arrays.copyOf(labels, size);
+    files = Arrays.copyOf(files, size);
+    lines = Arrays.copyOf(lines, size);
+    labelOffsets = Arrays.copyOf(labelOffsets, labelCount + 1);
+    labelBytes = Arrays.copyOf(labelBytes, labelOffsets[labelCount]);
+    return this;
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    labelIds = new HashMap<>();
+    for (int l = 0; l < labelCount; l++) {
+      int from = labelOffsets[l];
+      labelIds.put(ByteBuffer.wrap(labelBytes, from, labelOffsets[l + 1] - from).slice(), l);
+    }
   }
 
   /** Interns a label without adding a row; returns its id. */

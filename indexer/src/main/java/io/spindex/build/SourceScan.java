@@ -54,6 +54,7 @@ final class SourceScan {
     final long start;
     final long end;
     final boolean gzip;
+    private final String name;
     long lines;
 
     Piece(int fileIndex, Path file, long start, long end, boolean gzip) {
@@ -62,10 +63,21 @@ final class SourceScan {
       this.start = start;
       this.end = end;
       this.gzip = gzip;
+      this.name = file.toString();
+    }
+
+    /** A piece read elsewhere (a split of a distributed build): only its input and its name. */
+    Piece(int fileIndex, String name) {
+      this.fileIndex = fileIndex;
+      this.file = null;
+      this.start = 0;
+      this.end = 0;
+      this.gzip = false;
+      this.name = name;
     }
 
     String name() {
-      return file.toString();
+      return name;
     }
   }
 

@@ -5,8 +5,11 @@
  */
 package io.spindex.spark;
 
+import io.spindex.build.Assembled;
 import io.spindex.build.IpListPart;
+import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.IpSetBuilder;
+import io.spindex.build.OverlapPolicy;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
@@ -15,6 +18,7 @@ import io.spindex.index.IndexWriter;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
+import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import java.io.IOException;
@@ -73,8 +77,9 @@ final class BuildIndexJob {
       JobOption.choice(
           "kind",
           null,
-          "what to build: ips (the text of 'spindex build ips'; docs/FORMAT.md)",
-          "ips");
+          "what to build: ips or ranges (the texts of 'spindex build ips|ranges'; docs/FORMAT.md)",
+          "ips",
+          "ranges");
   static final JobOption<String> OUTPUT =
       JobOption.text(
           "output", null, "index file to write (any Hadoop path), replaced atomically when done");
@@ -86,9 +91,48 @@ final class BuildIndexJob {
       JobOption.integer(
           "partitions", "0", "sort partitions (0: as many as input splits)", 0, 1_000_000);
 
+  static final JobOption<Character> DELIMITER =
+      JobOption.of(
+          "delimiter",
+          "detect",
+          "ranges: field delimiter, one character or 'tab' (detect: tab, '|' or ',' per file)",
+          BuildRangesJob::delimiter);
+  static final JobOption<OverlapPolicy> ON_OVERLAP =
+      JobOption.of(
+          "on-overlap",
+          "fail",
+          "ranges: fail (names both lines), narrowest, first or last (by input order)",
+          OverlapPolicy::parse);
+  static final JobOption<List<String>> LABEL_FIELDS =
+      JobOption.of(
+          "label-fields",
+          "none",
+          "ranges: the fields a label is made of, e.g. country,region,city,isp",
+          v -> v.trim().equals("none") ? List.of() : Arrays.asList(v.split(",", -1)));
+  static final JobOption<Boolean> LABEL_FIELDS_FROM_HEADER =
+      JobOption.bool(
+          "label-fields-from-header", "false", "ranges: take the label fields from the header");
+  static final JobOption<String> LABEL_DELIMITER =
+      JobOption.text("label-delimiter", "|", "ranges: what separates the label fields");
+
   static final List<JobOption<?>> OPTIONS =
       Arrays.asList(
-          KIND, LineJob.INPUT, OUTPUT, STRICT, PREFIX_TABLE, PARTITIONS, LineJob.SPLIT_MB);
+          KIND,
+          LineJob.INPUT,
+          OUTPUT,
+          STRICT,
+          PREFIX_TABLE,
+          PARTITIONS,
+          LineJob.SPLIT_MB,
+          DELIMITER,
+          ON_OVERLAP,
+          LABEL_FIELDS,
+          LABEL_FIELDS_FROM_HEADER,
+          LABEL_DELIMITER);
+
+  /** The range options, which only {@code --kind ranges} takes. */
+  private static final List<JobOption<?>> RANGE_OPTIONS =
+      Arrays.asList(DELIMITER, ON_OVERLAP, LABEL_FIELDS, LABEL_FIELDS_FROM_HEADER, LABEL_DELIMITER);
 
   /** Beside the index: the summary and the rejects of its last build. */
   static final String WORK_SUFFIX = ".build";
@@ -98,47 +142,31 @@ final class BuildIndexJob {
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
-    long t0 = System.nanoTime();
-    Configuration conf = new Configuration(sc.hadoopConfiguration());
-    String input = o.get(LineJob.INPUT);
-    Path out = new Path(o.get(OUTPUT));
-    FileSystem outFs = out.getFileSystem(conf);
-    out = outFs.makeQualified(out);
-    Path work = new Path(out.getParent(), out.getName() + WORK_SUFFIX);
-    List<FileStatus> files = HadoopIo.inputFiles(conf, input);
-    for (FileStatus f : files) {
-      if (f.getPath().equals(out)) {
-        throw new io.spindex.job.UsageException(
-            NAME + ": --output " + out + " is also an input; write the index elsewhere");
+    boolean ranges = o.get(KIND).equals("ranges");
+    // Every usage mistake before anything is read or created.
+    IpRangeBuilder rangeBuilder = ranges ? BuildRangesJob.builder(o) : null;
+    for (JobOption<?> opt : ranges ? List.<JobOption<?>>of() : RANGE_OPTIONS) {
+      if (!o.text(opt).equals(opt.defaultValue())) {
+        throw new UsageException(NAME + ": --" + opt.name() + " is for --kind ranges");
       }
     }
-    outFs.delete(work, true); // what an earlier build of this index left
-    outFs.mkdirs(out.getParent());
-    long sourceBytes = 0;
-    for (FileStatus f : files) {
-      sourceBytes += f.getLen();
-    }
-    // The source digest, as the CLI records it: SHA-256 of the stored bytes in input order. It
-    // reads every byte once on the driver, while the executors parse.
-    CompletableFuture<byte[]> digest =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return sha256(conf, files);
-              } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
-
+    Run r = new Run(sc, o);
     double splitMb = o.get(LineJob.SPLIT_MB);
     if (splitMb > 0) {
-      conf.setLong(FileInputFormat.SPLIT_MAXSIZE, (long) (splitMb * (1 << 20)));
+      r.conf.setLong(FileInputFormat.SPLIT_MAXSIZE, (long) (splitMb * (1 << 20)));
     }
     @SuppressWarnings("unchecked")
     JavaNewHadoopRDD<LongWritable, LineChunk> in =
         (JavaNewHadoopRDD<LongWritable, LineChunk>)
             sc.newAPIHadoopFile(
-                input, LineChunkInputFormat.class, LongWritable.class, LineChunk.class, conf);
+                o.get(LineJob.INPUT),
+                LineChunkInputFormat.class,
+                LongWritable.class,
+                LineChunk.class,
+                r.conf);
+    if (ranges) {
+      return BuildRangesJob.build(r, rangeBuilder, in);
+    }
     JavaRDD<IpListPart> parts =
         in.mapPartitionsWithInputSplit(
                 (split, chunks) -> {
@@ -153,28 +181,131 @@ final class BuildIndexJob {
                 true)
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      return build(sc, o, parts, files, sourceBytes, digest, out, work, t0);
+      return build(r, parts);
     } finally {
       parts.unpersist(false);
     }
   }
 
-  private static JobResult build(
-      JavaSparkContext sc,
-      JobArgs o,
-      JavaRDD<IpListPart> parts,
-      List<FileStatus> files,
-      long sourceBytes,
-      CompletableFuture<byte[]> digestFuture,
-      Path out,
-      Path work,
-      long t0)
-      throws IOException {
-    Map<String, Long> phases = new LinkedHashMap<>();
+  /**
+   * What both kinds of build share: the options, the inputs (their files in name order, total size
+   * and digest, which the driver reads while the executors parse), the output and its work
+   * directory beside it, and the times of the phases.
+   */
+  static final class Run {
+    final JavaSparkContext sc;
+    final JobArgs o;
+    final Configuration conf;
+    final List<FileStatus> files;
+    final long sourceBytes;
+    final CompletableFuture<byte[]> digest;
+    final Path out;
+    final Path work;
+    final long t0 = System.nanoTime();
+    final Map<String, Long> phases = new LinkedHashMap<>();
+    private long lastPhase = t0;
+
+    Run(JavaSparkContext sc, JobArgs o) throws IOException {
+      this.sc = sc;
+      this.o = o;
+      this.conf = new Configuration(sc.hadoopConfiguration());
+      Path target = new Path(o.get(OUTPUT));
+      FileSystem outFs = target.getFileSystem(conf);
+      this.out = outFs.makeQualified(target);
+      this.work = new Path(out.getParent(), out.getName() + WORK_SUFFIX);
+      this.files = HadoopIo.inputFiles(conf, o.get(LineJob.INPUT));
+      long bytes = 0;
+      for (FileStatus f : files) {
+        if (f.getPath().equals(out)) {
+          throw new UsageException(
+              NAME + ": --output " + out + " is also an input; write the index elsewhere");
+        }
+        bytes += f.getLen();
+      }
+      this.sourceBytes = bytes;
+      outFs.delete(work, true); // what an earlier build of this index left
+      outFs.mkdirs(out.getParent());
+      // The source digest, as the CLI records it: SHA-256 of the stored bytes in input order. It
+      // reads every byte once on the driver, while the executors parse.
+      this.digest =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return sha256(conf, files);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+    }
+
+    /** Ends a phase: its time in ms goes to the summary under {@code name}. */
+    void phase(String name) {
+      long now = System.nanoTime();
+      phases.put(name, (now - lastPhase) / 1_000_000);
+      lastPhase = now;
+    }
+
+    /** Fails a strict build on its first rejected line, before anything is written. */
+    void strict(long rejected, String firstReject, String expected) throws InputException {
+      if (o.get(STRICT) && rejected > 0) {
+        throw new InputException(
+            "rejected line (--strict): " + firstReject + " (" + expected + ")");
+      }
+    }
+
+    /** Writes the reject records of every split to {@code OUT.build/_rejects/}. */
+    void writeRejects(JavaRDD<byte[]> records) {
+      records
+          .filter(b -> b.length > 0)
+          .mapToPair(b -> new Tuple2<>(NullWritable.get(), new Text(b)))
+          .saveAsNewAPIHadoopFile(
+              new Path(work, "_rejects").toString(),
+              NullWritable.class,
+              Text.class,
+              TextOutputFormat.class,
+              sc.hadoopConfiguration());
+    }
+
+    /**
+     * Writes the index atomically and the summary beside it; the build reconciles when every line
+     * read was skipped, accepted or rejected.
+     */
+    JobResult finish(Assembled index, Map<String, Long> rejectCounts, Report r) throws IOException {
+      IndexHeader header = write(index, out, sc.hadoopConfiguration());
+      phase("write ms");
+      index.counts.forEach(r::put);
+      rejectCounts.forEach((k, v) -> r.put("rejected: " + k, v));
+      r.put("output", out.toString()).put("index bytes", header.fileLength());
+      r.put("source sha256", header.sourceDigestHex());
+      long rejected = index.counts.get("rejected");
+      if (rejected > 0) {
+        r.put("rejects", new Path(work, "_rejects").toString());
+      }
+      phases.forEach(r::put);
+      r.put("seconds", (System.nanoTime() - t0) / 1e9);
+      Map<String, Long> c = index.counts;
+      boolean reconciles =
+          c.get("lines") == c.get("skipped") + c.get("accepted") + c.get("rejected");
+      r.put("reconciles", reconciles ? "yes" : "NO: lines != skipped + accepted + rejected");
+      HadoopIo.writeText(sc.hadoopConfiguration(), new Path(work, HadoopIo.SUMMARY), r.toJson());
+      Map<String, Long> totals = new TreeMap<>(index.counts);
+      return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), reconciles);
+    }
+
+    Report report(int splits) {
+      return new Report(NAME)
+          .put("kind", o.get(KIND))
+          .put("input", o.get(LineJob.INPUT))
+          .put("files", files.size())
+          .put("splits", splits);
+    }
+  }
+
+  private static JobResult build(Run run, JavaRDD<IpListPart> parts) throws IOException {
+    JavaSparkContext sc = run.sc;
     // Parse (the first action) and bring the counts, rejects' first line and IPv6 keys home.
     List<IpListPart> counts = parts.map(IpListPart::withoutKeys).collect();
-    long t1 = System.nanoTime();
-    phases.put("parse ms", (t1 - t0) / 1_000_000);
+    run.phase("parse ms");
     long lines = 0;
     long skipped = 0;
     long accepted = 0;
@@ -192,29 +323,17 @@ final class BuildIndexJob {
       }
     }
     long rejected = rejectCounts.values().stream().mapToLong(Long::longValue).sum();
-    if (o.get(STRICT) && rejected > 0) {
-      throw new InputException(
-          "rejected line (--strict): " + firstReject + " (" + IpListPart.EXPECTED + ")");
-    }
+    run.strict(rejected, firstReject, IpListPart.EXPECTED);
     if (rejected > 0) {
-      parts
-          .filter(p -> p.rejectRecords.length > 0)
-          .mapToPair(
-              p -> new Tuple2<>(NullWritable.get(), new Text(p.rejectRecordsWithoutLastLf())))
-          .saveAsNewAPIHadoopFile(
-              new Path(work, "_rejects").toString(),
-              NullWritable.class,
-              Text.class,
-              TextOutputFormat.class,
-              sc.hadoopConfiguration());
+      run.writeRejects(parts.map(IpListPart::rejectRecordsWithoutLastLf));
     }
 
     // Range partitioning: cut the /16 blocks where the running count passes each equal share.
     int[] histogram = parts.map(IpListPart::histogram).reduce(BuildIndexJob::add);
-    int partitions = o.get(PARTITIONS) > 0 ? o.get(PARTITIONS).intValue() : counts.size();
+    int partitions = run.o.get(PARTITIONS) > 0 ? run.o.get(PARTITIONS).intValue() : counts.size();
     int[] cuts = cuts(histogram, Math.max(1, partitions));
     int n = cuts.length + 1;
-    Path keysDir = new Path(work, "_keys");
+    Path keysDir = new Path(run.work, "_keys");
     String keysUri = keysDir.toString();
     HadoopConf hadoopConf = new HadoopConf(sc.hadoopConfiguration());
     // Each partition's keys, sorted, go to a file of their own; the driver gets each partition's
@@ -246,8 +365,7 @@ final class BuildIndexJob {
         partRows[r] += c;
       }
     }
-    long t2 = System.nanoTime();
-    phases.put("sort ms", (t2 - t1) / 1_000_000);
+    run.phase("sort ms");
     long[] hi6 = new long[count6];
     long[] lo6 = new long[count6];
     int at6 = 0;
@@ -257,12 +375,12 @@ final class BuildIndexJob {
       at6 += p.count6;
     }
     try (KeyFiles keys = new KeyFiles(sc.hadoopConfiguration(), keysDir, partRows)) {
-      IpSetBuilder b = new IpSetBuilder().prefixTable(o.get(PREFIX_TABLE));
+      IpSetBuilder b = new IpSetBuilder().prefixTable(run.o.get(PREFIX_TABLE));
       Long created = createdMillis();
       if (created != null) {
         b.createdMillis(created);
       }
-      IpSetBuilder.Assembled index =
+      Assembled index =
           b.assembleMerged(
               keys,
               blockCounts,
@@ -273,28 +391,10 @@ final class BuildIndexJob {
               skipped,
               accepted,
               rejected,
-              sourceBytes,
-              get(digestFuture));
-      IndexHeader header = write(index, out, sc.hadoopConfiguration());
-      long t4 = System.nanoTime();
-      phases.put("write ms", (t4 - t2) / 1_000_000);
-
-      Report r = new Report(NAME).put("kind", o.get(KIND)).put("input", o.get(LineJob.INPUT));
-      r.put("files", files.size()).put("splits", counts.size()).put("partitions", cuts.length + 1);
-      index.counts.forEach(r::put);
-      rejectCounts.forEach((k, v) -> r.put("rejected: " + k, v));
-      r.put("output", out.toString()).put("index bytes", header.fileLength());
-      r.put("source sha256", header.sourceDigestHex());
-      if (rejected > 0) {
-        r.put("rejects", new Path(work, "_rejects").toString());
-      }
-      phases.forEach(r::put);
-      r.put("seconds", (t4 - t0) / 1e9);
-      boolean reconciles = lines == skipped + accepted + rejected;
-      r.put("reconciles", reconciles ? "yes" : "NO: lines != skipped + accepted + rejected");
-      HadoopIo.writeText(sc.hadoopConfiguration(), new Path(work, HadoopIo.SUMMARY), r.toJson());
-      Map<String, Long> totals = new TreeMap<>(index.counts);
-      return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), reconciles);
+              run.sourceBytes,
+              get(run.digest));
+      return run.finish(
+          index, rejectCounts, run.report(counts.size()).put("partitions", cuts.length + 1));
     } finally {
       keysDir.getFileSystem(sc.hadoopConfiguration()).delete(keysDir, true);
     }
@@ -437,7 +537,7 @@ final class BuildIndexJob {
   }
 
   /** SOURCE_DATE_EPOCH (seconds), as the CLI honours it, for reproducible files. */
-  private static Long createdMillis() {
+  static Long createdMillis() {
     String epoch = System.getenv("SOURCE_DATE_EPOCH");
     return epoch == null || epoch.trim().isEmpty() ? null : Long.parseLong(epoch.trim()) * 1000;
   }
@@ -447,7 +547,7 @@ final class BuildIndexJob {
    * renames a temporary file in the same directory); elsewhere, written locally, copied beside the
    * target under a hidden name and renamed over it.
    */
-  private static IndexHeader write(IpSetBuilder.Assembled index, Path out, Configuration conf)
+  private static IndexHeader write(Assembled index, Path out, Configuration conf)
       throws IOException {
     FileSystem fs = out.getFileSystem(conf);
     if ("file".equals(fs.getUri().getScheme())) {
@@ -488,7 +588,7 @@ final class BuildIndexJob {
     return md.digest();
   }
 
-  private static byte[] get(CompletableFuture<byte[]> f) throws IOException {
+  static byte[] get(CompletableFuture<byte[]> f) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {
