@@ -17,8 +17,19 @@ public final class Assembled {
   /** The build's counts, by name, in the order its summary shows them. */
   public final Map<String, Long> counts;
 
+  /**
+   * Lines rejected while the index was assembled (duplicate product ids), as LF-terminated reject
+   * records; empty when none.
+   */
+  public final byte[] rejectRecords;
+
   Assembled(IndexWriter writer, Map<String, Long> counts) {
+    this(writer, counts, new byte[0]);
+  }
+
+  Assembled(IndexWriter writer, Map<String, Long> counts, byte[] rejectRecords) {
     this.writer = writer;
     this.counts = counts;
+    this.rejectRecords = rejectRecords;
   }
 }

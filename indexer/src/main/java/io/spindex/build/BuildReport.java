@@ -16,7 +16,8 @@ import java.util.Map;
 
 /**
  * What a build did, as numbers that reconcile: {@code lines = skipped + accepted + rejected}, and
- * for sets {@code accepted = rows + duplicates}. Immutable.
+ * for sets {@code accepted = rows + duplicates}; in a product index a row whose id came before is a
+ * {@code duplicate-id} reject. Immutable.
  */
 @Internal
 public final class BuildReport {

@@ -181,7 +181,7 @@ public final class IpListPart implements Serializable {
   }
 
   /** Parses the lines of one input split into a part. Not thread-safe. */
-  public static final class Parser {
+  public static final class Parser implements SplitParser<IpListPart> {
     private final IpSetBuilder.IpSink sink;
     private final SplitFeed feed;
 
@@ -194,15 +194,12 @@ public final class IpListPart implements Serializable {
       this.feed = new SplitFeed(source, EXPECTED, sink, sink.rejects);
     }
 
-    /**
-     * Parses the whole lines of {@code b[off, off + len)}, which start at byte {@code fileOffset}
-     * of the input; each line ends with LF except perhaps the input's last.
-     */
+    @Override
     public void lines(byte[] b, int off, int len, long fileOffset) {
       feed.lines(b, off, len, fileOffset);
     }
 
-    /** The part: the addresses sorted, the counts and the reject records. */
+    @Override
     public IpListPart finish() {
       IpListPart p = new IpListPart();
       // Grouped by /16 block (a counting sort on the top 16 bits); sorted only when merged.

@@ -90,16 +90,21 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     IndexWriter writer;
     final Map<String, Long> counts = new LinkedHashMap<>();
     Rejects rejects;
+
+    /** Lines rejected while parsing elsewhere, before {@link #rejects} (a distributed build's). */
+    long rejectedBefore;
+
     final Map<String, Long> phases = new LinkedHashMap<>();
   }
 
   private Built assemble(List<Path> inputs) throws IOException {
     long t0 = System.nanoTime();
     List<ProductColumns> perFile = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
     for (Path in : inputs) {
       perFile.add(new ProductColumns(EpHeader.read(in), extraIntFields, in.toString()));
+      sources.add(in.toString());
     }
-    int stride = perFile.get(0).columns();
     SourceScan.Result<ProductSink> scan =
         SourceScan.scan(
             inputs,
@@ -108,11 +113,82 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
             progress);
     if (strict && scan.rejects.total() > 0) {
       throw new InputException(
-          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (see docs/EP.md)");
+          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
     }
+    Built b = new Built();
+    b.phases.put("read", System.nanoTime() - t0);
+    b.rejects = scan.rejects;
+    finish(b, scan.sinks, perFile.get(0), sources, scan.lines, scan.bytes, scan.digest);
+    return b;
+  }
+
+  /** What a reject of an EP row says was expected. */
+  static final String EXPECTED = "see docs/EP.md";
+
+  /**
+   * The index of a distributed build ({@code build-index} on Spark) from the parts its splits were
+   * parsed into ({@link ProductPart.Parser}), in input order: the same sections, checksums and
+   * counts as {@link #build} of the same input. A later row with an id seen before is a {@code
+   * duplicate-id} reject, as in the command; those rejects are found here and returned as reject
+   * records in {@link Assembled#rejectRecords}.
+   *
+   * @param first the first input's header, whose columns the index lists
+   * @param sources the inputs' names, by file index
+   */
+  public Assembled assembleParts(
+      List<ProductPart> parts,
+      EpHeader first,
+      List<String> sources,
+      long sourceBytes,
+      byte[] digest)
+      throws InputException {
+    List<ProductSink> sinks = new ArrayList<>();
+    long lines = 0;
+    long rejected = 0;
+    for (ProductPart p : parts) {
+      sinks.add(p.sink);
+      lines += p.lines;
+      rejected += p.rejected();
+    }
+    java.io.ByteArrayOutputStream records = new java.io.ByteArrayOutputStream();
+    Rejects duplicates =
+        new Rejects()
+            .listener(
+                (reason, file, offset, b, from, to) -> {
+                  byte[] r =
+                      io.spindex.ep.EpSplitLines.rejectRecord(
+                          file, offset, reason, EXPECTED, b, from, to);
+                  records.write(r, 0, r.length);
+                  records.write('\n');
+                });
+    Built b = new Built();
+    b.rejects = duplicates;
+    b.rejectedBefore = rejected;
+    finish(
+        b,
+        sinks,
+        new ProductColumns(first, extraIntFields, sources.get(0)),
+        sources,
+        lines,
+        sourceBytes,
+        digest);
+    return new Assembled(b.writer, b.counts, records.toByteArray());
+  }
+
+  /** Sorts the rows by id hash, drops duplicate ids and lays out the index, for both builds. */
+  private void finish(
+      Built b,
+      List<ProductSink> sinks,
+      ProductColumns columns,
+      List<String> sources,
+      long lines,
+      long sourceBytes,
+      byte[] digest)
+      throws InputException {
+    int stride = columns.columns();
     long t1 = System.nanoTime();
     long total = 0;
-    for (ProductSink s : scan.sinks) {
+    for (ProductSink s : sinks) {
       total += s.rows;
     }
     if (total > Integer.MAX_VALUE - 16 || total * stride > Integer.MAX_VALUE - 16) {
@@ -123,7 +199,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     int[] perm = new int[n];
     // Concatenate the pieces in input order: global row g is the g-th accepted row of the input.
     int g = 0;
-    for (ProductSink s : scan.sinks) {
+    for (ProductSink s : sinks) {
       System.arraycopy(s.hashes, 0, hashes, g, s.rows);
       g += s.rows;
     }
@@ -132,9 +208,9 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     }
     RadixSort.sortUnsigned(hashes, perm, n);
     long t2 = System.nanoTime();
-    Rows rows = new Rows(scan.sinks, n);
+    Rows rows = new Rows(sinks, n);
     boolean[] drop = new boolean[n];
-    long duplicates = findDuplicates(hashes, perm, n, rows, drop, scan.rejects, inputs);
+    long duplicates = findDuplicates(hashes, perm, n, rows, drop, b.rejects, sources);
     int kept = (int) (n - duplicates);
     long[] outHashes = new long[kept];
     int[] ints = new int[kept * stride];
@@ -164,26 +240,25 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     for (int p = 0; p < 65536; p++) {
       prefix[p + 1] += prefix[p];
     }
-    Built b = new Built();
-    b.phases.put("read", t1 - t0);
     b.phases.put("sort", t2 - t1);
     b.phases.put("assemble", System.nanoTime() - t2);
-    b.rejects = scan.rejects;
     long skipped = 0;
-    for (ProductSink s : scan.sinks) {
+    for (ProductSink s : sinks) {
       skipped += s.headers;
     }
-    b.counts.put("lines", scan.lines);
+    b.counts.put("lines", lines);
     b.counts.put("skipped", skipped);
-    b.counts.put("accepted", total);
-    b.counts.put("rejected", scan.rejects.total());
+    // A row whose id came before is a duplicate-id reject, not an accepted row: the counts
+    // reconcile as lines = skipped + accepted + rejected.
+    b.counts.put("accepted", total - duplicates);
+    b.counts.put("rejected", b.rejectedBefore + b.rejects.total());
     b.counts.put("duplicates", duplicates);
     b.counts.put("products", (long) kept);
     b.counts.put("int columns", (long) stride);
-    b.counts.put("source bytes", scan.bytes);
-    IndexWriter w = new IndexWriter(IndexKind.PRODUCTS, kept, scan.digest);
+    b.counts.put("source bytes", sourceBytes);
+    IndexWriter w = new IndexWriter(IndexKind.PRODUCTS, kept, digest);
     created(w);
-    byte[] names = String.join("\n", perFile.get(0).columnNames()).getBytes(StandardCharsets.UTF_8);
+    byte[] names = String.join("\n", columns.columnNames()).getBytes(StandardCharsets.UTF_8);
     w.longs(Section.ID_HASHES, outHashes, kept);
     if (prefixTable && kept >= prefixTableMinRows) {
       w.ints(Section.PREFIX16, prefix, prefix.length);
@@ -193,7 +268,6 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     w.ints(Section.ID_OFFSETS, idOffsets, idOffsets.length);
     w.bytes(Section.ID_BYTES, idBytes, idBytes.length);
     b.writer = w;
-    return b;
   }
 
   /**
@@ -203,7 +277,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
    * @return rows dropped as duplicates
    */
   private static long findDuplicates(
-      long[] hashes, int[] perm, int n, Rows rows, boolean[] drop, Rejects rejects, List<Path> in)
+      long[] hashes, int[] perm, int n, Rows rows, boolean[] drop, Rejects rejects, List<String> in)
       throws InputException {
     long dropped = 0;
     for (int i = 0; i < n; ) {

@@ -11,15 +11,22 @@ import io.spindex.ep.LineCheck;
 import io.spindex.ep.ProductColumns;
 import java.util.Arrays;
 
-/** Collects the accepted rows of one piece of an EP file for {@link ProductIndexBuilder}. */
-final class ProductSink implements SourceScan.PieceSink {
+/**
+ * Collects the accepted rows of one piece of an EP file for {@link ProductIndexBuilder}.
+ * Serializable, for a distributed build to ship a split's rows ({@link ProductPart}): the rows go,
+ * the parsing state (transient) stays.
+ */
+final class ProductSink implements SourceScan.PieceSink, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   final SourceScan.Piece piece;
-  private final ProductColumns columns;
-  private final LineCheck.Reader reader;
+  private final transient ProductColumns columns;
+  private final transient LineCheck.Reader reader;
   private final int maxLineBytes;
   private final int stride;
-  private final Rejects rejects = new Rejects();
-  private final ByteSink scratch = new ByteSink(4096);
+  private final transient Rejects rejects = new Rejects();
+  private final transient ByteSink scratch = new ByteSink(4096);
+  private boolean started;
 
   int rows;
   long headers;
@@ -45,9 +52,12 @@ final class ProductSink implements SourceScan.PieceSink {
 
   @Override
   public void line(byte[] b, int from, int to, long index) {
-    if (index == 0 && piece.start == 0) {
-      headers++;
-      return; // the header line, already read
+    if (!started) {
+      started = true;
+      if (piece.start == 0) {
+        headers++;
+        return; // the header line, already read
+      }
     }
     if (!reader.read(b, from, to)) {
       rejects.add(reader.reason(), piece.name(), index + 1, b, from, to);
@@ -60,7 +70,7 @@ final class ProductSink implements SourceScan.PieceSink {
       return;
     }
     if (rows == hashes.length) {
-      int cap = rows * 2;
+      int cap = Math.max(16, rows * 2);
       hashes = Arrays.copyOf(hashes, cap);
       lineIndex = Arrays.copyOf(lineIndex, cap);
       idEnds = Arrays.copyOf(idEnds, cap);
@@ -74,8 +84,19 @@ final class ProductSink implements SourceScan.PieceSink {
     rows++;
   }
 
+  /** Shrinks the arrays to the rows they hold, before the rows are shipped. */
+  ProductSink trim() {
+    hashes = Arrays.copyOf(hashes, rows);
+    lineIndex = Arrays.copyOf(lineIndex, rows);
+    idEnds = Arrays.copyOf(idEnds, rows);
+    ints = Arrays.copyOf(ints, rows * stride);
+    ids.trim();
+    return this;
+  }
+
   @Override
   public void tooLong(byte[] b, int from, int to, long index) {
+    started = true;
     rejects.add(
         LineCheck.TOO_LONG, piece.name(), index + 1, b, from, Math.min(to, from + maxLineBytes));
   }

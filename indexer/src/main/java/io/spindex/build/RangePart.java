@@ -13,9 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * One part of a distributed range build ({@code build-index --kind ranges} on Spark): the ranges of
@@ -30,97 +27,29 @@ import java.util.TreeMap;
  * FileStart}), so that it parses as the one reader of the whole file would.
  */
 @Internal
-public final class RangePart implements Serializable {
+public final class RangePart extends SplitPart {
   private static final long serialVersionUID = 1L;
 
   /** What a reject record says was expected. */
   public static final String EXPECTED = IpRangeBuilder.EXPECTED;
 
-  final int file;
   final RangeRows rows;
   final Ipv6RangeRows rows6;
   final IpRangeBuilder.FileHead head;
-  final long lines;
-  final long skipped;
 
-  /** Rejected lines by reason. */
-  public final Map<String, Long> rejectCounts = new TreeMap<>();
-
-  /** Reject records ({@code source:offset<TAB>reason<TAB>expected<TAB>line}), LF-terminated. */
-  public final byte[] rejectRecords;
-
-  /** The first rejected line, as the one-machine build's messages show it; {@code null} if none. */
-  public final String firstReject;
-
-  /** What the parser noticed (a detected delimiter, a skipped header), as the summary says it. */
-  public final List<String> notes;
-
-  private RangePart(Parser p, byte[] rejectRecords) {
-    this.file = p.file;
+  private RangePart(Parser p) {
+    super(p.file, p.splitStart, p.feed.lines(), p.sink.skipped, p.feed, p.sink.rejects().counts());
     this.rows = p.rows.trim();
     this.rows6 = p.rows6.trim();
     this.head = p.sink.head;
-    this.lines = p.feed.lines();
-    this.skipped = p.sink.skipped;
-    this.rejectCounts.putAll(p.sink.rejects().counts());
-    this.rejectRecords = rejectRecords;
-    this.firstReject = p.feed.firstReject();
-    this.notes = p.notes;
-  }
-
-  /** The rejected lines. */
-  public long rejected() {
-    long n = 0;
-    for (long c : rejectCounts.values()) {
-      n += c;
-    }
-    return n;
-  }
-
-  /** The lines read, skipped ones and rejected ones included. */
-  public long lines() {
-    return lines;
-  }
-
-  /** Blank lines, comments and headers. */
-  public long skipped() {
-    return skipped;
-  }
-
-  /** Ranges accepted, both families. */
-  public long accepted() {
-    return (long) rows.size() + rows6.size();
-  }
-
-  /** The reject records as one text of lines without the last line's LF. */
-  public byte[] rejectRecordsWithoutLastLf() {
-    return SplitFeed.withoutLastLf(rejectRecords);
-  }
-
-  /** This part without its reject records: what the driver needs of it. */
-  public RangePart withoutRejectRecords() {
-    return new RangePart(this);
-  }
-
-  private RangePart(RangePart p) {
-    this.file = p.file;
-    this.rows = p.rows;
-    this.rows6 = p.rows6;
-    this.head = p.head;
-    this.lines = p.lines;
-    this.skipped = p.skipped;
-    this.rejectCounts.putAll(p.rejectCounts);
-    this.rejectRecords = new byte[0];
-    this.firstReject = p.firstReject;
-    this.notes = p.notes;
   }
 
   /** Parses the lines of one input split into a part. Not thread-safe. */
-  public static final class Parser {
+  public static final class Parser implements SplitParser<RangePart> {
     private final int file;
+    private final long splitStart;
     private final RangeRows rows = new RangeRows();
     private final Ipv6RangeRows rows6 = new Ipv6RangeRows();
-    private final List<String> notes = new ArrayList<>();
     private final IpRangeBuilder.RangeSink sink;
     private final SplitFeed feed;
 
@@ -133,26 +62,28 @@ public final class RangePart implements Serializable {
      */
     public Parser(int file, String source, byte delimiter, FileStart start, long splitStart) {
       this.file = file;
+      this.splitStart = splitStart;
       this.sink =
           new IpRangeBuilder.RangeSink(
-              new SourceScan.Piece(file, source), rows, rows6, delimiter, notes);
+              new SourceScan.Piece(file, source, splitStart),
+              rows,
+              rows6,
+              delimiter,
+              new ArrayList<>());
       if (splitStart > 0) {
         sink.resume(start.delimiterBefore(splitStart), start.sawDataBefore(splitStart));
       }
       this.feed = new SplitFeed(source, EXPECTED, sink, sink.rejects());
     }
 
-    /**
-     * Parses the whole lines of {@code b[off, off + len)}, which start at byte {@code fileOffset}
-     * of the input; each line ends with LF except perhaps the input's last.
-     */
+    @Override
     public void lines(byte[] b, int off, int len, long fileOffset) {
       feed.lines(b, off, len, fileOffset);
     }
 
-    /** The part: its ranges in input order, the counts and the reject records. */
+    @Override
     public RangePart finish() {
-      return new RangePart(this, feed.rejectRecords());
+      return new RangePart(this);
     }
   }
 
@@ -187,7 +118,7 @@ public final class RangePart implements Serializable {
         throws IOException {
       IpRangeBuilder.RangeSink sink =
           new IpRangeBuilder.RangeSink(
-              new SourceScan.Piece(0, source),
+              new SourceScan.Piece(0, source, 0),
               new RangeRows(),
               new Ipv6RangeRows(),
               delimiter,

@@ -5,7 +5,6 @@
  */
 package io.spindex.build;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
@@ -74,19 +73,19 @@ final class Rows {
   }
 
   /** {@code file:line} of global row {@code g}. */
-  String position(int g, List<Path> inputs) {
+  String position(int g, List<String> inputs) {
     int k = sink(g);
     ProductSink s = sinks.get(k);
     return inputs.get(s.piece.fileIndex) + ":" + (lineOffset[k] + s.lineIndex[g - start[k]] + 1);
   }
 
-  void rejectDuplicate(int g, Rejects rejects, List<Path> inputs, String firstAt) {
+  void rejectDuplicate(int g, Rejects rejects, List<String> inputs, String firstAt) {
     byte[] id = id(g);
     int k = sink(g);
     ProductSink s = sinks.get(k);
     rejects.add(
         "duplicate-id",
-        inputs.get(s.piece.fileIndex).toString(),
+        inputs.get(s.piece.fileIndex),
         lineOffset[k] + s.lineIndex[g - start[k]] + 1,
         id,
         0,

@@ -47,10 +47,15 @@ final class SourceScan {
     Rejects rejects();
   }
 
-  /** What a sink factory is told about the piece it will read. */
-  static final class Piece {
+  /**
+   * What a sink factory is told about the piece it will read. Serializable with its sink, for a
+   * distributed build; the file is then known by its name only.
+   */
+  static final class Piece implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     final int fileIndex;
-    final Path file;
+    final transient Path file;
     final long start;
     final long end;
     final boolean gzip;
@@ -66,11 +71,11 @@ final class SourceScan {
       this.name = file.toString();
     }
 
-    /** A piece read elsewhere (a split of a distributed build): only its input and its name. */
-    Piece(int fileIndex, String name) {
+    /** A piece read elsewhere (a split of a distributed build): its input's name and its start. */
+    Piece(int fileIndex, String name, long start) {
       this.fileIndex = fileIndex;
       this.file = null;
-      this.start = 0;
+      this.start = start;
       this.end = 0;
       this.gzip = false;
       this.name = name;

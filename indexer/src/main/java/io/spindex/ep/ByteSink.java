@@ -11,12 +11,19 @@ import java.util.Arrays;
 
 /** A growable byte buffer that output rows are written into. Not thread-safe. */
 @Internal
-public final class ByteSink {
+public final class ByteSink implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   byte[] buf;
   int len;
 
   public ByteSink(int capacity) {
     buf = new byte[Math.max(16, capacity)];
+  }
+
+  /** Shrinks the buffer to what it holds. */
+  public void trim() {
+    buf = Arrays.copyOf(buf, len);
   }
 
   /** Makes room for {@code n} more bytes. */

@@ -9,9 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +68,7 @@ class RangePartTest {
       for (int[] p : new int[][] {{0, cut}, {cut, bytes.length}}) {
         RangePart.Parser parser = new RangePart.Parser(0, in.toString(), (byte) 0, start, p[0]);
         parser.lines(Arrays.copyOfRange(bytes, p[0], p[1]), 0, p[1] - p[0], p[0]);
-        parts.add(shipped(parser.finish()));
+        parts.add(Shipped.shipped(parser.finish()));
       }
       Assembled got =
           new IpRangeBuilder()
@@ -86,16 +83,5 @@ class RangePartTest {
       assertEquals(want.count("skipped"), got.counts.get("skipped"), "cut at byte " + cut);
     }
     assertEquals(text.split("\n", -1).length - 2, cuts);
-  }
-
-  /** The part as an executor ships it: through Java serialization. */
-  private static RangePart shipped(RangePart p) throws Exception {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (ObjectOutputStream o = new ObjectOutputStream(b)) {
-      o.writeObject(p);
-    }
-    try (ObjectInputStream i = new ObjectInputStream(new ByteArrayInputStream(b.toByteArray()))) {
-      return (RangePart) i.readObject();
-    }
   }
 }

@@ -10,6 +10,9 @@ import io.spindex.build.IpListPart;
 import io.spindex.build.IpRangeBuilder;
 import io.spindex.build.IpSetBuilder;
 import io.spindex.build.OverlapPolicy;
+import io.spindex.build.SplitParser;
+import io.spindex.build.SplitPart;
+import io.spindex.ep.TransformSpec;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
@@ -32,6 +35,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +55,7 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
@@ -77,9 +83,10 @@ final class BuildIndexJob {
       JobOption.choice(
           "kind",
           null,
-          "what to build: ips or ranges (the texts of 'spindex build ips|ranges'; docs/FORMAT.md)",
+          "what to build: ips, ranges or products (the texts of 'spindex build ips|ranges|products')",
           "ips",
-          "ranges");
+          "ranges",
+          "products");
   static final JobOption<String> OUTPUT =
       JobOption.text(
           "output", null, "index file to write (any Hadoop path), replaced atomically when done");
@@ -115,6 +122,20 @@ final class BuildIndexJob {
   static final JobOption<String> LABEL_DELIMITER =
       JobOption.text("label-delimiter", "|", "ranges: what separates the label fields");
 
+  static final JobOption<List<String>> INT_FIELD =
+      JobOption.of(
+          "int-field",
+          "none",
+          "products: fields also stored as int columns, comma-separated (e.g. review_count)",
+          v -> v.trim().equals("none") ? List.of() : Arrays.asList(v.split(",", -1)));
+  static final JobOption<Long> MAX_LINE_BYTES =
+      JobOption.integer(
+          "max-line-bytes",
+          String.valueOf(TransformSpec.DEFAULT_MAX_LINE_BYTES),
+          "products: longest accepted line in bytes",
+          1,
+          io.spindex.text.LineReader.MAX_LINE_BYTES);
+
   static final List<JobOption<?>> OPTIONS =
       Arrays.asList(
           KIND,
@@ -128,11 +149,19 @@ final class BuildIndexJob {
           ON_OVERLAP,
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
-          LABEL_DELIMITER);
+          LABEL_DELIMITER,
+          INT_FIELD,
+          MAX_LINE_BYTES);
 
-  /** The range options, which only {@code --kind ranges} takes. */
-  private static final List<JobOption<?>> RANGE_OPTIONS =
-      Arrays.asList(DELIMITER, ON_OVERLAP, LABEL_FIELDS, LABEL_FIELDS_FROM_HEADER, LABEL_DELIMITER);
+  /** The options only one kind takes, by kind. */
+  private static final Map<String, List<JobOption<?>>> KIND_OPTIONS =
+      Map.of(
+          "ips",
+          List.of(),
+          "ranges",
+          List.of(DELIMITER, ON_OVERLAP, LABEL_FIELDS, LABEL_FIELDS_FROM_HEADER, LABEL_DELIMITER),
+          "products",
+          List.of(INT_FIELD, MAX_LINE_BYTES));
 
   /** Beside the index: the summary and the rejects of its last build. */
   static final String WORK_SUFFIX = ".build";
@@ -142,14 +171,17 @@ final class BuildIndexJob {
   static JobResult run(SparkSession spark, String[] args) throws Exception {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
-    boolean ranges = o.get(KIND).equals("ranges");
+    String kind = o.get(KIND);
     // Every usage mistake before anything is read or created.
-    IpRangeBuilder rangeBuilder = ranges ? BuildRangesJob.builder(o) : null;
-    for (JobOption<?> opt : ranges ? List.<JobOption<?>>of() : RANGE_OPTIONS) {
-      if (!o.text(opt).equals(opt.defaultValue())) {
-        throw new UsageException(NAME + ": --" + opt.name() + " is for --kind ranges");
-      }
-    }
+    KIND_OPTIONS.forEach(
+        (k, options) -> {
+          for (JobOption<?> opt : k.equals(kind) ? List.<JobOption<?>>of() : options) {
+            if (!o.text(opt).equals(opt.defaultValue())) {
+              throw new UsageException(NAME + ": --" + opt.name() + " is for --kind " + k);
+            }
+          }
+        });
+    IpRangeBuilder rangeBuilder = kind.equals("ranges") ? BuildRangesJob.builder(o) : null;
     Run r = new Run(sc, o);
     double splitMb = o.get(LineJob.SPLIT_MB);
     if (splitMb > 0) {
@@ -164,21 +196,14 @@ final class BuildIndexJob {
                 LongWritable.class,
                 LineChunk.class,
                 r.conf);
-    if (ranges) {
+    if (kind.equals("ranges")) {
       return BuildRangesJob.build(r, rangeBuilder, in);
     }
+    if (kind.equals("products")) {
+      return BuildProductsJob.build(r, in);
+    }
     JavaRDD<IpListPart> parts =
-        in.mapPartitionsWithInputSplit(
-                (split, chunks) -> {
-                  IpListPart.Parser p =
-                      new IpListPart.Parser(HadoopIo.splitName(split), split.getLength());
-                  while (chunks.hasNext()) {
-                    LineChunk c = chunks.next()._2();
-                    p.lines(c.bytes(), 0, c.length(), c.offset());
-                  }
-                  return Collections.singletonList(p.finish()).iterator();
-                },
-                true)
+        r.parts(in, (file, name, start, length) -> new IpListPart.Parser(name, length))
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       return build(r, parts);
@@ -187,8 +212,13 @@ final class BuildIndexJob {
     }
   }
 
+  /** Makes the parser of one split: its input's index and name, its first byte and its size. */
+  interface Parsers<P> extends java.io.Serializable {
+    SplitParser<P> parser(int file, String name, long start, long length) throws IOException;
+  }
+
   /**
-   * What both kinds of build share: the options, the inputs (their files in name order, total size
+   * What every kind of build shares: the options, the inputs (their files in name order, total size
    * and digest, which the driver reads while the executors parse), the output and its work
    * directory beside it, and the times of the phases.
    */
@@ -236,6 +266,64 @@ final class BuildIndexJob {
                   throw new java.io.UncheckedIOException(e);
                 }
               });
+    }
+
+    /** Each split parsed on the executors into one part. */
+    <P> JavaRDD<P> parts(JavaNewHadoopRDD<LongWritable, LineChunk> in, Parsers<P> parsers) {
+      Map<String, Integer> fileIndex = new HashMap<>();
+      for (FileStatus f : files) {
+        fileIndex.put(f.getPath().toString(), fileIndex.size());
+      }
+      return in.mapPartitionsWithInputSplit(
+          (split, chunks) -> {
+            String name = HadoopIo.splitName(split);
+            Integer file = fileIndex.get(name);
+            if (file == null) {
+              throw new IllegalStateException("a split of no input file: " + name);
+            }
+            FileSplit f = (FileSplit) split;
+            SplitParser<P> p = parsers.parser(file, name, f.getStart(), f.getLength());
+            while (chunks.hasNext()) {
+              LineChunk c = chunks.next()._2();
+              p.lines(c.bytes(), 0, c.length(), c.offset());
+            }
+            return Collections.singletonList(p.finish()).iterator();
+          },
+          true);
+    }
+
+    /**
+     * Parses every split, for the builds whose rows meet on the driver: the parts in input order
+     * (file, then offset) without their reject records, which go to {@code OUT.build/_rejects/}
+     * from the executors (or the first fails a strict build); their counts by reason into {@code
+     * rejectCounts}.
+     */
+    <P extends SplitPart> List<P> inOrder(
+        JavaNewHadoopRDD<LongWritable, LineChunk> in,
+        Parsers<P> parsers,
+        String expected,
+        Map<String, Long> rejectCounts)
+        throws IOException {
+      JavaRDD<P> parts = parts(in, parsers).persist(StorageLevel.MEMORY_AND_DISK());
+      try {
+        List<P> ordered = new ArrayList<>(parts.map(p -> p.<P>withoutRejectRecords()).collect());
+        ordered.sort(Comparator.comparingInt((P p) -> p.file).thenComparingLong(p -> p.start));
+        phase("parse ms");
+        long rejected = 0;
+        String firstReject = null;
+        for (P p : ordered) {
+          p.rejectCounts.forEach((k, v) -> rejectCounts.merge(k, v, Long::sum));
+          rejected += p.rejected();
+          firstReject = firstReject == null ? p.firstReject : firstReject;
+        }
+        strict(rejected, firstReject, expected);
+        if (rejected > 0) {
+          writeRejects(parts.map(SplitPart::rejectRecordsWithoutLastLf));
+        }
+        return ordered;
+      } finally {
+        parts.unpersist(false);
+      }
     }
 
     /** Ends a phase: its time in ms goes to the summary under {@code name}. */

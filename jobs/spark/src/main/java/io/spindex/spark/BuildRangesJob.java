@@ -15,18 +15,13 @@ import io.spindex.job.UsageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.storage.StorageLevel;
 
 /** build-index {@code --kind ranges}: the range index of {@code spindex build ranges}, on Spark. */
 final class BuildRangesJob {
@@ -90,13 +85,11 @@ final class BuildRangesJob {
       BuildIndexJob.Run r, IpRangeBuilder builder, JavaNewHadoopRDD<LongWritable, LineChunk> in)
       throws IOException {
     List<String> sources = new ArrayList<>();
-    Map<String, Integer> fileIndex = new HashMap<>();
     List<RangePart.FileStart> starts = new ArrayList<>();
     byte delimiter = (byte) r.o.get(BuildIndexJob.DELIMITER).charValue();
     CompressionCodecFactory codecs = new CompressionCodecFactory(r.conf);
     for (FileStatus f : r.files) {
       String name = f.getPath().toString();
-      fileIndex.put(name, sources.size());
       sources.add(name);
       if (codecs.getCodec(f.getPath()) != null) {
         starts.add(RangePart.FileStart.NONE); // read whole by one split
@@ -106,47 +99,17 @@ final class BuildRangesJob {
         }
       }
     }
-    JavaRDD<RangePart> parts =
-        in.mapPartitionsWithInputSplit(
-                (split, chunks) -> {
-                  String name = HadoopIo.splitName(split);
-                  Integer file = fileIndex.get(name);
-                  if (file == null) {
-                    throw new IllegalStateException("a split of no input file: " + name);
-                  }
-                  long at = ((FileSplit) split).getStart();
-                  RangePart.Parser p =
-                      new RangePart.Parser(file, name, delimiter, starts.get(file), at);
-                  while (chunks.hasNext()) {
-                    LineChunk c = chunks.next()._2();
-                    p.lines(c.bytes(), 0, c.length(), c.offset());
-                  }
-                  return Collections.singletonList(p.finish()).iterator();
-                },
-                true)
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      // Splits come in file and offset order; the parts are appended in that order.
-      List<RangePart> ordered = parts.map(RangePart::withoutRejectRecords).collect();
-      r.phase("parse ms");
-      Map<String, Long> rejectCounts = new TreeMap<>();
-      long rejected = 0;
-      String firstReject = null;
-      for (RangePart p : ordered) {
-        p.rejectCounts.forEach((k, v) -> rejectCounts.merge(k, v, Long::sum));
-        rejected += p.rejected();
-        firstReject = firstReject == null ? p.firstReject : firstReject;
-      }
-      r.strict(rejected, firstReject, RangePart.EXPECTED);
-      if (rejected > 0) {
-        r.writeRejects(parts.map(RangePart::rejectRecordsWithoutLastLf));
-      }
-      Assembled index =
-          builder.assembleParts(ordered, sources, r.sourceBytes, BuildIndexJob.get(r.digest));
-      r.phase("sort ms");
-      return r.finish(index, rejectCounts, r.report(ordered.size()));
-    } finally {
-      parts.unpersist(false);
-    }
+    Map<String, Long> rejectCounts = new TreeMap<>();
+    List<RangePart> parts =
+        r.inOrder(
+            in,
+            (file, name, start, length) ->
+                new RangePart.Parser(file, name, delimiter, starts.get(file), start),
+            RangePart.EXPECTED,
+            rejectCounts);
+    Assembled index =
+        builder.assembleParts(parts, sources, r.sourceBytes, BuildIndexJob.get(r.digest));
+    r.phase("sort ms");
+    return r.finish(index, rejectCounts, r.report(parts.size()));
   }
 }
