@@ -28,8 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * Any file given to a loader or the verifier ends in an index or a {@link CorruptIndexException}
  * (the one documented exception); an index that passes {@code verify} answers lookups without
- * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products and
- * dual-stack set and ranges included).
+ * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products, dual-stack
+ * set and ranges, and ranges with /24 sub-tables included).
  */
 class IndexReaderFuzzTest {
   private static Path file;
@@ -85,7 +85,7 @@ class IndexReaderFuzzTest {
     if (index instanceof ProductIndex) {
       return sb.toString();
     }
-    for (int a : new int[] {0, -1, 0x0A000001, 0x01000100}) {
+    for (int a : new int[] {0, -1, 0x0A000001, 0x0A003BC8, 0x01000100}) {
       sb.append(' ')
           .append(
               index instanceof IpRanges ? index.asRanges().label(a) : index.asSet().contains(a));
@@ -152,7 +152,7 @@ class IndexReaderFuzzTest {
       }
       return;
     }
-    for (int a : new int[] {0, -1, 0x0A000001, 0x7FFFFFFF, 0x80000000, 0x01000100}) {
+    for (int a : new int[] {0, -1, 0x0A000001, 0x0A003BC8, 0x7FFFFFFF, 0x80000000, 0x01000100}) {
       if (index instanceof IpRanges) {
         IpRanges r = (IpRanges) index;
         int id = r.labelId(a);
