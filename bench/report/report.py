@@ -480,23 +480,48 @@ def spark_build_runs(run):
     return runs
 
 
+def spark_build_kinds_runs(run):
+    """Per (kind, job), its times over the runs, from build-kinds.csv."""
+    runs = {}
+    for r in run.csv(os.path.join("spark", "build-kinds.csv")):
+        runs.setdefault((r["kind"], r["job"]), []).append(float(r["seconds"]))
+    return runs
+
+
 def spark_build(run):
     runs = spark_build_runs(run)
-    if not runs:
+    kinds = spark_build_kinds_runs(run)
+    if not runs and not kinds:
         return "(no Spark results in this run: scripts/bench --only spark)"
-    labels = {"cli": "`spindex build ips` (one machine, all cores)",
-              "spark-local2": "`build-index` on Spark, local[2]",
-              "spark-local1": "`build-index` on Spark, local[1]"}
-    cli = statistics.median(runs["cli"]) if "cli" in runs else None
-    rows = []
-    for job, label in labels.items():
-        if job in runs:
-            t = runs[job]
-            med = statistics.median(t)
-            rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
-                         f"{med / cli:.2f}×" if cli else "n/a"])
-    return table(["build of the same IP list", "min s", "median s", "max s",
-                  "median time vs the command"], rows)
+    out = []
+    if runs:
+        labels = {"cli": "`spindex build ips` (one machine, all cores)",
+                  "spark-local2": "`build-index` on Spark, local[2]",
+                  "spark-local1": "`build-index` on Spark, local[1]"}
+        cli = statistics.median(runs["cli"]) if "cli" in runs else None
+        rows = []
+        for job, label in labels.items():
+            if job in runs:
+                t = runs[job]
+                med = statistics.median(t)
+                rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
+                             f"{med / cli:.2f}×" if cli else "n/a"])
+        out.append(table(["build of the same IP list", "min s", "median s", "max s",
+                          "median time vs the command"], rows))
+    if kinds:
+        rows = []
+        for kind in ("ranges", "products"):
+            cli = kinds.get((kind, "cli"))
+            for job, label in (("cli", f"`spindex build {kind}` (one machine, all cores)"),
+                               ("spark-local2", f"`build-index --kind {kind}` on Spark, local[2]")):
+                t = kinds.get((kind, job))
+                if t:
+                    med = statistics.median(t)
+                    rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
+                                 f"{med / statistics.median(cli):.2f}×" if cli else "n/a"])
+        out.append(table(["build of the same ranges or feed", "min s", "median s", "max s",
+                          "median time vs the command"], rows))
+    return "\n\n".join(out)
 
 
 def times_x(r):
