@@ -488,39 +488,38 @@ def spark_build_kinds_runs(run):
     return runs
 
 
+def build_rows(jobs, cli):
+    """Table rows of builds timed over several runs: label, min, median, max and the median time
+    against the command's median ``cli`` (seconds lists; rows only for jobs that ran)."""
+    rows = []
+    for label, t in jobs:
+        if t:
+            med = statistics.median(t)
+            rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
+                         f"{med / statistics.median(cli):.2f}×" if cli else "n/a"])
+    return rows
+
+
 def spark_build(run):
     runs = spark_build_runs(run)
     kinds = spark_build_kinds_runs(run)
     if not runs and not kinds:
         return "(no Spark results in this run: scripts/bench --only spark)"
+    head = ["min s", "median s", "max s", "median time vs the command"]
     out = []
     if runs:
-        labels = {"cli": "`spindex build ips` (one machine, all cores)",
-                  "spark-local2": "`build-index` on Spark, local[2]",
-                  "spark-local1": "`build-index` on Spark, local[1]"}
-        cli = statistics.median(runs["cli"]) if "cli" in runs else None
-        rows = []
-        for job, label in labels.items():
-            if job in runs:
-                t = runs[job]
-                med = statistics.median(t)
-                rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
-                             f"{med / cli:.2f}×" if cli else "n/a"])
-        out.append(table(["build of the same IP list", "min s", "median s", "max s",
-                          "median time vs the command"], rows))
+        jobs = [("`spindex build ips` (one machine, all cores)", runs.get("cli")),
+                ("`build-index` on Spark, local[2]", runs.get("spark-local2")),
+                ("`build-index` on Spark, local[1]", runs.get("spark-local1"))]
+        out.append(table(["build of the same IP list"] + head, build_rows(jobs, runs.get("cli"))))
     if kinds:
         rows = []
         for kind in ("ranges", "products"):
-            cli = kinds.get((kind, "cli"))
-            for job, label in (("cli", f"`spindex build {kind}` (one machine, all cores)"),
-                               ("spark-local2", f"`build-index --kind {kind}` on Spark, local[2]")):
-                t = kinds.get((kind, job))
-                if t:
-                    med = statistics.median(t)
-                    rows.append([label, f"{min(t):.2f}", f"{med:.2f}", f"{max(t):.2f}",
-                                 f"{med / statistics.median(cli):.2f}×" if cli else "n/a"])
-        out.append(table(["build of the same ranges or feed", "min s", "median s", "max s",
-                          "median time vs the command"], rows))
+            jobs = [(f"`spindex build {kind}` (one machine, all cores)", kinds.get((kind, "cli"))),
+                    (f"`build-index --kind {kind}` on Spark, local[2]",
+                     kinds.get((kind, "spark-local2")))]
+            rows += build_rows(jobs, kinds.get((kind, "cli")))
+        out.append(table(["build of the same ranges or feed"] + head, rows))
     return "\n\n".join(out)
 
 

@@ -29,7 +29,10 @@ import org.junit.jupiter.api.BeforeAll;
  * Any file given to a loader or the verifier ends in an index or a {@link CorruptIndexException}
  * (the one documented exception); an index that passes {@code verify} answers lookups without
  * throwing. Seeds: the {@code bad/} fixtures and a valid index of each kind (products, dual-stack
- * set and ranges, and ranges with /24 sub-tables included).
+ * set and ranges, and ranges with /24 sub-tables included). {@code valid-ranges-prefix24} is {@code
+ * new IpRangeBuilder().subTables(2, 1000)} over 123 ranges (0.0.0.0, the 120 /25s of
+ * 10.0.0.0–10.0.59.255, 1.0.1.0/24, 255.255.255.255) with {@code SOURCE_DATE_EPOCH=0}: one
+ * sub-table, for 10.0.0.0/16, which 0x0A000001 and 0x0A003BC8 below look up through.
  */
 class IndexReaderFuzzTest {
   private static Path file;
