@@ -33,6 +33,12 @@ public final class SpindexSpark {
       System.out.println(usage());
       System.exit(args.length == 0 ? 2 : 0);
     }
+    try {
+      SparkLine.check(); // a jar of another Spark line: one line, before any job class links
+    } catch (IllegalStateException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
     int code;
     SparkSession spark = SparkSession.builder().appName("spindex " + args[0]).getOrCreate();
     boolean inClusterMode =

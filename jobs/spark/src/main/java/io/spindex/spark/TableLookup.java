@@ -70,14 +70,18 @@ final class TableLookup {
               + ")");
     }
     Column ip = col(column);
-    Column valid = functions.ip(ip).isNotNull();
+    // The try_ forms: an unparseable address is a reject with its reason, not a failed query,
+    // whatever spark.sql.ansi.enabled says (Spark 4's default is true).
+    Column valid = functions.try_ip(ip).isNotNull();
     IndexKind kind = SparkSides.resolve(spark, index).header.kind();
     String added = kind == IndexKind.IPV4_SET ? "spindex_hit" : "spindex_label";
     Column answer =
-        kind == IndexKind.IPV4_SET ? functions.contains(ip, index) : functions.label(ip, index);
+        kind == IndexKind.IPV4_SET
+            ? functions.try_contains(ip, index)
+            : functions.try_label(ip, index);
     Dataset<Row> good = in.where(valid).withColumn(added, answer);
     Dataset<Row> rejects =
-        in.where(functions.ip(ip).isNull())
+        in.where(functions.try_ip(ip).isNull())
             .withColumn(
                 "spindex_reason",
                 when(ip.isNull(), lit("null-address")).otherwise(lit("unparseable")));

@@ -17,7 +17,6 @@ import io.spindex.spark.SparkSides;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
-import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +36,7 @@ import org.apache.spark.util.LongAccumulator;
  * per row: addresses are parsed from the string's bytes, labels are handed out as cached {@link
  * UTF8String}s.
  */
-public final class IndexRef implements Serializable {
+public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
 
   /** The Spark configuration key prefix that names indexes: {@code spark.spindex.index.NAME}. */
@@ -46,7 +45,7 @@ public final class IndexRef implements Serializable {
   private final String given;
   private final SideFile file;
   private final IndexKind kind;
-  private final LongAccumulator unparseable;
+  private final Unparseable unparseable;
 
   /** The label's field names (ranges; empty when the build declared none) and their delimiter. */
   private final List<String> fields;
@@ -62,7 +61,7 @@ public final class IndexRef implements Serializable {
       String given,
       SideFile file,
       IndexKind kind,
-      LongAccumulator unparseable,
+      Unparseable unparseable,
       List<String> fields,
       String delimiter) {
     this.given = given;
@@ -83,9 +82,17 @@ public final class IndexRef implements Serializable {
    * checks the file on the driver: it exists, is an index (whole file read: header and every
    * section checksum) and is of the kind the function needs.
    *
+   * @param strict whether an unparseable address is an error (ANSI mode) rather than NULL
+   * @param column the input column as SQL text, for that error
    * @throws IllegalArgumentException one line naming the file, for the caller to report
    */
-  static IndexRef resolve(SparkSession spark, String name, String function, IndexKind need) {
+  static IndexRef resolve(
+      SparkSession spark,
+      String name,
+      String function,
+      IndexKind need,
+      boolean strict,
+      String column) {
     String path = spark.conf().get(CONF_PREFIX + name, name);
     try {
       SparkSides.Resolved r = SparkSides.resolve(spark, path);
@@ -112,7 +119,8 @@ public final class IndexRef implements Serializable {
         fields = new ArrayList<>(ranges.labelFields());
         delimiter = ranges.labelDelimiter();
       }
-      return new IndexRef(path, r.file, h.kind(), acc, fields, delimiter);
+      return new IndexRef(
+          path, r.file, h.kind(), new Unparseable(acc, strict, function, column), fields, delimiter);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }
@@ -170,10 +178,10 @@ public final class IndexRef implements Serializable {
     }
     for (int i = from; i < to; i++) {
       if (b[i] == ':') {
-        return Ipv6Text.parseField(b, from, to, v6) == Ipv6Text.OK ? IPV6 : miss();
+        return Ipv6Text.parseField(b, from, to, v6) == Ipv6Text.OK ? IPV6 : miss(s);
       }
     }
-    return miss();
+    return miss(s);
   }
 
   private long parse(byte[] b) {
@@ -192,22 +200,23 @@ public final class IndexRef implements Serializable {
       v6[1] = lo;
       return IPV6;
     }
-    return miss();
+    return miss(b);
   }
 
   private long parseValue(long value) {
     index();
-    return value >= 0 && value <= 0xFFFF_FFFFL ? value : miss();
+    return value >= 0 && value <= 0xFFFF_FFFFL ? value : miss(value);
   }
 
-  private long miss() {
-    unparseable.add(1);
+  private long miss(Object value) {
+    unparseable.miss(value);
     return -1;
   }
 
   /** A NULL address: the answer is NULL, and it is counted with the unparseable ones. */
+  @Override
   public void nullInput() {
-    unparseable.add(1);
+    unparseable.nullInput();
   }
 
   /** The label id of a parsed address, or {@link IpRanges#NONE}. */

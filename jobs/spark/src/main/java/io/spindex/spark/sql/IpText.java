@@ -7,32 +7,31 @@ package io.spindex.spark.sql;
 
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
-import java.io.Serializable;
 import org.apache.spark.unsafe.types.UTF8String;
-import org.apache.spark.util.LongAccumulator;
 
 /**
  * What {@code spindex_ip} calls: the canonical text of an address (a dotted quad; RFC 5952 for
  * IPv6, {@code ::ffff:a.b.c.d} for an IPv4-mapped one), or NULL when it does not parse (counted).
  */
-public final class IpText implements Serializable {
+public final class IpText implements AddressTarget {
   private static final long serialVersionUID = 1L;
 
-  private final LongAccumulator unparseable;
+  private final Unparseable unparseable;
   private transient long[] v6;
   private transient byte[] out;
 
-  IpText(LongAccumulator unparseable) {
+  IpText(Unparseable unparseable) {
     this.unparseable = unparseable;
   }
 
-  private UTF8String miss() {
-    unparseable.add(1);
+  private UTF8String miss(Object value) {
+    unparseable.miss(value);
     return null;
   }
 
+  @Override
   public void nullInput() {
-    unparseable.add(1);
+    unparseable.nullInput();
   }
 
   private UTF8String text(int n) {
@@ -60,13 +59,13 @@ public final class IpText implements Serializable {
     for (int i = from; i < to; i++) {
       if (b[i] == ':') {
         if (Ipv6Text.parseField(b, from, to, v6) != Ipv6Text.OK) {
-          return miss();
+          return miss(s);
         }
         return text(Ipv6Text.format(v6[0], v6[1], out, 0));
       }
     }
     long a = Ipv4Text.parse(b, from, to);
-    return a < 0 ? miss() : text(Ipv4Text.format((int) a, out, 0));
+    return a < 0 ? miss(s) : text(Ipv4Text.format((int) a, out, 0));
   }
 
   public UTF8String canonical(int ip) {
@@ -76,7 +75,7 @@ public final class IpText implements Serializable {
 
   public UTF8String canonical(long ip) {
     buffers();
-    return ip < 0 || ip > 0xFFFF_FFFFL ? miss() : text(Ipv4Text.format((int) ip, out, 0));
+    return ip < 0 || ip > 0xFFFF_FFFFL ? miss(ip) : text(Ipv4Text.format((int) ip, out, 0));
   }
 
   public UTF8String canonical(byte[] b) {
@@ -86,7 +85,7 @@ public final class IpText implements Serializable {
       return text(Ipv4Text.format(a, out, 0));
     }
     if (b.length != 16) {
-      return miss();
+      return miss(b);
     }
     long hi = 0;
     long lo = 0;

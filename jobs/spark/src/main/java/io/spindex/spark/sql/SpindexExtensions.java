@@ -5,27 +5,28 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.spark.SparkLine;
 import org.apache.spark.sql.SparkSessionExtensions;
-import org.apache.spark.sql.catalyst.FunctionIdentifier;
-import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
-import scala.Function1;
 import scala.Tuple3;
-import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
 /**
  * Registers the Spindex SQL functions in every session: {@code --conf
  * spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions} (with the job jar given to {@code
- * --jars}); works for {@code spark-sql}, {@code spark-submit}, PySpark and the Thrift server.
+ * --jars}); works for {@code spark-sql}, {@code spark-submit}, PySpark, the Thrift server and a
+ * Spark Connect server. A jar built for another Spark line fails here, in one line naming the
+ * versions and the artifact to use.
  */
 public final class SpindexExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
+  @SuppressWarnings({"rawtypes", "unchecked"})
   public BoxedUnit apply(SparkSessionExtensions extensions) {
-    for (Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>> f :
-        SpindexFunctions.all()) {
-      extensions.injectFunction(f);
+    SparkLine.check();
+    for (SpindexFunctions.Entry f : SpindexFunctions.all()) {
+      // The builder's Scala type differs between Scala 2.12 and 2.13 (scala.Seq); erased, it is
+      // a Function1 of the Seq that both pass.
+      extensions.injectFunction((Tuple3) new Tuple3<>(f.name, f.info, f.builder));
     }
     return BoxedUnit.UNIT;
   }

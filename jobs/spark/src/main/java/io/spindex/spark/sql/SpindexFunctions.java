@@ -6,133 +6,206 @@
 package io.spindex.spark.sql;
 
 import io.spindex.index.IndexKind;
+import io.spindex.spark.SparkLine;
+import io.spindex.spark.sql.SpindexExpression.Fn;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StringType;
-import scala.Function1;
 import scala.Option;
-import scala.Tuple3;
 import scala.collection.Seq;
+import scala.runtime.AbstractFunction1;
 
 /**
  * The Spindex SQL functions and their registration: {@code spindex_label(ip, index)}, {@code
- * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)} and {@code spindex_ip(ip)}.
- * Register them in a running session with {@link #register}, or for every session with {@code
- * --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
+ * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)}, {@code spindex_ip(ip)} and
+ * their {@code try_} twins. Register them in a running session with {@link #register}, or for every
+ * session with {@code --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
  *
  * <p>{@code index} is a constant string: a name configured as {@code spark.spindex.index.NAME =
  * PATH}, or a path (local, {@code hdfs://}, or a file shipped with {@code --files}). It is resolved
  * and the file checked (header and every section checksum) when the query is analysed; a
  * non-constant index, a missing, damaged or wrong-kind file is an {@link AnalysisException} naming
  * it.
+ *
+ * <p>A non-NULL address that does not parse gives NULL (counted in the accumulator {@code
+ * spindex.unparseable(FUNCTION)}) when ANSI mode is off; with {@code spark.sql.ansi.enabled=true}
+ * (Spark 4's default) it raises {@link InvalidAddressException}, and the {@code try_} twin gives
+ * NULL, as Spark's {@code try_cast} does.
  */
 public final class SpindexFunctions {
   private SpindexFunctions() {}
 
-  /** The functions as {@code SparkSessionExtensions.injectFunction} takes them. */
-  static java.util.List<
-          Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>>
-      all() {
-    return java.util.Arrays.asList(
-        entry(
-            "spindex_label",
-            "spindex_label(ip, index) - the label of the range of a range index that holds the"
-                + " address, or NULL",
-            SpindexFunctions::label),
-        entry(
-            "spindex_lookup",
-            "spindex_lookup(ip, index) - the label of the range holding the address as a STRUCT"
-                + " of the fields the index declares (else STRUCT<label>), or NULL",
-            SpindexFunctions::lookup),
-        entry(
-            "spindex_contains",
-            "spindex_contains(ip, index) - whether a set index holds the address (NULL when it"
-                + " does not parse)",
-            SpindexFunctions::contains),
-        entry(
-            "spindex_ip",
-            "spindex_ip(ip) - the canonical text of the address (RFC 5952 for IPv6), or NULL",
-            SpindexFunctions::ip));
+  /** One function: its name, builder and description. */
+  static final class Entry {
+    final FunctionIdentifier name;
+    final ExpressionInfo info;
+    final Builder builder;
+
+    Entry(Fn fn, boolean orNull) {
+      String n = fn.name(orNull);
+      this.name = FunctionIdentifier.apply(n);
+      this.builder = new Builder(fn, orNull);
+      this.info =
+          new ExpressionInfo(
+              SpindexExpression.class.getName(),
+              null,
+              n,
+              usage(fn, orNull),
+              arguments(fn),
+              examples(fn, n),
+              "",
+              "misc_funcs",
+              "",
+              "",
+              "java_udf");
+    }
   }
 
-  private static Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>>
-      entry(String name, String usage, Function1<Seq<Expression>, Expression> builder) {
-    ExpressionInfo info =
-        new ExpressionInfo(
-            SpindexFunctions.class.getName(),
-            null,
-            name,
-            usage,
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "java_udf");
-    return new Tuple3<>(FunctionIdentifier.apply(name), info, builder);
+  /** Every function, as the extension injects them and {@link #register} registers them. */
+  static List<Entry> all() {
+    List<Entry> all = new ArrayList<>();
+    for (Fn fn : Fn.values()) {
+      all.add(new Entry(fn, false));
+      all.add(new Entry(fn, true));
+    }
+    return all;
   }
 
-  /** Registers the functions in {@code spark}'s function registry (a running session). */
+  /**
+   * Registers the functions in {@code spark}'s function registry (a running classic session).
+   *
+   * @throws IllegalStateException one line when this jar is not built for the session's Spark line
+   */
   public static void register(SparkSession spark) {
-    for (Tuple3<FunctionIdentifier, ExpressionInfo, Function1<Seq<Expression>, Expression>> f :
-        all()) {
-      spark.sessionState().functionRegistry().registerFunction(f._1(), f._2(), f._3());
+    SparkLine.check();
+    for (Entry e : all()) {
+      Shims.register(spark, e.name, e.info, e.builder);
     }
   }
 
-  static Expression label(Seq<Expression> args) {
-    arity("spindex_label", args, 2);
-    return new SpindexLabel(
-        args.apply(0), index("spindex_label", args.apply(1), IndexKind.IPV4_RANGES));
+  /** Builds a function's expression from its arguments (the registry's function builder). */
+  static final class Builder extends AbstractFunction1<Seq<Expression>, Expression>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final Fn fn;
+    private final boolean orNull;
+
+    Builder(Fn fn, boolean orNull) {
+      this.fn = fn;
+      this.orNull = orNull;
+    }
+
+    @Override
+    public Expression apply(Seq<Expression> args) {
+      return build(fn, orNull, args, args.isEmpty() ? "" : args.apply(0).sql());
+    }
   }
 
-  static Expression lookup(Seq<Expression> args) {
-    arity("spindex_lookup", args, 2);
-    return new SpindexLookup(
-        args.apply(0), index("spindex_lookup", args.apply(1), IndexKind.IPV4_RANGES));
-  }
-
-  static Expression contains(Seq<Expression> args) {
-    arity("spindex_contains", args, 2);
-    return new SpindexContains(
-        args.apply(0), index("spindex_contains", args.apply(1), IndexKind.IPV4_SET));
-  }
-
-  static Expression ip(Seq<Expression> args) {
-    arity("spindex_ip", args, 1);
-    SparkSession spark = SparkSession.active();
-    return new SpindexIp(
-        args.apply(0), new IpText(spark.sparkContext().longAccumulator("spindex.unparseable")));
-  }
-
-  private static void arity(String fn, Seq<Expression> args, int n) {
-    if (args.size() != n) {
+  /** The expression of a call; {@code column} is the address argument as the query wrote it. */
+  static Expression build(Fn fn, boolean orNull, Seq<Expression> args, String column) {
+    String name = fn.name(orNull);
+    int n = fn == Fn.IP ? 1 : 2;
+    if (args.length() != n) {
       throw analysis(
-          fn + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.size());
+          name + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.length());
     }
-  }
-
-  private static IndexRef index(String fn, Expression index, IndexKind kind) {
+    Expression ip = args.apply(0);
+    boolean strict = !orNull && SQLConf.get().ansiEnabled();
+    SparkSession spark = SparkSession.active();
+    if (fn == Fn.IP) {
+      return new SpindexExpression(
+          ip,
+          fn,
+          orNull,
+          new IpText(
+              new Unparseable(
+                  spark.sparkContext().longAccumulator("spindex.unparseable(" + name + ")"),
+                  strict,
+                  name,
+                  column)));
+    }
+    Expression index = args.apply(1);
     if (!index.foldable() || !(index.dataType() instanceof StringType)) {
       throw analysis(
-          fn
+          name
               + ": the index must be a constant string (a name configured as"
               + " spark.spindex.index.NAME, or a path), not "
               + index.sql());
     }
-    Object name = index.eval(null);
-    if (name == null) {
-      throw analysis(fn + ": the index is NULL");
+    Object path = index.eval(null);
+    if (path == null) {
+      throw analysis(name + ": the index is NULL");
     }
+    IndexKind kind = fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
     try {
-      return IndexRef.resolve(SparkSession.active(), name.toString(), fn, kind);
+      return new SpindexExpression(
+          ip, fn, orNull, IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
     } catch (IllegalArgumentException e) {
       throw analysis(e.getMessage());
     }
+  }
+
+  private static String usage(Fn fn, boolean orNull) {
+    String n = fn.name(orNull);
+    String bad =
+        orNull
+            ? "NULL when the address does not parse"
+            : "when the address does not parse: NULL, or under ANSI mode an error (use try_"
+                + fn.sql
+                + " for NULL)";
+    switch (fn) {
+      case LABEL:
+        return n + "(ip, index) - The label of the range of a range index that holds the address,"
+            + " or NULL when no range holds it; " + bad + ".";
+      case LOOKUP:
+        return n + "(ip, index) - The label of the range holding the address as a STRUCT of the"
+            + " fields the index declares (else STRUCT<label>), or NULL; " + bad + ".";
+      case CONTAINS:
+        return n + "(ip, index) - Whether a set index holds the address; " + bad + ".";
+      default:
+        return n + "(ip) - The canonical text of the address (RFC 5952 for IPv6); " + bad + ".";
+    }
+  }
+
+  private static String arguments(Fn fn) {
+    String ip =
+        "\n    Arguments:\n      * ip - the address: STRING (IPv4, IPv6, [addr], [addr]:port, any"
+            + " collation), INT or BIGINT (unsigned IPv4), or BINARY (4 or 16 bytes)\n";
+    if (fn == Fn.IP) {
+      return ip + "  ";
+    }
+    return ip
+        + "      * index - a constant STRING: a name configured as spark.spindex.index.NAME, or the"
+        + " path of a "
+        + (fn == Fn.CONTAINS ? "set" : "range")
+        + " index (local, hdfs://, or shipped with --files)\n  ";
+  }
+
+  private static String examples(Fn fn, String n) {
+    String call = fn == Fn.IP ? n + "('2001:DB8::0:1')" : n + "(client_ip, 'geo')";
+    String out;
+    switch (fn) {
+      case LABEL:
+        out = "AU,Sydney";
+        break;
+      case LOOKUP:
+        out = "{\"country\":\"AU\",\"city\":\"Sydney\"}";
+        break;
+      case CONTAINS:
+        out = "true";
+        break;
+      default:
+        out = "2001:db8::1";
+    }
+    String from = fn == Fn.IP ? "" : " FROM logs";
+    return "\n    Examples:\n      > SELECT " + call + from + ";\n       " + out + "\n  ";
   }
 
   /**

@@ -5,11 +5,10 @@
  */
 package io.spindex.spark.sql;
 
-import java.util.Arrays;
+import io.spindex.spark.sql.SpindexExpression.Fn;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import scala.collection.JavaConverters;
-import scala.collection.Seq;
+import org.apache.spark.sql.catalyst.expressions.Literal$;
 
 /**
  * The Spindex SQL functions for the DataFrame API, as {@code org.apache.spark.sql.functions} has
@@ -22,29 +21,53 @@ public final class functions {
 
   /** {@code spindex_label(ip, index)}. */
   public static Column label(Column ip, String index) {
-    return new Column(SpindexFunctions.label(args(ip.expr(), literal(index))));
+    return call(Fn.LABEL, false, ip, index);
+  }
+
+  /** {@code try_spindex_label(ip, index)}: NULL for an unparseable address, also under ANSI. */
+  public static Column try_label(Column ip, String index) {
+    return call(Fn.LABEL, true, ip, index);
   }
 
   /** {@code spindex_lookup(ip, index)}: a STRUCT of the label's fields. */
   public static Column lookup(Column ip, String index) {
-    return new Column(SpindexFunctions.lookup(args(ip.expr(), literal(index))));
+    return call(Fn.LOOKUP, false, ip, index);
+  }
+
+  /** {@code try_spindex_lookup(ip, index)}. */
+  public static Column try_lookup(Column ip, String index) {
+    return call(Fn.LOOKUP, true, ip, index);
   }
 
   /** {@code spindex_contains(ip, index)}. */
   public static Column contains(Column ip, String index) {
-    return new Column(SpindexFunctions.contains(args(ip.expr(), literal(index))));
+    return call(Fn.CONTAINS, false, ip, index);
+  }
+
+  /** {@code try_spindex_contains(ip, index)}. */
+  public static Column try_contains(Column ip, String index) {
+    return call(Fn.CONTAINS, true, ip, index);
   }
 
   /** {@code spindex_ip(ip)}. */
   public static Column ip(Column ip) {
-    return new Column(SpindexFunctions.ip(args(ip.expr())));
+    return call(Fn.IP, false, ip, null);
   }
 
-  private static Expression literal(String s) {
-    return org.apache.spark.sql.functions.lit(s).expr();
+  /** {@code try_spindex_ip(ip)}. */
+  public static Column try_ip(Column ip) {
+    return call(Fn.IP, true, ip, null);
   }
 
-  private static Seq<Expression> args(Expression... e) {
-    return JavaConverters.asScalaBufferConverter(Arrays.asList(e)).asScala().toSeq();
+  private static Column call(Fn fn, boolean orNull, Column ip, String index) {
+    Expression e = Shims.expression(ip);
+    // The index as a literal expression, not a Column: under Spark 4 a column converts to its
+    // expression only when the plan is analysed, and the index is resolved now.
+    Expression built =
+        index == null
+            ? SpindexFunctions.build(fn, orNull, Scala.list(e), ip.toString())
+            : SpindexFunctions.build(
+                fn, orNull, Scala.list(e, Literal$.MODULE$.apply(index)), ip.toString());
+    return Shims.column(built);
   }
 }

@@ -1,0 +1,62 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.sql;
+
+import java.io.Serializable;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * What one SQL function does with an address it cannot use: a NULL address is counted (its answer
+ * is NULL); an unparseable one is counted too, or — under ANSI mode, for the function that is not
+ * a {@code try_} twin — raises {@link InvalidAddressException}. The count is the accumulator
+ * {@code spindex.unparseable(FUNCTION)}. Decided when the query is analysed, from the session's
+ * {@code spark.sql.ansi.enabled}, as Spark's own casts decide.
+ */
+final class Unparseable implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final LongAccumulator count;
+  private final boolean error;
+  private final String function;
+  private final String column;
+
+  Unparseable(LongAccumulator count, boolean error, String function, String column) {
+    this.count = count;
+    this.error = error;
+    this.function = function;
+    this.column = column;
+  }
+
+  /** A NULL address. */
+  void nullInput() {
+    count.add(1);
+  }
+
+  /** An address that does not parse: counted, or an error under ANSI mode. */
+  void miss(Object value) {
+    if (error) {
+      throw new InvalidAddressException(function, text(value), column);
+    }
+    count.add(1);
+  }
+
+  /** The value as Spark SQL writes a literal of its type. */
+  private static String text(Object v) {
+    if (v instanceof UTF8String || v instanceof String) {
+      return "'" + v.toString().replace("'", "\\'") + "'";
+    }
+    if (v instanceof byte[]) {
+      StringBuilder s = new StringBuilder("X'");
+      for (byte b : (byte[]) v) {
+        s.append(String.format("%02X", b & 0xFF));
+      }
+      return s.append("'").toString();
+    }
+    return String.valueOf(v);
+  }
+
+}

@@ -1,0 +1,42 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.sql;
+
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.classic.ExpressionUtils$;
+import scala.Function1;
+
+/**
+ * What differs between Spark lines for the SQL functions, for Spark 4: {@code SparkSession} is an API class whose classic implementation holds the function registry, and a {@code Column} holds a column node that {@code classic.ExpressionUtils} converts. Everything else is written
+ * once in {@code src/main/java}.
+ */
+final class Shims {
+  private Shims() {}
+
+  /** Registers a function builder in a running (classic) session's function registry. */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  static void register(
+      SparkSession spark, FunctionIdentifier name, ExpressionInfo info, Function1 builder) {
+    ((org.apache.spark.sql.classic.SparkSession) spark)
+        .sessionState()
+        .functionRegistry()
+        .registerFunction(name, info, builder);
+  }
+
+  /** A DataFrame column of a Catalyst expression. */
+  static Column column(Expression e) {
+    return ExpressionUtils$.MODULE$.column(e);
+  }
+
+  /** The Catalyst expression of a DataFrame column. */
+  static Expression expression(Column c) {
+    return ExpressionUtils$.MODULE$.expression(c);
+  }
+}
