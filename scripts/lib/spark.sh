@@ -25,22 +25,46 @@ spark_java17_flags=(
 )
 export spark_java17_flags
 
-# Prints the shaded job jar, building it (and the Spark classpath file beside it) when missing.
+# The job jar's module for a Spark version (or line): 3.5.x -> spark-3.5_2.12 (SPINDEX_SCALA=2.13 for
+# spark-3.5_2.13), 4.x -> spark-4.x_2.13.
+spark_line_module() {
+  case "${1:-3.5}" in
+    3.5*) printf 'spark-3.5_%s\n' "${SPINDEX_SCALA:-2.12}" ;;
+    4.*) printf 'spark-4.x_2.13\n' ;;
+    *) echo "no Spindex job jar for Spark $1 (3.5 and 4.x are built)" >&2; return 1 ;;
+  esac
+}
+
+# Prints the shaded job jar for a Spark version or line ($1; default: $SPINDEX_SPARK_LINE, else the
+# version of $SPARK_HOME's distribution, else 3.5), building it (and the Spark classpath file
+# beside it) when missing.
 spark_job_jar() {
-  local jars
+  local jars module version="${1:-${SPINDEX_SPARK_LINE:-}}"
   if [[ -n "${SPINDEX_SPARK_JAR:-}" ]]; then
     printf '%s\n' "$SPINDEX_SPARK_JAR"
     return 0
   fi
+  if [[ -z "$version" && -n "${SPARK_HOME:-}" && -d "$SPARK_HOME/jars" ]]; then
+    version="$(spark_dist_version "$SPARK_HOME")"
+  fi
+  module="$(spark_line_module "${version:-3.5}")" || return 1
   shopt -s nullglob
-  jars=("$root"/jobs/spark/target/spindex-spark-*-job.jar)
-  if (( ${#jars[@]} == 0 )) || [[ ! -f "$root/jobs/spark/target/spark-classpath.txt" ]]; then
-    echo "building the Spark job jar (first run)..." >&2
-    (cd "$root" && ./mvnw -B -q -pl jobs/spark -am package -DskipTests -Dspotless.check.skip=true) >&2
-    jars=("$root"/jobs/spark/target/spindex-spark-*-job.jar)
+  jars=("$root/jobs/spark/$module/target/spindex-$module"-*-job.jar)
+  if (( ${#jars[@]} == 0 )) || [[ ! -f "$root/jobs/spark/$module/target/spark-classpath.txt" ]]; then
+    echo "building the Spark job jar $module (first run)..." >&2
+    (cd "$root" && ./mvnw -B -q -pl "jobs/spark/$module" -am package -DskipTests -Dspotless.check.skip=true) >&2
+    jars=("$root/jobs/spark/$module/target/spindex-$module"-*-job.jar)
   fi
   shopt -u nullglob
   printf '%s\n' "${jars[0]}"
+}
+
+# Prints the Spark version of a distribution directory ($1), read from its spark-core jar's name.
+spark_dist_version() {
+  local core
+  core="$(cd "$1/jars" && ls spark-core_*.jar 2>/dev/null | head -n 1)"
+  core="${core#spark-core_*-}"
+  printf '%s\n' "${core%.jar}"
 }
 
 # Prints the directory of a Spark distribution ($SPARK_HOME, or the one spark-submit on PATH
@@ -54,20 +78,25 @@ spark_home() {
   fi
 }
 
-# Prints the Maven-resolved Spark classpath (Spark 3.5.9 and its dependencies, as `provided` in
-# jobs/spark/pom.xml), written next to the job jar when it is built.
+# Prints the Maven-resolved Spark classpath of the embedded default (Spark 3.5.9 and its
+# dependencies, as `provided` in the job jar's module), written next to the job jar when it is built.
 spark_maven_classpath() {
-  spark_job_jar >/dev/null
-  cat "$root/jobs/spark/target/spark-classpath.txt"
+  local module
+  module="$(spark_line_module 3.5)"
+  spark_job_jar 3.5 >/dev/null
+  cat "$root/jobs/spark/$module/target/spark-classpath.txt"
 }
 
-# A real Spark 3.5.9 distribution (spark-submit, spark-sql, spark-class, PySpark): pyspark==3.5.9
-# from PyPI, installed once into the venv $1; exports SPARK_HOME as that distribution.
+# A real Spark distribution (spark-submit, spark-sql, spark-class, PySpark): pyspark==$2 (default
+# 3.5.9; a 4.x one with the Spark Connect client's packages) from PyPI, installed once into the
+# venv $1; exports SPARK_HOME as that distribution.
 spark_distribution() {
-  local venv="$1"
-  if ! "$venv/bin/python" -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "3.5.9")' 2>/dev/null; then
+  local venv="$1" version="${2:-3.5.9}" spec
+  spec="pyspark==$version"
+  [[ "$version" == 4.* ]] && spec="pyspark[connect]==$version"
+  if ! "$venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$version')" 2>/dev/null; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --no-cache-dir pyspark==3.5.9
+    "$venv/bin/pip" install --quiet --no-cache-dir "$spec"
   fi
   SPARK_HOME="$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
   export SPARK_HOME
