@@ -5,6 +5,11 @@ bisect over the range text (independent of Spindex). Usage:
       (a PySpark job: spindex.register(spark), SQL and the Column API, every row compared)
   it_sql.py counts RANGES_TXT INPUT_DIR SPARK_SQL_OUTPUT
       (the `label<TAB>count` lines a spark-sql query printed, compared with the reference)
+  it_sql.py functions RANGES_TXT SET_TXT INPUT_DIR SPARK_SQL_OUTPUT
+      (`token<TAB>label<TAB>lookup.label<TAB>contains<TAB>canonical` per log line: every function)
+  it_sql.py ansi-error STDERR FUNCTION      (the error of an unparseable address under ANSI mode)
+  it_sql.py explain OUTPUT                  (EXPLAIN and DESCRIBE FUNCTION EXTENDED output)
+  it_sql.py wrong-line STDERR VERSION MODULE  (a jar of another Spark line: one line, no trace)
 
 Prints one line per check and exits non-zero on the first mismatch.
 """
@@ -63,16 +68,19 @@ def pyspark_checks(ranges_txt, input_dir, index):
     import spindex
 
     ref = Reference(ranges_txt)
-    spark = SparkSession.builder.config("spark.spindex.index.geo", index).getOrCreate()
+    # ANSI off, as Spark 3.5's default: unparseable addresses are NULL through every form here
+    # (it-spark-dist checks ANSI mode and the try_ twins with spark-sql).
+    spark = (SparkSession.builder.config("spark.spindex.index.geo", index)
+             .config("spark.sql.ansi.enabled", "false").getOrCreate())
     spindex.register(spark)
     logs = spark.read.text(input_dir).select(F.split("value", " ").getItem(0).alias("ip"))
     logs.createOrReplaceTempView("logs")
 
-    rows = spark.sql("SELECT ip, spindex_label(ip, 'geo') AS l FROM logs").collect()
+    rows = spark.sql("SELECT ip, try_spindex_label(ip, 'geo') AS l FROM logs").collect()
     want = [(t, ref.label(t)) for t in first_tokens(input_dir)]
     check(len(rows) == len(want), "SQL: %d rows (reference %d)" % (len(rows), len(want)))
     check(collections.Counter((r.ip, r.l) for r in rows) == collections.Counter(want),
-          "SQL spindex_label(ip, 'geo') equals the reference on every row")
+          "SQL try_spindex_label(ip, 'geo') equals the reference on every row")
     hits = sum(1 for _, l in want if l is not None)
     check(hits > len(want) // 2, "%d of %d rows in a range" % (hits, len(want)))
 
@@ -99,10 +107,73 @@ def counts(ranges_txt, input_dir, output):
     check(got == dict(want), "spark-sql: lines per label equal the reference (%d labels)" % len(got))
 
 
+def functions(ranges_txt, set_txt, input_dir, output):
+    ref = Reference(ranges_txt)
+    with open(set_txt, encoding="utf-8") as f:
+        members = {line.strip() for line in f if line.strip()}
+    tokens = first_tokens(input_dir)
+    want = collections.Counter()
+    for t in tokens:
+        ok = bool(QUAD.match(t))
+        label = ref.label(t) if ok else None
+        show = lambda v: "NULL" if v is None else v
+        want[(t, show(label), show(label), show(("true" if t in members else "false") if ok else None),
+              show(t if ok else None))] += 1
+    got = collections.Counter()
+    with open(output, encoding="utf-8") as f:
+        for line in f:
+            got[tuple(line.rstrip("\n").split("\t"))] += 1
+    check(sum(got.values()) == len(tokens), "spark-sql: %d rows (reference %d)" % (sum(got.values()), len(tokens)))
+    check(got == want, "spark-sql: try_spindex_label, try_spindex_lookup(..).label, try_spindex_contains,"
+          " try_spindex_ip equal the reference on every row")
+    check(sum(n for k, n in want.items() if k[1] != "NULL") > len(tokens) // 2, "most rows in a range")
+    check(sum(n for k, n in want.items() if k[3] == "true") > len(tokens) // 10, "many rows in the set")
+    check(sum(n for k, n in want.items() if k[4] == "NULL") > 0, "some rows unparseable")
+
+
+def ansi_error(stderr, function):
+    text = open(stderr, encoding="utf-8", errors="replace").read()
+    check("[SPINDEX_INVALID_ADDRESS] %s: the value '" % function in text,
+          "ANSI mode: an unparseable address is SPINDEX_INVALID_ADDRESS naming %s and the value" % function)
+    check("of the input column" in text and "Use try_%s to get NULL" % function in text,
+          "the error names the input column and the try_ twin")
+    check("AbstractMethodError" not in text, "no AbstractMethodError")
+
+
+def explain(output):
+    text = open(output, encoding="utf-8").read()
+    plan = [l for l in text.splitlines() if "try_spindex_label" in l]
+    check(any("*(" in l for l in plan) or ("WholeStageCodegen" in text and plan),
+          "EXPLAIN: try_spindex_label runs inside whole-stage generated code")
+    for f in ("spindex_label", "try_spindex_contains"):
+        check("Function: %s" % f in text and "Usage: %s(ip, index)" % f in text,
+              "DESCRIBE FUNCTION EXTENDED %s: usage" % f)
+    check(text.count("Examples:") >= 2 and "> SELECT spindex_label(client_ip, 'geo')" in text,
+          "DESCRIBE FUNCTION EXTENDED: examples")
+
+
+def wrong_line(stderr, version, module):
+    lines = open(stderr, encoding="utf-8", errors="replace").read().splitlines()
+    ours = [l for l in lines if "spindex: spindex-spark-" in l]
+    check(len(ours) >= 1, "a jar of another line: %s" % (ours[0] if ours else lines[-3:]))
+    check("but this session runs Spark %s / Scala" % version in ours[0] and ours[0].endswith("use spindex-spark-"
+          + module.replace("spark-", "", 1)), "the line names Spark %s and spindex-spark-%s" % (version, module[6:]))
+    check(not any(l.lstrip().startswith("at ") for l in lines) and not any("AbstractMethodError" in l for l in lines),
+          "no stack trace, no AbstractMethodError")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "pyspark":
         pyspark_checks(*sys.argv[2:5])
     elif sys.argv[1] == "counts":
         counts(*sys.argv[2:5])
+    elif sys.argv[1] == "functions":
+        functions(*sys.argv[2:6])
+    elif sys.argv[1] == "ansi-error":
+        ansi_error(*sys.argv[2:4])
+    elif sys.argv[1] == "explain":
+        explain(sys.argv[2])
+    elif sys.argv[1] == "wrong-line":
+        wrong_line(*sys.argv[2:5])
     else:
         sys.exit("usage: it_sql.py pyspark|counts ...")

@@ -61,8 +61,9 @@ spark_job_jar() {
 
 # Prints the Spark version of a distribution directory ($1), read from its spark-core jar's name.
 spark_dist_version() {
-  local core
-  core="$(cd "$1/jars" && ls spark-core_*.jar 2>/dev/null | head -n 1)"
+  local cores core
+  cores=("$1"/jars/spark-core_*.jar)
+  core="$(basename "${cores[0]}")"
   core="${core#spark-core_*-}"
   printf '%s\n' "${core%.jar}"
 }

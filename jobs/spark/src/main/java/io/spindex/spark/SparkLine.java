@@ -42,13 +42,30 @@ public final class SparkLine {
   private SparkLine() {}
 
   /**
-   * Throws {@link IllegalStateException} with one line when this jar does not fit the Spark and
-   * Scala versions of this JVM; returns quietly when it does.
+   * Throws {@link WrongLine} when this jar does not fit the Spark and Scala versions of this JVM;
+   * returns quietly when it does.
    */
   public static void check() {
     String problem = mismatch(sparkVersion(), scalaVersion());
     if (problem != null) {
-      throw new IllegalStateException(problem);
+      throw new WrongLine(problem);
+    }
+  }
+
+  /**
+   * A jar of another Spark line, thrown where Spark reports it itself (a session's extensions):
+   * without a stack trace, so what reaches the user is the one line.
+   */
+  public static final class WrongLine extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    WrongLine(String message) {
+      super(message, null, false, false);
+    }
+
+    @Override
+    public String toString() {
+      return getMessage();
     }
   }
 

@@ -35,7 +35,7 @@ public final class SpindexSpark {
     }
     try {
       SparkLine.check(); // a jar of another Spark line: one line, before any job class links
-    } catch (IllegalStateException e) {
+    } catch (SparkLine.WrongLine e) {
       System.err.println(e.getMessage());
       System.exit(2);
     }
