@@ -15,7 +15,6 @@ import io.spindex.job.LineJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class ConfMirrorTest {
   @Test
   void everyOptionIsInTheCommentedDefaults() throws Exception {
-    Path conf = Paths.get("../../conf/spindex-jobs.conf");
+    Path conf = SparkTests.repo("conf", "spindex-jobs.conf");
     String text = new String(Files.readAllBytes(conf), StandardCharsets.UTF_8);
     Map<String, String> all = new LinkedHashMap<>();
     for (LineJob<?> job :

@@ -19,7 +19,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +61,7 @@ class EpJobsTest {
     }
     index = dir.resolve("day1.spx");
     new ProductIndexBuilder().build(List.of(day1), index);
-    spec = Paths.get("..", "..", "conf", "ep-transform.example.conf").toAbsolutePath().normalize();
+    spec = SparkTests.repo("conf", "ep-transform.example.conf");
   }
 
   @BeforeEach

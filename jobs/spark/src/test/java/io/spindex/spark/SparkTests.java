@@ -33,6 +33,21 @@ final class SparkTests {
     return session;
   }
 
+  /**
+   * A path in the repository: the nearest folder above the working directory that holds {@code
+   * mvnw} (each Spark line's module runs the tests one level deeper than {@code jobs/spark}).
+   */
+  static java.nio.file.Path repo(String... parts) {
+    java.nio.file.Path d = java.nio.file.Paths.get("").toAbsolutePath();
+    while (d != null && !java.nio.file.Files.exists(d.resolve("mvnw"))) {
+      d = d.getParent();
+    }
+    if (d == null) {
+      throw new IllegalStateException("no mvnw above " + java.nio.file.Paths.get("").toAbsolutePath());
+    }
+    return d.resolve(String.join("/", parts));
+  }
+
   static void writeLines(OutputStream out, List<String> lines) throws IOException {
     for (String l : lines) {
       out.write(l.getBytes(StandardCharsets.UTF_8));

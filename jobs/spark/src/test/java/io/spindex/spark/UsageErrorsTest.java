@@ -15,7 +15,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,7 +39,7 @@ class UsageErrorsTest {
     spark = SparkTests.session();
     fx = new IpLookupFixture(dir.resolve("logs"), 50);
     spec =
-        Paths.get("..", "..", "conf", "ep-transform.example.conf")
+        SparkTests.repo("conf", "ep-transform.example.conf")
             .toAbsolutePath()
             .normalize()
             .toString();
