@@ -31,7 +31,8 @@ class BuildPyWithJars(build_py):
     def run(self):
         super().run()
         target = os.path.join(self.build_lib, "spindex", "jars")
-        os.makedirs(target, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)  # build/ outlives a build: no stale jars
+        os.makedirs(target)
         jars = job_jars()
         for jar in jars:
             shutil.copyfile(jar, os.path.join(target, os.path.basename(jar)))

@@ -88,7 +88,15 @@ def register(spark):
     registrar = spark.sparkContext._jvm.io.spindex.spark.sql.SpindexFunctions
     if type(registrar).__name__ == "JavaPackage":  # py4j: no such class on the class path
         raise SpindexUnavailableError(_classic_missing_message())
-    registrar.register(spark._jsparkSession)
+    try:
+        registrar.register(spark._jsparkSession)
+    except Exception as e:  # py4j.protocol.Py4JJavaError; its Java trace is in the driver's log
+        cause = str(getattr(e, "java_exception", e)).strip().splitlines()[0]
+        raise SpindexUnavailableError(
+            "spindex: SpindexFunctions.register failed (%s): start the session with the extension"
+            " instead: spindex.configure(SparkSession.builder), or --conf spark.sql.extensions=%s"
+            % (cause, EXTENSIONS)
+        ) from None
 
 
 def _call(method, name, ip, *args):
