@@ -84,12 +84,8 @@ public final class LoaderCompareTool extends Configured implements Tool {
               NAME, OPTIONS, args, k -> conf.get(LineJobTool.CONF_PREFIX + k), LineJobTool.HINT);
       HadoopIo.requireNoOutput(conf, o.get(LineJob.OUTPUT));
       return run(o, conf);
-    } catch (UsageException e) {
-      (e.isHelp() ? System.out : System.err).println(e.getMessage());
-      return e.exitCode();
-    } catch (IOException e) {
-      System.err.println("spindex " + NAME + ": " + e.getMessage());
-      return 1;
+    } catch (UsageException | IOException e) {
+      return io.spindex.job.Dispatcher.failed(NAME, e, System.out, System.err);
     }
   }
 

@@ -215,4 +215,14 @@ class UsageErrorsTest {
     oneLine(1, out + " already exists", epDiff("--output", out));
     assertTrue(Files.exists(exists.resolve("keep.txt")), "left as it was");
   }
+
+  /** No job, --help, an unknown job, a usage mistake, a failure: as on Spark. */
+  @Test
+  void theDispatcherAnswersAsOnSpark() throws Exception {
+    io.spindex.job.DispatcherContract.check(
+        args -> MrTests.capture(MrTests.local(), args),
+        fx.inputDir.toString(),
+        never,
+        fx.ranges.toString());
+  }
 }
