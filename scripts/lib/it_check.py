@@ -91,8 +91,8 @@ def reference(ranges_txt, input_dir, output_dir):
     got_rejects = lines_of(os.path.join(output_dir, "_rejects", "part-*"))
     by_reason = {}
     for r in got_rejects:
-        reason, source, _ = r.split("\t", 2)
-        check(re.match(r".+:\d+$", source) is not None, "reject position " + source) if not by_reason else None
+        source, offset, reason, _ = r.split("\t", 3)  # docs/BAD-INPUT.md "The reject record"
+        check(source != "" and offset.isdigit(), "reject position " + source + " " + offset) if not by_reason else None
         by_reason[reason] = by_reason.get(reason, 0) + 1
     check(by_reason == rejects, "rejects by reason %s (reference %s)" % (by_reason, rejects))
 
