@@ -105,13 +105,14 @@ def reference(ranges_txt, input_dir, output_dir):
 
 
 def compare(output_dir, executors):
-    with open(os.path.join(output_dir, "loader-compare.json"), encoding="utf-8") as f:
+    with open(os.path.join(output_dir, "_summary.json"), encoding="utf-8") as f:
         s = json.load(f)
-    check(s["executors measured"] == executors, "loader-compare: %d executors measured" % s["executors measured"])
+    check(s["jvms measured"] == executors, "loader-compare: %d executor JVMs measured" % s["jvms measured"])
     check(s["identical answers"] is True, "loader-compare: every loader gives the same answers")
+    check(s["every loader loaded rounds x jvms times"] is True, "loader-compare: every load ran")
     names = [row["loader"] for row in s["loads"]]
     check(names == ["io", "nio", "mmap", "mapped"], "loader-compare: loaders %s" % names)
-    check(all(row["executors"] == executors for row in s["loads"]), "loader-compare: every loader on every executor")
+    check(all(row["jvms"] == executors for row in s["loads"]), "loader-compare: every loader on every executor")
 
 
 # Summary entries that count lines or tasks: after an executor loss they must equal the

@@ -155,6 +155,26 @@ class UsageErrorsTest {
     oneLine(2, "needs a value", ipLookup("--mode"));
     oneLine(2, "unexpected argument 'stray'", ipLookup("stray"));
     oneLine(2, "unknown job 'ip-lokup'", "ip-lokup");
+    oneLine(
+        2,
+        "loader-compare: --loaders: 'text' parses the index's source: give --source",
+        "loader-compare",
+        "--index",
+        fx.ranges.toString(),
+        "--output",
+        never,
+        "--loaders",
+        "text,io");
+    oneLine(
+        2,
+        "loader-compare: --rounds",
+        "loader-compare",
+        "--index",
+        fx.ranges.toString(),
+        "--output",
+        never,
+        "--rounds",
+        "0");
     assertEquals(2, Integer.parseInt(MrTests.capture(MrTests.local())[0]));
   }
 
