@@ -20,7 +20,6 @@ Pure Python; :func:`spark_rejects` imports pyspark only when called.
 
 import glob
 import gzip
-import io
 import os
 from collections import namedtuple
 
@@ -84,17 +83,13 @@ def read_rejects(source):
     ``_rejects/part-*``), a ``_rejects`` directory, or a binary file object.
     """
     if hasattr(source, "read"):
-        streams = [source]
-    else:
-        streams = None
-    if streams is None:
-        for path in _files(os.fspath(source)):
-            with _open(path) as f:
-                for r in _records(f):
-                    yield r
-    else:
         for r in _records(source):
             yield r
+        return
+    for path in _files(os.fspath(source)):
+        with _open(path) as f:
+            for r in _records(f):
+                yield r
 
 
 def _records(f):
