@@ -91,8 +91,8 @@ def reference(ranges_txt, input_dir, output_dir):
     got_rejects = lines_of(os.path.join(output_dir, "_rejects", "part-*"))
     by_reason = {}
     for r in got_rejects:
-        reason, source, _ = r.split("\t", 2)
-        check(re.match(r".+:\d+$", source) is not None, "reject position " + source) if not by_reason else None
+        source, offset, reason, _ = r.split("\t", 3)  # docs/BAD-INPUT.md "The reject record"
+        check(source != "" and offset.isdigit(), "reject position " + source + " " + offset) if not by_reason else None
         by_reason[reason] = by_reason.get(reason, 0) + 1
     check(by_reason == rejects, "rejects by reason %s (reference %s)" % (by_reason, rejects))
 
@@ -105,13 +105,14 @@ def reference(ranges_txt, input_dir, output_dir):
 
 
 def compare(output_dir, executors):
-    with open(os.path.join(output_dir, "loader-compare.json"), encoding="utf-8") as f:
+    with open(os.path.join(output_dir, "_summary.json"), encoding="utf-8") as f:
         s = json.load(f)
-    check(s["executors measured"] == executors, "loader-compare: %d executors measured" % s["executors measured"])
+    check(s["jvms measured"] == executors, "loader-compare: %d executor JVMs measured" % s["jvms measured"])
     check(s["identical answers"] is True, "loader-compare: every loader gives the same answers")
+    check(s["every loader loaded rounds x jvms times"] is True, "loader-compare: every load ran")
     names = [row["loader"] for row in s["loads"]]
     check(names == ["io", "nio", "mmap", "mapped"], "loader-compare: loaders %s" % names)
-    check(all(row["executors"] == executors for row in s["loads"]), "loader-compare: every loader on every executor")
+    check(all(row["jvms"] == executors for row in s["loads"]), "loader-compare: every loader on every executor")
 
 
 # Summary entries that count lines or tasks: after an executor loss they must equal the

@@ -48,8 +48,8 @@ final class EpCommand {
       mixinStandardHelpOptions = true,
       description = {
         "Apply a transform spec (HOCON, see conf/ep-transform.example.conf) to an EP file: one EP"
-            + " file out (one header line, LF line ends), rejected rows to a rejects file with"
-            + " file:line and reason. Counts per step and per reason; in = out + rejected."
+            + " file out (one header line, LF line ends), rejected rows to a rejects file"
+            + " (source, byte offset, reason, detail, line: docs/BAD-INPUT.md). Counts per step and per reason; in = out + rejected."
       })
   static final class Transform implements Callable<Integer> {
     @Parameters(paramLabel = "IN", description = "EP file (UTF-8 TSV with header; .gz allowed).")

@@ -45,10 +45,17 @@ final class ChunkPipeline {
     int len;
     boolean oversized;
     long lines;
+
+    /** Bytes of the input the chunk stands for (an over-long line's skipped bytes included). */
+    long consumed;
+
     final ByteSink out;
 
-    /** Rejects: per reject its chunk-local line index and where its text ends in {@link #text}. */
-    long[] rejectLine = new long[64];
+    /**
+     * Rejects: per reject the offset of its line in the chunk, and where its record's text (from
+     * its reason on) ends in {@link #text}.
+     */
+    int[] rejectAt = new int[64];
 
     int[] rejectEnd = new int[64];
     int rejects;
@@ -59,13 +66,13 @@ final class ChunkPipeline {
       out = new ByteSink(bytes + (bytes >>> 3));
     }
 
-    /** Records a reject of local line {@code line}; {@code text} already holds its text. */
-    void rejected(long line) {
-      if (rejects == rejectLine.length) {
-        rejectLine = java.util.Arrays.copyOf(rejectLine, rejects * 2);
+    /** Records a reject of the line at {@code at} in the chunk; {@code text} holds its text. */
+    void rejected(int at) {
+      if (rejects == rejectAt.length) {
+        rejectAt = java.util.Arrays.copyOf(rejectAt, rejects * 2);
         rejectEnd = java.util.Arrays.copyOf(rejectEnd, rejects * 2);
       }
-      rejectLine[rejects] = line;
+      rejectAt[rejects] = at;
       rejectEnd[rejects++] = text.length();
     }
 
@@ -73,6 +80,7 @@ final class ChunkPipeline {
       len = 0;
       oversized = false;
       lines = 0;
+      consumed = 0;
       out.clear();
       text.clear();
       rejects = 0;
@@ -87,7 +95,8 @@ final class ChunkPipeline {
 
   /** Receives processed chunks in input order. */
   interface Writer {
-    void write(Chunk c, long firstLine) throws IOException;
+    /** Writes chunk {@code c}, whose first byte is at {@code offset} of the input. */
+    void write(Chunk c, long offset) throws IOException;
   }
 
   private final int chunkBytes;
@@ -107,10 +116,14 @@ final class ChunkPipeline {
     final byte[] rest;
     final int restLen;
 
-    Start(byte[] header, byte[] rest, int restLen) {
+    /** The input offset of {@code rest}: the header's bytes with its line end (and a BOM). */
+    final long restOffset;
+
+    Start(byte[] header, byte[] rest, int restLen, long restOffset) {
       this.header = header;
       this.rest = rest;
       this.restLen = restLen;
+      this.restOffset = restOffset;
     }
   }
 
@@ -148,7 +161,7 @@ final class ChunkPipeline {
     byte[] header = java.util.Arrays.copyOfRange(buf, start, end);
     int restFrom = Math.min(fill, lf + 1);
     System.arraycopy(buf, restFrom, buf, 0, fill - restFrom);
-    return new Start(header, buf, fill - restFrom);
+    return new Start(header, buf, fill - restFrom, restFrom);
   }
 
   private static int indexOfLf(byte[] b, int from, int to) {
@@ -160,11 +173,10 @@ final class ChunkPipeline {
   /**
    * Runs the pipeline over the rest of {@code in} after {@code start}.
    *
-   * @param firstLine the 1-based line number of the first line after the header
    * @return the processors, for their counts
    */
   <P extends Processor> List<P> run(
-      ReadableByteChannel in, Start start, long firstLine, Supplier<P> processors, Writer writer)
+      ReadableByteChannel in, Start start, Supplier<P> processors, Writer writer)
       throws IOException {
     BlockingQueue<P> idle = new ArrayBlockingQueue<>(threads);
     List<P> all = new ArrayList<>();
@@ -180,7 +192,7 @@ final class ChunkPipeline {
     byte[] carry = new byte[chunkBytes];
     int carryLen = start.restLen;
     System.arraycopy(start.rest, 0, carry, 0, carryLen);
-    long line = firstLine;
+    long offset = start.restOffset;
     int created = 0;
     boolean eof = false;
     try {
@@ -192,8 +204,8 @@ final class ChunkPipeline {
         }
         while (c == null || !inflight.isEmpty() && inflight.peek().isDone()) {
           Chunk done = get(inflight.poll());
-          writer.write(done, line);
-          line += done.lines;
+          writer.write(done, offset);
+          offset += done.consumed;
           done.reset();
           if (c == null) {
             c = done;
@@ -214,18 +226,21 @@ final class ChunkPipeline {
         }
         if (eof) {
           c.len = fill;
+          c.consumed = fill;
         } else {
           int lf = lastLf(c.in, fill);
           if (lf >= 0) {
             c.len = lf + 1;
+            c.consumed = c.len;
             carryLen = fill - c.len;
             System.arraycopy(c.in, c.len, carry, 0, carryLen);
           } else {
             c.oversized = true;
             c.len = Math.min(fill, OVERSIZED_SAMPLE);
-            int[] rest = skipLine(in, carry);
-            carryLen = rest[0];
+            long[] rest = skipLine(in, carry);
+            carryLen = (int) rest[0];
             eof = rest[1] != 0;
+            c.consumed = fill + rest[2];
           }
         }
         if (c.len == 0) {
@@ -247,8 +262,8 @@ final class ChunkPipeline {
       }
       while (!inflight.isEmpty()) {
         Chunk done = get(inflight.poll());
-        writer.write(done, line);
-        line += done.lines;
+        writer.write(done, offset);
+        offset += done.consumed;
       }
     } finally {
       pool.shutdownNow();
@@ -268,19 +283,21 @@ final class ChunkPipeline {
   /**
    * Skips to the end of the current (over-long) line; the bytes after its LF go to {@code carry}.
    *
-   * @return {bytes carried, 1 if the input ended}
+   * @return {bytes carried, 1 if the input ended, bytes skipped (to the LF and with it)}
    */
-  private static int[] skipLine(ReadableByteChannel in, byte[] carry) throws IOException {
+  private static long[] skipLine(ReadableByteChannel in, byte[] carry) throws IOException {
+    long skipped = 0;
     while (true) {
       int n = in.read(ByteBuffer.wrap(carry));
       if (n < 0) {
-        return new int[] {0, 1};
+        return new long[] {0, 1, skipped};
       }
       int lf = indexOfLf(carry, 0, n);
       if (lf < n) {
         System.arraycopy(carry, lf + 1, carry, 0, n - lf - 1);
-        return new int[] {n - lf - 1, 0};
+        return new long[] {n - lf - 1, 0, skipped + lf + 1};
       }
+      skipped += n;
     }
   }
 

@@ -47,20 +47,19 @@ public final class EpDiffJob {
         EpFiles.Output o = new EpFiles.Output(out);
         EpFiles.Output r = new EpFiles.Output(rejects)) {
       ChunkPipeline.Start start = pipeline.readHeader(ch, name);
+      byte[] source = io.spindex.text.Rejects.field(name);
       EpHeader header = EpHeader.parse(start.header, 0, start.header.length, name + ":1");
       EpDiff diff = new EpDiff(header, yesterday, updateTime, maxLineBytes);
       byte[] h = diff.outputHeader().toLine();
       o.write(h, 0, h.length);
-      r.write(EpFiles.REJECTS_HEADER);
       List<Proc> procs =
           pipeline.run(
               ch,
               start,
-              2,
               () -> new Proc(diff.worker()),
-              (c, line) -> {
+              (c, offset) -> {
                 o.write(c.out.array(), 0, c.out.length());
-                EpFiles.writeRejects(r, c, name, line);
+                EpFiles.writeRejects(r, c, source, offset);
               });
       DiffCounts counts = new DiffCounts();
       SeenRows seen = new SeenRows(yesterday.size());
@@ -92,7 +91,7 @@ public final class EpDiffJob {
     @Override
     void line(ChunkPipeline.Chunk c, byte[] b, int from, int to, long index) {
       if (!worker.apply(b, from, to, c.out)) {
-        reject(c, index, worker.rejectReason(), worker.rejectDetail(), b, from, to);
+        reject(c, worker.rejectReason(), worker.rejectDetail(), b, from, to);
       }
     }
 

@@ -22,9 +22,6 @@ import java.util.zip.GZIPInputStream;
 
 /** File plumbing of the EP commands: input channels, atomic outputs, the rejects file. */
 final class EpFiles {
-  /** First line of every rejects file. */
-  static final String REJECTS_HEADER = "#position\treason\tdetail\tline\n";
-
   private EpFiles() {}
 
   /** A channel over a plain or gzip ({@code .gz}) file. */
@@ -86,12 +83,19 @@ final class EpFiles {
     }
   }
 
-  /** Writes a chunk's rejects with their positions {@code NAME:LINE}. */
-  static void writeRejects(Output rejects, ChunkPipeline.Chunk c, String name, long firstLine)
+  /**
+   * Writes a chunk's reject records, each started by its source and byte offset ({@link
+   * io.spindex.text.Rejects}).
+   *
+   * @param source the input's name as {@link io.spindex.text.Rejects#field} gives it
+   * @param offset the input offset of the chunk's first byte
+   */
+  static void writeRejects(Output rejects, ChunkPipeline.Chunk c, byte[] source, long offset)
       throws IOException {
     int start = 0;
     for (int i = 0; i < c.rejects; i++) {
-      rejects.write(name + ":" + (firstLine + c.rejectLine[i]));
+      byte[] head = io.spindex.text.Rejects.head(source, offset + c.rejectAt[i]);
+      rejects.write(head, 0, head.length);
       rejects.write(c.text.array(), start, c.rejectEnd[i]);
       start = c.rejectEnd[i];
     }

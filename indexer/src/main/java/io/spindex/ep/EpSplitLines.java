@@ -10,7 +10,6 @@ import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The engine-agnostic parts of running EP transforms over input splits (byte-offset keyed lines, as
@@ -61,18 +60,11 @@ public final class EpSplitLines {
   }
 
   /**
-   * A reject record for the line {@code b[from, to)} at byte {@code offset} of {@code source}:
-   * {@code source:offset<TAB>reason<TAB>detail<TAB>line} without the line's CR and without LF.
+   * A reject record for the line {@code b[from, to)} at byte {@code offset} of {@code source}, in
+   * the one reject format ({@link io.spindex.text.Rejects#record}), without the line's CR and LF.
    */
   public static byte[] rejectRecord(
       String source, long offset, String reason, String detail, byte[] b, int from, int to) {
-    byte[] head =
-        (source + ":" + offset + "\t" + reason + "\t" + detail + "\t")
-            .getBytes(StandardCharsets.UTF_8);
-    int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
-    byte[] r = new byte[head.length + end - from];
-    System.arraycopy(head, 0, r, 0, head.length);
-    System.arraycopy(b, from, r, head.length, end - from);
-    return r;
+    return io.spindex.text.Rejects.record(source, offset, reason, detail, b, from, to);
   }
 }

@@ -38,7 +38,7 @@ public final class EpTransformJob {
 
   /**
    * Transforms {@code in} into {@code out}; rejected rows go to {@code rejects} with their reason
-   * and {@code in:line}.
+   * and position ({@link io.spindex.text.Rejects}).
    */
   public static Result run(Path in, Path out, Path rejects, TransformSpec spec, int threads)
       throws IOException {
@@ -55,20 +55,19 @@ public final class EpTransformJob {
         EpFiles.Output o = new EpFiles.Output(out);
         EpFiles.Output r = new EpFiles.Output(rejects)) {
       ChunkPipeline.Start start = pipeline.readHeader(ch, name);
+      byte[] source = io.spindex.text.Rejects.field(name);
       EpHeader header = EpHeader.parse(start.header, 0, start.header.length, name + ":1");
       EpTransform t = spec.compile(header);
       byte[] h = t.outputHeader().toLine();
       o.write(h, 0, h.length);
-      r.write(EpFiles.REJECTS_HEADER);
       List<Proc> procs =
           pipeline.run(
               ch,
               start,
-              2,
               () -> new Proc(t.worker()),
-              (c, line) -> {
+              (c, offset) -> {
                 o.write(c.out.array(), 0, c.out.length());
-                EpFiles.writeRejects(r, c, name, line);
+                EpFiles.writeRejects(r, c, source, offset);
               });
       EpCounts counts = new EpCounts(spec.stepLabels());
       for (Proc p : procs) {
@@ -91,7 +90,7 @@ public final class EpTransformJob {
     @Override
     void line(ChunkPipeline.Chunk c, byte[] b, int from, int to, long index) {
       if (!worker.apply(b, from, to, c.out)) {
-        reject(c, index, worker.rejectReason(), worker.rejectDetail(), b, from, to);
+        reject(c, worker.rejectReason(), worker.rejectDetail(), b, from, to);
       }
     }
 
@@ -99,7 +98,7 @@ public final class EpTransformJob {
     int lineAt(ChunkPipeline.Chunk c, byte[] b, int from, long index) {
       int lf = worker.applyNext(b, from, c.len, c.out);
       if (!worker.accepted()) {
-        reject(c, index, worker.rejectReason(), worker.rejectDetail(), b, from, lf);
+        reject(c, worker.rejectReason(), worker.rejectDetail(), b, from, lf);
       }
       return lf;
     }

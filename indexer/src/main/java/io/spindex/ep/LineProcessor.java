@@ -6,11 +6,12 @@
 package io.spindex.ep;
 
 import io.spindex.text.Bytes;
+import io.spindex.text.Rejects;
 
 /**
  * A {@link ChunkPipeline.Processor} that hands each line of a chunk to {@link #line} and formats
- * rejects as rejects-file rows: {@code POSITION<TAB>REASON<TAB>DETAIL<TAB>LINE} (the position is
- * added by the writer, which knows the line numbers). Not thread-safe.
+ * rejects as reject records ({@link Rejects}): the text from the reason on (the source and offset
+ * are added by the writer, which knows where the chunk starts). Not thread-safe.
  */
 abstract class LineProcessor implements ChunkPipeline.Processor {
   private static final long LFS = Bytes.repeat((byte) '\n');
@@ -21,7 +22,7 @@ abstract class LineProcessor implements ChunkPipeline.Processor {
       String reason = LineCheck.TOO_LONG;
       String detail = "more than " + (c.in.length - 1) + " bytes (first " + c.len + " kept)";
       oversized(reason);
-      reject(c, 0, reason, detail, c.in, 0, c.len);
+      reject(c, reason, detail, c.in, 0, c.len);
       c.lines = 1;
       return;
     }
@@ -52,18 +53,15 @@ abstract class LineProcessor implements ChunkPipeline.Processor {
   /** Counts a line the reader could not hold (over a chunk long). */
   abstract void oversized(String reason);
 
-  /** Adds a reject row for line {@code index} of the chunk. */
+  /** Adds a reject record for the line {@code b[from, to)} of the chunk. */
   static void reject(
-      ChunkPipeline.Chunk c, long index, String reason, String detail, byte[] b, int from, int to) {
+      ChunkPipeline.Chunk c, String reason, String detail, byte[] b, int from, int to) {
     ByteSink t = c.text;
     int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
-    t.write((byte) '\t');
-    t.write(reason);
-    t.write((byte) '\t');
-    t.write(detail == null ? "" : detail.replace('\t', ' '));
-    t.write((byte) '\t');
+    byte[] tail = Rejects.tail(reason, detail);
+    t.write(tail, 0, tail.length);
     t.write(b, from, end);
     t.write((byte) '\n');
-    c.rejected(index);
+    c.rejected(from);
   }
 }

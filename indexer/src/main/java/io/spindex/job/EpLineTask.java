@@ -9,13 +9,14 @@ import io.spindex.ep.ByteSink;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpSplitLines;
 import io.spindex.ep.RowWorker;
+import io.spindex.text.Rejects;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The record loop of the EP jobs over one split: the first line of each file is its header, checked
  * against the first input's; every other line goes through a {@link RowWorker}, into an output row
- * or a reject ({@code source:offset<TAB>reason<TAB>detail<TAB>line}).
+ * or a reject record ({@link Rejects}).
  */
 final class EpLineTask implements LineTask {
   private final RowWorker worker;
@@ -72,8 +73,7 @@ final class EpLineTask implements LineTask {
 
   private void reject(byte[] b, int from, int to, long offset, RecordSink sink) {
     byte[] r =
-        EpSplitLines.rejectRecord(
-            source, offset, worker.rejectReason(), worker.rejectDetail(), b, from, to);
+        Rejects.record(source, offset, worker.rejectReason(), worker.rejectDetail(), b, from, to);
     sink.write(Route.REJECTS, r, 0, r.length);
   }
 

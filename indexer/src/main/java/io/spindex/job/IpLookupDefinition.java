@@ -17,7 +17,6 @@ import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,8 +26,8 @@ import java.util.Map;
  * ip-lookup: annotates, filters or counts text lines by the IPv4 or IPv6 address in them, against a
  * set or range index loaded once per JVM. Outputs: {@code OUT/part-*} (annotate: {@code
  * line<TAB>label}; filter: the line), or in count mode one {@code OUT/part-00000} of {@code
- * label<TAB>lines}, most lines first, ties by label; {@code OUT/_rejects/part-*} ({@code
- * reason<TAB>source:offset<TAB> line}); {@code OUT/_summary.json}.
+ * label<TAB>lines}, most lines first, ties by label; {@code OUT/_rejects/part-*} (the reject
+ * records of {@link io.spindex.text.Rejects}); {@code OUT/_summary.json}.
  */
 @Internal
 public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
@@ -189,7 +188,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   public LineTask task(Plan p, TaskSide side) throws IOException {
     LineLookup lookup =
         new LineLookup(p.locator, side.index(p.index, p.loader), p.mode, p.keepHits);
-    return new Task(lookup, side.source().getBytes(StandardCharsets.UTF_8));
+    return new Task(lookup, io.spindex.text.Rejects.field(side.source()));
   }
 
   /**

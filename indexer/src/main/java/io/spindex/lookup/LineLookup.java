@@ -9,6 +9,7 @@ import io.spindex.Internal;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.Rejects;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -287,31 +288,28 @@ public final class LineLookup {
   }
 
   /**
-   * Builds the rejects-output record of the last rejected line in {@link #out()}: {@code
-   * reason<TAB>source:offset<TAB>line}, where {@code source} names the input (a file path) and
-   * {@code offset} is the byte offset of the line in it (in the decompressed bytes for compressed
-   * input).
+   * Builds the rejects-output record of the last rejected line in {@link #out()}, in the one reject
+   * format ({@link Rejects}: {@code source<TAB>offset<TAB>reason<TAB><TAB>line}, no detail), where
+   * {@code offset} is the byte offset of the line in its file (in the decompressed bytes for
+   * compressed input).
    *
+   * @param source the input's name as {@link Rejects#field} gives it
    * @return the record length
    */
   public int rejectRecord(byte[] source, long offset, byte[] b, int from, int to) {
-    byte[] reason = lastReject.label().getBytes(StandardCharsets.US_ASCII);
-    byte[] pos = Long.toString(offset).getBytes(StandardCharsets.US_ASCII);
-    int n = to - from;
-    ensure(reason.length + source.length + pos.length + n + 3);
-    int p = 0;
-    System.arraycopy(reason, 0, out, p, reason.length);
-    p += reason.length;
-    out[p++] = '\t';
-    System.arraycopy(source, 0, out, p, source.length);
-    p += source.length;
-    out[p++] = ':';
-    System.arraycopy(pos, 0, out, p, pos.length);
-    p += pos.length;
-    out[p++] = '\t';
-    System.arraycopy(b, from, out, p, n);
-    outLength = p + n;
+    byte[] tail = TAILS[lastReject.ordinal()];
+    ensure(Rejects.size(source, tail, to - from));
+    outLength = Rejects.write(out, source, offset, tail, b, from, to);
     return outLength;
+  }
+
+  /** Each reason's part of a reject record. */
+  private static final byte[][] TAILS = new byte[RejectReason.values().length][];
+
+  static {
+    for (RejectReason r : RejectReason.values()) {
+      TAILS[r.ordinal()] = Rejects.tail(r.label(), "");
+    }
   }
 
   /** The output buffer of the last {@link #WRITE_OUT} or {@link #rejectRecord}; reused. */

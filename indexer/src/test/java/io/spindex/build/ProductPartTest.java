@@ -89,8 +89,8 @@ class ProductPartTest {
       List<String> expected =
           new ArrayList<>(
               List.of(
-                  in + ":" + p1 + "\tduplicate-id\tsee docs/EP.md\tp1",
-                  in + ":" + p2 + "\tduplicate-id\tsee docs/EP.md\tp2"));
+                  in + "\t" + p1 + "\tduplicate-id\tsee docs/EP.md\tp1",
+                  in + "\t" + p2 + "\tduplicate-id\tsee docs/EP.md\tp2"));
       expected.sort(null);
       assertEquals(expected, records, "cut at byte " + cut);
     }

@@ -44,7 +44,7 @@ class TransformGoldenTest {
     return names.stream();
   }
 
-  /** Output, rejects (positions relative to the input's name) and counts of one run. */
+  /** Output, rejects (sources relative to the input's name) and counts of one run. */
   static String[] run(Path dir, String spec, Path work, int threads, int chunk) throws IOException {
     Path in = dir.resolve("input.tsv");
     Path out = work.resolve(spec + ".out.tsv");
@@ -58,6 +58,15 @@ class TransformGoldenTest {
             threads,
             chunk);
     assertTrue(r.counts.reconciles(), spec + ": in = out + rejected");
+    // Every reject's byte offset is the start of its line in the input, chunk edges or not.
+    byte[] input = Files.readAllBytes(in);
+    for (io.spindex.text.RejectReader.Reject x :
+        io.spindex.text.RejectReader.readAll(Files.newInputStream(rej))) {
+      int o = (int) x.offset;
+      assertTrue(o == 0 || input[o - 1] == '\n', spec + ": not a line start: " + x);
+      assertArrayEquals(
+          x.line, java.util.Arrays.copyOfRange(input, o, o + x.line.length), spec + ": " + x);
+    }
     return new String[] {
       Files.readString(out, StandardCharsets.UTF_8),
       new String(Files.readAllBytes(rej), StandardCharsets.UTF_8)

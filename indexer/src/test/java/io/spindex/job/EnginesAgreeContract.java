@@ -151,6 +151,95 @@ public abstract class EnginesAgreeContract {
         "3");
   }
 
+  /**
+   * Runs loader-compare with {@code args} on the engine and returns its counts by name; fails the
+   * test when the job does not succeed.
+   */
+  protected abstract Map<String, Long> runLoaderCompare(String[] args) throws Exception;
+
+  /**
+   * loader-compare: timings differ from run to run, so the engine's run is held to the core's by
+   * structure — the same files, the table's rows and columns (loaders, JVMs, loads), every load in
+   * loads.csv, the same verdicts in the summary, the same load counts.
+   */
+  @Test
+  public void loaderCompare() throws Exception {
+    String[] args = {
+      "--index",
+      fx.ranges.toString(),
+      "--loaders",
+      "nio,io,mmap,mapped",
+      "--rounds",
+      "2",
+      "--tasks",
+      "3"
+    };
+    LocalLineJobs.LoaderCompareRun want =
+        LocalLineJobs.loaderCompare(with(args, dir.resolve("lc-unused")));
+    Path out = dir.resolve("loader-compare");
+    Map<String, Long> got = runLoaderCompare(with(args, out));
+    assertTrue(want.ok, "the reference run passes");
+
+    List<String> files = new ArrayList<>();
+    try (Stream<Path> s = Files.list(out)) {
+      s.map(p -> p.getFileName().toString())
+          .filter(n -> !n.startsWith("."))
+          .sorted()
+          .forEach(files::add);
+    }
+    assertEquals(Arrays.asList("_summary.json", "loader-compare.csv", "loads.csv"), files);
+
+    List<String> table = Files.readAllLines(out.resolve(LoaderCompareDefinition.TABLE_FILE));
+    assertEquals(String.join(",", LoaderCompareDefinition.COLUMNS), table.get(0));
+    assertEquals(want.table.size() + 1, table.size());
+    for (int i = 0; i < want.table.size(); i++) {
+      List<String> row = Arrays.asList(table.get(i + 1).split(","));
+      assertEquals(LoaderCompareDefinition.COLUMNS.size(), row.size(), table.get(i + 1));
+      assertEquals(
+          want.table.get(i).subList(0, 3).toString(),
+          row.subList(0, 3).toString(),
+          "loader, jvms, loads");
+    }
+    assertEquals("nio", want.table.get(0).get(0), "the order --loaders gives");
+
+    List<String> loads = Files.readAllLines(out.resolve(LoaderCompareDefinition.LOADS_FILE));
+    assertEquals(String.join(",", LoaderCompareDefinition.LOAD_COLUMNS), loads.get(0));
+    Map<String, Integer> perLoader = new TreeMap<>();
+    for (String l : loads.subList(1, loads.size())) {
+      perLoader.merge(l.split(",")[3], 1, Integer::sum);
+    }
+    Map<String, Integer> wantPerLoader = new TreeMap<>();
+    for (LoaderCompareDefinition.Sample s : want.samples) {
+      wantPerLoader.merge(s.loader, 1, Integer::sum);
+    }
+    assertEquals(wantPerLoader, perLoader);
+
+    String json =
+        new String(Files.readAllBytes(out.resolve("_summary.json")), StandardCharsets.UTF_8);
+    for (String key :
+        new String[] {
+          "rounds",
+          "tasks",
+          "jvms measured",
+          "every loader loaded rounds x jvms times",
+          "identical answers"
+        }) {
+      String line = "\"" + key + "\": ";
+      String wantJson = want.report.toJson();
+      int at = wantJson.indexOf(line);
+      assertTrue(at >= 0, key);
+      String value = wantJson.substring(at, wantJson.indexOf('\n', at)).replaceAll(",$", "");
+      assertTrue(json.contains(value), value + " in " + json);
+    }
+
+    Map<String, Long> loadCounts = new TreeMap<>(got);
+    loadCounts.keySet().removeIf(k -> k.startsWith("load us") || k.equals(LineJob.TASKS));
+    Map<String, Long> wantCounts = new TreeMap<>(want.counts);
+    wantCounts.keySet().removeIf(k -> k.startsWith("load us"));
+    assertEquals(wantCounts, loadCounts);
+    assertEquals(3L, got.get(LineJob.TASKS));
+  }
+
   /** A file of the project's conf/ directory, found from any module's working directory. */
   protected static Path conf(String name) {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {

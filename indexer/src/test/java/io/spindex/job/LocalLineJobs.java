@@ -153,6 +153,43 @@ public final class LocalLineJobs {
     }
   }
 
+  /** A loader-compare run without an engine: what the engines' runs are held to. */
+  public static final class LoaderCompareRun {
+    public final List<LoaderCompareDefinition.Sample> samples;
+    public final List<List<Object>> table;
+    public final io.spindex.lookup.Report report;
+    public final Map<String, Long> counts;
+    public final boolean ok;
+
+    LoaderCompareRun(
+        List<LoaderCompareDefinition.Sample> samples,
+        List<List<Object>> table,
+        io.spindex.lookup.Report report,
+        Map<String, Long> counts,
+        boolean ok) {
+      this.samples = samples;
+      this.table = table;
+      this.report = report;
+      this.counts = counts;
+      this.ok = ok;
+    }
+  }
+
+  /** Runs loader-compare's definition in this JVM (one task: every load in one JVM). */
+  public static LoaderCompareRun loaderCompare(String... args) throws IOException {
+    JobArgs a =
+        JobArgs.parse(
+            LoaderCompareDefinition.NAME, LoaderCompareDefinition.OPTIONS, args, k -> null, "");
+    LoaderCompareDefinition.Plan plan =
+        LoaderCompareDefinition.plan(a, new LocalDriver(), 1, "local/" + System.nanoTime());
+    List<LoaderCompareDefinition.Sample> samples =
+        LoaderCompareDefinition.measure(plan, new LocalSide(""), "local");
+    List<List<Object>> table = LoaderCompareDefinition.table(plan, samples);
+    io.spindex.lookup.Report r = new io.spindex.lookup.Report(LoaderCompareDefinition.NAME);
+    boolean ok = LoaderCompareDefinition.summarize(plan, a, samples, table, r);
+    return new LoaderCompareRun(samples, table, r, LoaderCompareDefinition.counts(samples), ok);
+  }
+
   /** Side data opened in place. */
   private static final class LocalDriver implements Driver {
     @Override

@@ -63,7 +63,7 @@ class LocalLineJobsTest {
       if (a < 0) {
         String src = "file:" + fx.inputDir.resolve(l.file).toAbsolutePath();
         wantRejects.add(
-            RejectReason.ofCode(a).label() + "\t" + src + ":" + l.offset + "\t" + l.text);
+            src + "\t" + l.offset + "\t" + RejectReason.ofCode(a).label() + "\t\t" + l.text);
       } else {
         want.add(l.text + "\t" + fx.rangeLabel(a));
       }

@@ -163,7 +163,8 @@ class LineLookupTest {
         lookup.rejectRecord(
             "hdfs://nn/logs/a.gz".getBytes(StandardCharsets.UTF_8), 1234, b, 3, b.length);
     assertArrayEquals(
-        "no-ip-found\thdfs://nn/logs/a.gz:1234\t- no address here".getBytes(StandardCharsets.UTF_8),
+        "hdfs://nn/logs/a.gz\t1234\tno-ip-found\t\t- no address here"
+            .getBytes(StandardCharsets.UTF_8),
         java.util.Arrays.copyOf(lookup.out(), n));
     assertEquals(1, lookup.counts().rejects(RejectReason.NO_IP_FOUND));
   }

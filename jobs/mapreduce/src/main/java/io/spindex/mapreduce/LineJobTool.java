@@ -101,12 +101,8 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
       MrDriver driver = new MrDriver(conf);
       P plan = definition.plan(a, driver);
       return run(a, plan, driver, conf);
-    } catch (UsageException e) {
-      (e.isHelp() ? System.out : System.err).println(e.getMessage());
-      return e.exitCode();
-    } catch (IOException e) {
-      System.err.println("spindex " + definition.name() + ": " + e.getMessage());
-      return 1;
+    } catch (UsageException | IOException e) {
+      return io.spindex.job.Dispatcher.failed(definition.name(), e, System.out, System.err);
     }
   }
 

@@ -5,10 +5,10 @@
  */
 package io.spindex.mapreduce;
 
+import io.spindex.job.Dispatcher;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -25,6 +25,16 @@ import org.apache.hadoop.util.ToolRunner;
 public final class SpindexMapReduce {
   private SpindexMapReduce() {}
 
+  /** The jobs, their usage text, and what a failure prints: the same as on Spark. */
+  static final Dispatcher JOBS =
+      new Dispatcher("hadoop jar spindex-mapreduce-job.jar")
+          .job(IpLookupDefinition.NAME, new IpLookupDefinition().description())
+          .job(
+              LoaderCompareTool.NAME,
+              "load an index with every loader in every map task; timing table")
+          .job(EpTransformDefinition.NAME, new EpTransformDefinition().description())
+          .job(EpDiffDefinition.NAME, new EpDiffDefinition().description());
+
   static Map<String, Supplier<Tool>> jobs() {
     Map<String, Supplier<Tool>> m = new LinkedHashMap<>();
     m.put(IpLookupDefinition.NAME, IpLookupTool::new);
@@ -34,21 +44,20 @@ public final class SpindexMapReduce {
     return m;
   }
 
-  /** Runs {@code args[0]} with the rest of the arguments; returns the exit code. */
-  public static int run(Configuration conf, String... args) throws Exception {
+  /**
+   * Runs {@code args[0]} with the rest of the arguments (generic options first) and returns the
+   * exit code; a failure is one line on standard error ({@link Dispatcher}).
+   */
+  public static int run(Configuration conf, String... args) {
     Map<String, Supplier<Tool>> jobs = jobs();
-    if (args.length == 0 || !jobs.containsKey(args[0])) {
-      System.err.println(
-          (args.length == 0 ? "" : "unknown job '" + args[0] + "'; ")
-              + "usage: <job> [generic options] [options]; jobs: "
-              + String.join(", ", jobs.keySet())
-              + " ('<job> --help' lists the options)");
-      return 2;
-    }
-    return ToolRunner.run(conf, jobs.get(args[0]).get(), Arrays.copyOfRange(args, 1, args.length));
+    return JOBS.run(
+        args,
+        System.out,
+        System.err,
+        (job, rest) -> ToolRunner.run(conf, jobs.get(job).get(), rest));
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     System.exit(run(new Configuration(), args));
   }
 }

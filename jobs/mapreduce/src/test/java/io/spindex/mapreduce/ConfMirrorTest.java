@@ -50,7 +50,7 @@ class ConfMirrorTest {
       jobs.put(job.name(), opts);
     }
     Map<String, String> lc = new LinkedHashMap<>();
-    for (JobOption<?> o : LoaderCompareTool.OPTIONS) {
+    for (JobOption<?> o : io.spindex.job.LoaderCompareDefinition.OPTIONS) {
       lc.put(o.name(), o.defaultValue());
     }
     jobs.put(LoaderCompareTool.NAME, lc);
@@ -131,13 +131,13 @@ class ConfMirrorTest {
     JobArgs o =
         JobArgs.parse(
             LoaderCompareTool.NAME,
-            LoaderCompareTool.OPTIONS,
+            io.spindex.job.LoaderCompareDefinition.OPTIONS,
             new String[] {"--index", "i.spx", "--output", "out", "--tasks", "3"},
             k -> c.get(LineJobTool.CONF_PREFIX + k),
             LineJobTool.HINT);
-    assertEquals(7L, o.get(LoaderCompareTool.ROUNDS));
-    assertEquals(3L, o.get(LoaderCompareTool.TASKS));
-    assertEquals("i.spx", o.get(LoaderCompareTool.INDEX));
+    assertEquals(7L, o.get(io.spindex.job.LoaderCompareDefinition.ROUNDS));
+    assertEquals(3L, o.get(io.spindex.job.LoaderCompareDefinition.TASKS));
+    assertEquals("i.spx", o.get(io.spindex.job.LoaderCompareDefinition.INDEX));
   }
 
   @Test

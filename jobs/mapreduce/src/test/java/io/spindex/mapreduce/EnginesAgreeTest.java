@@ -20,4 +20,11 @@ class EnginesAgreeTest extends EnginesAgreeContract {
     assertEquals(0, ToolRunner.run(MrTests.local(), tool, args), job.name() + " on MapReduce");
     return MrTests.totals(tool.counters);
   }
+
+  @Override
+  protected Map<String, Long> runLoaderCompare(String[] args) throws Exception {
+    LoaderCompareTool tool = new LoaderCompareTool();
+    assertEquals(0, ToolRunner.run(MrTests.local(), tool, args), "loader-compare on MapReduce");
+    return MrTests.totals(tool.counters);
+  }
 }

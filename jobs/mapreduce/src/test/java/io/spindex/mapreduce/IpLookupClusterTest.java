@@ -326,7 +326,7 @@ class IpLookupClusterTest {
       long a = IpLookupFixture.address(l.text);
       if (a < 0) {
         rejects.add(
-            RejectReason.ofCode(a).label() + "\t" + l.file + ":" + l.offset + "\t" + l.text);
+            l.file + "\t" + l.offset + "\t" + RejectReason.ofCode(a).label() + "\t\t" + l.text);
       } else {
         out.add(l.text + "\t" + fx.rangeLabel(a));
       }
@@ -344,8 +344,8 @@ class IpLookupClusterTest {
   private static List<String> withoutDirs(List<String> rejects) {
     List<String> out = new ArrayList<>();
     for (String r : rejects) {
-      String[] f = r.split("\t", 3);
-      out.add(f[0] + "\t" + f[1].substring(f[1].lastIndexOf('/') + 1) + "\t" + f[2]);
+      String[] f = r.split("\t", 2); // source, the rest of the record
+      out.add(f[0].substring(f[0].lastIndexOf('/') + 1) + "\t" + f[1]);
     }
     return sorted(out);
   }

@@ -155,6 +155,26 @@ class UsageErrorsTest {
     oneLine(2, "needs a value", ipLookup("--mode"));
     oneLine(2, "unexpected argument 'stray'", ipLookup("stray"));
     oneLine(2, "unknown job 'ip-lokup'", "ip-lokup");
+    oneLine(
+        2,
+        "loader-compare: --loaders: 'text' parses the index's source: give --source",
+        "loader-compare",
+        "--index",
+        fx.ranges.toString(),
+        "--output",
+        never,
+        "--loaders",
+        "text,io");
+    oneLine(
+        2,
+        "loader-compare: --rounds",
+        "loader-compare",
+        "--index",
+        fx.ranges.toString(),
+        "--output",
+        never,
+        "--rounds",
+        "0");
     assertEquals(2, Integer.parseInt(MrTests.capture(MrTests.local())[0]));
   }
 
@@ -214,5 +234,15 @@ class UsageErrorsTest {
     oneLine(1, out + " already exists", epTransform("--output", out));
     oneLine(1, out + " already exists", epDiff("--output", out));
     assertTrue(Files.exists(exists.resolve("keep.txt")), "left as it was");
+  }
+
+  /** No job, --help, an unknown job, a usage mistake, a failure: as on Spark. */
+  @Test
+  void theDispatcherAnswersAsOnSpark() throws Exception {
+    io.spindex.job.DispatcherContract.check(
+        args -> MrTests.capture(MrTests.local(), args),
+        fx.inputDir.toString(),
+        never,
+        fx.ranges.toString());
   }
 }

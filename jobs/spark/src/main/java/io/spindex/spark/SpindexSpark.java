@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.job.Dispatcher;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
@@ -13,7 +14,6 @@ import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Arrays;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -27,31 +27,57 @@ import org.apache.spark.sql.SparkSession;
 public final class SpindexSpark {
   private SpindexSpark() {}
 
+  /** The jobs, their usage text, and what a failure prints: the same as on MapReduce. */
+  static final Dispatcher JOBS =
+      new Dispatcher("spark-submit [spark options] spindex-spark-job.jar")
+          .job(IpLookupDefinition.NAME, new IpLookupDefinition().description())
+          .job(
+              LoaderCompareJob.NAME,
+              "load an index with every loader on every executor; timing table")
+          .job(
+              BuildIndexJob.NAME,
+              "build an IP set index from IP lists on the cluster (= spindex build)")
+          .job(GenLogsJob.NAME, "write reproducible nginx-style access-log lines")
+          .job(EpTransformDefinition.NAME, new EpTransformDefinition().description())
+          .job(EpDiffDefinition.NAME, new EpDiffDefinition().description())
+          .group("benchmark tools (scripts/bench-spark):")
+          .job(IdentityJob.NAME, "copy lines unchanged (Spark's own pass, strings or bytes)")
+          .job(
+              ReadinessJob.NAME,
+              "time to first lookup per executor: holder per loader vs broadcast");
+
   /** Runs one job in the SparkSession that spark-submit configured. */
   public static void main(String[] args) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      System.out.println(usage());
-      System.exit(args.length == 0 ? 2 : 0);
-    }
     try {
       SparkLine.check(); // a jar of another Spark line: one line, before any job class links
     } catch (SparkLine.WrongLine e) {
       System.err.println(e.getMessage());
       System.exit(2);
     }
-    int code;
-    SparkSession spark = SparkSession.builder().appName("spindex " + args[0]).getOrCreate();
-    boolean inClusterMode =
-        spark.sparkContext().getConf().get("spark.submit.deployMode", "client").equals("cluster");
-    try {
-      code = run(spark, args, System.out, System.err);
-    } finally {
-      spark.stop();
-    }
+    boolean[] inClusterMode = {false};
+    int code =
+        JOBS.run(
+            args,
+            System.out,
+            System.err,
+            (job, rest) -> {
+              SparkSession spark = SparkSession.builder().appName("spindex " + job).getOrCreate();
+              inClusterMode[0] =
+                  spark
+                      .sparkContext()
+                      .getConf()
+                      .get("spark.submit.deployMode", "client")
+                      .equals("cluster");
+              try {
+                return report(run(spark, job, rest), System.out);
+              } finally {
+                spark.stop();
+              }
+            });
     if (code == 0) {
       return; // not System.exit(0): in YARN cluster mode that fails the application
     }
-    if (inClusterMode) {
+    if (inClusterMode[0]) {
       // The driver runs inside the ApplicationMaster, which reports a failed application (with
       // this message) only if main ends by an exception; the one-line error is on its stderr.
       throw new IllegalStateException(
@@ -61,30 +87,16 @@ public final class SpindexSpark {
   }
 
   /**
-   * Runs {@code args[0]} with the rest of {@code args}, prints its summary to {@code out} or one
-   * line to {@code err}, and returns the exit code.
+   * Runs {@code args[0]} with the rest of {@code args} in {@code spark}, prints its summary to
+   * {@code out} or one line to {@code err} ({@link Dispatcher}), and returns the exit code.
    */
   static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
-    String job = args[0];
-    try {
-      JobResult r = run(spark, job, Arrays.copyOfRange(args, 1, args.length));
-      out.println(r.report.toText());
-      return r.ok ? 0 : 1;
-    } catch (UsageException e) {
-      (e.isHelp() ? out : err).println(e.getMessage());
-      return e.exitCode();
-    } catch (IOException e) {
-      err.println("spindex " + job + ": " + e.getMessage());
-      return 1;
-    } catch (Exception e) {
-      // A task that failed on bad input fails the Spark job; say why in one line, not 200 frames.
-      Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      err.println("spindex " + job + ": failed: " + root);
-      return 1;
-    }
+    return JOBS.run(args, out, err, (job, rest) -> report(run(spark, job, rest), out));
+  }
+
+  private static int report(JobResult r, PrintStream out) {
+    out.println(r.report.toText());
+    return r.ok ? 0 : 1;
   }
 
   /** Runs {@code job} with {@code args} (everything after the job name). */
@@ -114,10 +126,7 @@ public final class SpindexSpark {
         return ReadinessJob.run(spark, args);
       default:
         throw new UsageException(
-            "unknown job '"
-                + job
-                + "': expected ip-lookup, ep-transform, ep-diff, loader-compare, build-index,"
-                + " gen-logs, identity or readiness (--help lists them)");
+            "unknown job '" + job + "': expected one of " + String.join(", ", JOBS.names()));
     }
   }
 
@@ -129,17 +138,6 @@ public final class SpindexSpark {
   }
 
   static String usage() {
-    return "usage: spark-submit [spark options] spindex-spark-job.jar <job> [options]\n"
-        + "jobs:\n"
-        + "  ip-lookup       annotate, filter or count lines (or table rows) by IP address\n"
-        + "  loader-compare  load an index with every loader on every executor; timing table\n"
-        + "  build-index     build an IP set index from IP lists on the cluster (= spindex build)\n"
-        + "  gen-logs        write reproducible nginx-style access-log lines\n"
-        + "  ep-transform    clean EP product feeds with a transform spec (docs/EP.md)\n"
-        + "  ep-diff         summary EP: today's full EP against yesterday's product index\n"
-        + "benchmark tools (scripts/bench-spark):\n"
-        + "  identity        copy lines unchanged (Spark's own pass, strings or bytes)\n"
-        + "  readiness       time to first lookup per executor: holder per loader vs broadcast\n"
-        + "'<job> --help' lists the job's options.";
+    return JOBS.usage();
   }
 }

@@ -5,8 +5,10 @@
  */
 package io.spindex.spark;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.when;
 
 import io.spindex.hadoop.HadoopIo;
@@ -87,10 +89,13 @@ final class TableLookup {
                 when(ip.isNull(), lit("null-address")).otherwise(lit("unparseable")));
     Column hit = kind == IndexKind.IPV4_SET ? col(added) : col(added).isNotNull();
     Dataset<Row> out;
+    Dataset<Row> left = null; // filter mode: the rows the filter leaves out, counted on their own
     switch (mode) {
       case FILTER:
         boolean keepHits = a.get(IpLookupDefinition.KEEP_OPTION).equals("hits");
-        out = good.where(keepHits ? hit : notHit(hit)).drop(added);
+        Column kept = keepHits ? coalesce(hit, lit(false)) : notHit(hit);
+        out = good.where(kept).drop(added);
+        left = good.where(not(kept));
         break;
       case COUNT:
         out = good.groupBy(col(added).alias("label")).count().withColumnRenamed("count", "lines");
@@ -109,8 +114,8 @@ final class TableLookup {
                 : written.agg(org.apache.spark.sql.functions.sum("lines")).first().getLong(0)
             : written.count();
     long rejected = spark.read().parquet(output + "/_rejects").count();
-    long filtered = mode == LookupMode.FILTER ? rowsIn - rejected - rowsOut : 0;
-    boolean balanced = rowsIn == rowsOut + filtered + rejected;
+    long filtered = left == null ? 0 : left.count();
+    boolean balanced = balanced(rowsIn, rowsOut, filtered, rejected);
     Report r = new Report(name);
     r.put("input", input).put("format", format).put("ip column", column).put("index", index);
     r.put("index kind", kind.toString()).put("mode", mode.optionName()).put("output", output);
@@ -129,9 +134,17 @@ final class TableLookup {
     return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), balanced);
   }
 
+  /**
+   * Whether {@code rows in = rows out (or counted) + rows filtered out + rows rejected}, each side
+   * counted on its own: a filter's left-out rows are counted, not derived from the other counts
+   * (which would make every filter run balance, whatever it lost).
+   */
+  static boolean balanced(long rowsIn, long rowsOut, long filtered, long rejected) {
+    return rowsIn == rowsOut + filtered + rejected;
+  }
+
   /** Rows that are not hits: a NULL answer (no range) is a miss. */
   private static Column notHit(Column hit) {
-    return org.apache.spark.sql.functions.not(
-        org.apache.spark.sql.functions.coalesce(hit, lit(false)));
+    return not(coalesce(hit, lit(false)));
   }
 }

@@ -159,10 +159,10 @@ class BuildIndexJobTest {
     Map<String, String> got = new TreeMap<>();
     Set<String> reasons = new HashSet<>();
     for (String rec : SparkTests.readParts(dir.resolve("out/spark.spx.build/_rejects"))) {
-      String[] f = rec.split("\t", 4);
-      assertEquals(null, got.put(f[0], f[3]), "twice: " + rec);
-      assertEquals("expected one IPv4 or IPv6 address per line", f[2]);
-      reasons.add(f[1]);
+      String[] f = rec.split("\t", 5); // source, offset, reason, detail, line
+      assertEquals(null, got.put(f[0] + ":" + f[1], f[4]), "twice: " + rec);
+      assertEquals("expected one IPv4 or IPv6 address per line", f[3]);
+      reasons.add(f[2]);
     }
     assertEquals(WANT_REJECTS, got);
     assertTrue(reasons.size() >= 3, reasons.toString());

@@ -123,19 +123,19 @@ class BuildProductsJobTest {
     Map<Long, String> reasons = new TreeMap<>();
     int fromGzip = 0;
     for (String rec : SparkTests.readParts(dir.resolve("out/spark.spx.build/_rejects"))) {
-      String[] f = rec.split("\t", 4);
+      String[] f = rec.split("\t", 5); // source, offset, reason, detail, line
       if (f[0].contains("b.tsv.gz")) {
         fromGzip++;
         continue;
       }
-      long offset = Long.parseLong(f[0].substring(f[0].lastIndexOf(':') + 1));
-      assertEquals(null, reasons.put(offset, f[1]), "twice: " + rec);
+      long offset = Long.parseLong(f[1]);
+      assertEquals(null, reasons.put(offset, f[2]), "twice: " + rec);
       int end = indexOf(feed, (int) offset, '\n');
       String line = new String(feed, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
-      if (f[1].equals("duplicate-id")) {
-        assertTrue(line.startsWith(f[3] + "\t"), rec);
-      } else if (f[3].indexOf('\uFFFD') < 0) {
-        assertEquals(line.replace("\r", ""), f[3], rec);
+      if (f[2].equals("duplicate-id")) {
+        assertTrue(line.startsWith(f[4] + "\t"), rec);
+      } else if (f[4].indexOf('\uFFFD') < 0) {
+        assertEquals(line.replace("\r", ""), f[4], rec);
       }
     }
     assertEquals(want.count("rejected"), reasons.size() + fromGzip);

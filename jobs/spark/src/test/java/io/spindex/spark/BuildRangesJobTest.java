@@ -185,9 +185,9 @@ class BuildRangesJobTest {
     // Every bad line, once, at its position, with its text.
     Map<String, String> got = new TreeMap<>();
     for (String rec : SparkTests.readParts(dir.resolve("out/spark.spx.build/_rejects"))) {
-      String[] f = rec.split("\t", 4);
-      assertEquals(null, got.put(f[0], f[3]), "twice: " + rec);
-      assertEquals(RangePart.EXPECTED, f[2]);
+      String[] f = rec.split("\t", 5); // source, offset, reason, detail, line
+      assertEquals(null, got.put(f[0] + ":" + f[1], f[4]), "twice: " + rec);
+      assertEquals(RangePart.EXPECTED, f[3]);
     }
     assertEquals(new TreeMap<>(WANT_REJECTS), got);
   }

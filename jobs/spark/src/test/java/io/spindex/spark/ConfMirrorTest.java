@@ -37,7 +37,7 @@ class ConfMirrorTest {
     }
     for (List<JobOption<?>> options :
         Arrays.asList(
-            LoaderCompareJob.OPTIONS,
+            io.spindex.job.LoaderCompareDefinition.OPTIONS,
             GenLogsJob.OPTIONS,
             IdentityJob.OPTIONS,
             ReadinessJob.OPTIONS)) {

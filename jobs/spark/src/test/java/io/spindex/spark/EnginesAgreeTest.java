@@ -20,4 +20,12 @@ class EnginesAgreeTest extends EnginesAgreeContract {
     assertTrue(r.ok, job.name() + " on Spark reconciles");
     return r.totals;
   }
+
+  @Override
+  protected Map<String, Long> runLoaderCompare(String[] args) throws Exception {
+    JobResult r = SpindexSpark.run(SparkTests.session(), LoaderCompareJob.NAME, args);
+    System.out.println(r.report.toText());
+    assertTrue(r.ok, "loader-compare on Spark passes");
+    return r.totals;
+  }
 }

@@ -68,7 +68,7 @@ class IpLookupJobTest {
         RejectReason why = RejectReason.ofCode(a);
         reasons.merge(why, 1L, Long::sum);
         String src = "file:" + fx.inputDir.resolve(l.file).toAbsolutePath();
-        wantRejects.add(why.label() + "\t" + src + ":" + l.offset + "\t" + l.text);
+        wantRejects.add(src + "\t" + l.offset + "\t" + why.label() + "\t\t" + l.text);
       } else {
         String label = fx.rangeLabel(a);
         hits += label.equals("\\N") ? 0 : 1;

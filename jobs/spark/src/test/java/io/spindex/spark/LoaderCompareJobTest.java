@@ -53,7 +53,7 @@ class LoaderCompareJobTest {
     System.out.println(r.report.toText());
     assertTrue(r.ok);
     List<String> csv = Files.readAllLines(out.resolve("loader-compare.csv"));
-    assertEquals("loader,executors,loads,min ms,median ms,max ms,MB/s,speedup vs io", csv.get(0));
+    assertEquals("loader,jvms,loads,min ms,median ms,max ms,MB/s,speedup vs io", csv.get(0));
     assertEquals(6, csv.size());
     for (int i = 1; i < csv.size(); i++) {
       String[] f = csv.get(i).split(",");
@@ -64,7 +64,9 @@ class LoaderCompareJobTest {
       assertTrue(Double.parseDouble(f[4]) <= Double.parseDouble(f[5]));
     }
     assertEquals(1 + 15, Files.readAllLines(out.resolve("loads.csv")).size());
-    String json = new String(Files.readAllBytes(out.resolve("loader-compare.json")));
+    String json = new String(Files.readAllBytes(out.resolve("_summary.json")));
     assertTrue(json.contains("\"identical answers\": true"), json);
+    assertEquals(3L, r.totals.get("loads (text)"), "the accumulators count the loads");
+    assertEquals(1L, (long) r.totals.get("JVMs measured"));
   }
 }

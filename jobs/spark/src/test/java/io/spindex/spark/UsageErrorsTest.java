@@ -178,4 +178,17 @@ class UsageErrorsTest {
       assertTrue(((String) r[1]).contains("--output"), (String) r[1]);
     }
   }
+
+  /** No job, --help, an unknown job, a usage mistake, a failure: as on MapReduce. */
+  @Test
+  void theDispatcherAnswersAsOnMapReduce() throws Exception {
+    io.spindex.job.DispatcherContract.check(
+        args -> {
+          Object[] r = run(args);
+          return new String[] {String.valueOf(r[0]), (String) r[1], (String) r[2]};
+        },
+        fx.inputDir.toString(),
+        dir.resolve("never").toString(),
+        fx.ranges.toString());
+  }
 }

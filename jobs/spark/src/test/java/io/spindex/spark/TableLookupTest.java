@@ -1,0 +1,103 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.lookup.IpLookupFixture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ip-lookup over a table in filter mode: the rows the filter leaves out are counted on their own,
+ * so that {@code balanced} can be false.
+ */
+class TableLookupTest {
+  @TempDir static Path dir;
+  static IpLookupFixture fx;
+  static SparkSession spark;
+  static Path csv;
+  static long rows;
+  static long inSet;
+  static long unparseable;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    spark = SparkTests.session();
+    fx = new IpLookupFixture(dir.resolve("fx"), 200);
+    List<String> lines = new ArrayList<>();
+    lines.add("id,ip");
+    for (IpLookupFixture.Line l : fx.lines) {
+      String ip = l.text.split(" ", 2)[0];
+      if (ip.isEmpty() || ip.contains(",") || ip.contains("\"")) {
+        continue;
+      }
+      long a = IpLookupFixture.address(ip);
+      boolean parses = a >= 0 && com.google.common.net.InetAddresses.isInetAddress(ip);
+      if (!parses) {
+        unparseable++;
+      } else if (fx.inSet(a)) {
+        inSet++;
+      }
+      lines.add("r" + rows++ + "," + ip);
+    }
+    csv = dir.resolve("clients.csv");
+    Files.write(csv, lines, StandardCharsets.UTF_8);
+  }
+
+  /** The summary before this fix derived the left-out rows from the others: always balanced. */
+  @Test
+  void countsThatDoNotAddUpAreNotBalanced() {
+    assertTrue(TableLookup.balanced(10, 6, 3, 1));
+    assertFalse(TableLookup.balanced(10, 6, 2, 1), "a lost row");
+    assertFalse(TableLookup.balanced(10, 6, 4, 1), "a row counted twice");
+  }
+
+  @Test
+  void filterCountsTheRowsItLeavesOut() throws Exception {
+    JobResult hits = filter("hits");
+    JobResult misses = filter("misses");
+    assertTrue(hits.ok, hits.report.toText());
+    assertTrue(misses.ok, misses.report.toText());
+    assertEquals(rows, (long) hits.totals.get("rows in"));
+    assertEquals(inSet, (long) hits.totals.get("rows out"));
+    assertEquals(unparseable, (long) hits.totals.get("rows rejected"));
+    assertEquals(rows - unparseable - inSet, (long) hits.totals.get("rows filtered out"));
+    assertEquals(hits.totals.get("rows out"), misses.totals.get("rows filtered out"));
+    assertEquals(hits.totals.get("rows filtered out"), misses.totals.get("rows out"));
+  }
+
+  private static JobResult filter(String keep) throws Exception {
+    return SpindexSpark.run(
+        spark,
+        "ip-lookup",
+        new String[] {
+          "--input",
+          csv.toString(),
+          "--format",
+          "csv",
+          "--ip-column",
+          "ip",
+          "--mode",
+          "filter",
+          "--keep",
+          keep,
+          "--index",
+          fx.set.toString(),
+          "--output",
+          dir.resolve("out-" + keep).toString()
+        });
+  }
+}
