@@ -177,7 +177,7 @@ public final class TransformSpec {
    */
   static ProductIndex index(Path path, String loader) throws IOException {
     if (!path.getFileName().toString().endsWith(".spx")) {
-      return new io.spindex.build.ProductIndexBuilder()
+      return new io.spindex.builder.ProductIndexBuilder()
           .threads(1)
           .buildInMemory(Collections.singletonList(path));
     }

@@ -5,9 +5,9 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.Assembled;
-import io.spindex.build.ProductIndexBuilder;
-import io.spindex.build.ProductPart;
+import io.spindex.builder.Assembled;
+import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.builder.ProductPart;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpSplitLines;
 import io.spindex.ep.ProductColumns;

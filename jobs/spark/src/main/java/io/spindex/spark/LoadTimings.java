@@ -5,8 +5,8 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.TextLoader;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.TextLoader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
