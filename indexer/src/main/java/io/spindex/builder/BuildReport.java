@@ -5,7 +5,7 @@
  */
 package io.spindex.builder;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,7 +5,7 @@
  */
 package io.spindex.builder;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.ep.EpHeader;
 import io.spindex.ep.ProductColumns;
 import io.spindex.text.InputException;

@@ -5,7 +5,7 @@
  */
 package io.spindex.builder;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;

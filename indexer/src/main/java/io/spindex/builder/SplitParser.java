@@ -5,7 +5,7 @@
  */
 package io.spindex.builder;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Parses the lines of one input split of a distributed build into a part ({@link IpListPart},

@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

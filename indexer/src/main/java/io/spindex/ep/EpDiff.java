@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.ProductIndex;
 import io.spindex.text.InputException;
 import java.nio.charset.StandardCharsets;

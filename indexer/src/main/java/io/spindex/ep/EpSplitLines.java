@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

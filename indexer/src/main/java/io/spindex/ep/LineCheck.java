@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * The checks every EP row goes through before any step, in this order, each a reject reason: {@code

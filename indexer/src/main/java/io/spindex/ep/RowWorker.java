@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Line-wise EP work of one thread ({@link EpTransform.Worker}, {@link EpDiff.Worker}): a row in, an

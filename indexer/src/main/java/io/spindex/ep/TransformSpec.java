@@ -15,7 +15,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;

@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.ep.ByteSink;
 import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
