@@ -12,6 +12,7 @@ import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
 import io.spindex.job.SideFile;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.SparkDriver;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,7 +88,7 @@ final class LoaderCompareJob {
     }
     Path out = new Path(o.get(OUTPUT));
     HadoopIo.requireNoOutput(sc.hadoopConfiguration(), o.get(OUTPUT));
-    SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+    SparkDriver driver = new SparkDriver(sc);
     SideFile ref = driver.ship(o.get(INDEX), o.get(LineJob.SHIP));
     SideFile source = null;
     if (!o.get(SOURCE).isEmpty()) {

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.spark.side;
 
 import io.spindex.index.IndexHolder;
 import java.util.ArrayList;
@@ -19,13 +19,13 @@ import org.apache.spark.TaskContext;
  * when it starts and, if it fails, puts it back for the next task on this JVM. A load is therefore
  * counted once per JVM, by the first task after it that succeeds. Thread-safe.
  */
-final class Ledger {
+public final class Ledger {
   private static final ConcurrentLinkedQueue<JvmEvent> PENDING = new ConcurrentLinkedQueue<>();
 
   private Ledger() {}
 
   /** Records a load that this JVM did (call only when {@code loadedByThisCall()}). */
-  static void loaded(IndexHolder.Acquired a, String loader) {
+  public static void loaded(IndexHolder.Acquired a, String loader) {
     PENDING.add(
         new JvmEvent(
             JvmEvent.LOAD,
@@ -41,7 +41,7 @@ final class Ledger {
   }
 
   /** Takes the pending events for the current task; they go back to the queue if the task fails. */
-  static List<JvmEvent> takeForTask(TaskContext task) {
+  public static List<JvmEvent> takeForTask(TaskContext task) {
     List<JvmEvent> taken = new ArrayList<>();
     for (JvmEvent e = PENDING.poll(); e != null; e = PENDING.poll()) {
       taken.add(e);

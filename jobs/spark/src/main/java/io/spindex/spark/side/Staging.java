@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.spark.side;
 
 import io.spindex.index.OncePerJvm;
 import io.spindex.job.SideFile;
@@ -29,13 +29,13 @@ import org.apache.spark.SparkFiles;
  * several executors on one host stage the same index. A failed copy is not remembered: the next
  * task tries again. Thread-safe.
  */
-final class Staging {
+public final class Staging {
   private static final OncePerJvm<String, Path> STAGED = new OncePerJvm<>();
 
   private Staging() {}
 
   /** Local copy of {@code ref}, copied by the first caller in this JVM. */
-  static Path stage(SideFile ref, Configuration conf) throws IOException {
+  public static Path stage(SideFile ref, Configuration conf) throws IOException {
     String key = ref.location() + "|" + ref.length() + "|" + ref.modified();
     return STAGED
         .get(

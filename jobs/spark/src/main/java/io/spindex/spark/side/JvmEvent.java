@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.spark.side;
 
 import java.io.Serializable;
 import java.util.Locale;
@@ -13,20 +13,20 @@ import org.apache.spark.SparkEnv;
  * Something that happens once per executor JVM: the index staged to local disk or loaded. Carries
  * who (executor id, host, process id) so that the driver can show one row per JVM. Immutable.
  */
-final class JvmEvent implements Serializable {
+public final class JvmEvent implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  static final String LOAD = "load";
-  static final String STAGE = "stage";
+  public static final String LOAD = "load";
+  public static final String STAGE = "stage";
 
-  final String what;
-  final String executorId;
-  final String host;
-  final long pid;
-  final String loader;
-  final long nanos;
-  final long bytes;
-  final String headerCrc;
+  public final String what;
+  public final String executorId;
+  public final String host;
+  public final long pid;
+  public final String loader;
+  public final long nanos;
+  public final long bytes;
+  public final String headerCrc;
 
   JvmEvent(String what, String loader, long nanos, long bytes, String headerCrc) {
     this.what = what;
@@ -46,7 +46,7 @@ final class JvmEvent implements Serializable {
     this.pid = ProcessHandle.current().pid();
   }
 
-  double millis() {
+  public double millis() {
     return nanos / 1e6;
   }
 

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.spark.side;
 
 import io.spindex.index.IndexHeader;
 import io.spindex.job.SideFile;
@@ -43,7 +43,7 @@ public final class SparkSides {
    */
   public static Resolved resolve(SparkSession spark, String path) throws IOException {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+    SparkDriver driver = new SparkDriver(sc);
     String scheme = URI.create(path.replace(" ", "%20")).getScheme();
     boolean localPath = scheme == null || scheme.equals("file") || scheme.length() == 1;
     SideFile f = driver.ship(path, sc.sc().isLocal() && localPath ? "local" : "auto");
