@@ -6,9 +6,9 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
-import io.spindex.ep.EpHeader;
-import io.spindex.ep.ProductColumns;
-import io.spindex.ep.TransformSpec;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.LineCheck;
+import io.spindex.ep.feed.ProductColumns;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
@@ -41,7 +41,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
 
   private int threads = Runtime.getRuntime().availableProcessors();
   private int prefixTableMinRows = 1 << 16;
-  private int maxLineBytes = TransformSpec.DEFAULT_MAX_LINE_BYTES;
+  private int maxLineBytes = LineCheck.DEFAULT_MAX_LINE_BYTES;
   private List<String> extraIntFields = new ArrayList<>();
 
   public ProductIndexBuilder threads(int n) {
@@ -156,7 +156,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
             .listener(
                 (reason, file, offset, b, from, to) -> {
                   byte[] r =
-                      io.spindex.ep.EpSplitLines.rejectRecord(
+                      io.spindex.ep.feed.EpSplitLines.rejectRecord(
                           file, offset, reason, EXPECTED, b, from, to);
                   records.write(r, 0, r.length);
                   records.write('\n');

@@ -6,8 +6,8 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
-import io.spindex.ep.EpHeader;
-import io.spindex.ep.ProductColumns;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.ProductColumns;
 import io.spindex.text.InputException;
 import java.util.List;
 

@@ -5,10 +5,10 @@
  */
 package io.spindex.builder;
 
-import io.spindex.ep.ByteSink;
-import io.spindex.ep.EpRow;
-import io.spindex.ep.LineCheck;
-import io.spindex.ep.ProductColumns;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.LineCheck;
+import io.spindex.ep.feed.ProductColumns;
 import java.util.Arrays;
 
 /**

@@ -5,7 +5,7 @@
  */
 package io.spindex.builder;
 
-import io.spindex.ep.EpSplitLines;
+import io.spindex.ep.feed.EpSplitLines;
 import io.spindex.text.LineReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -8,7 +8,7 @@ package io.spindex.builder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.ep.EpHeader;
+import io.spindex.ep.feed.EpHeader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

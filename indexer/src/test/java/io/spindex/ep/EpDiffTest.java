@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
 import io.spindex.annotations.Internal;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +14,8 @@ import java.util.Arrays;
 public final class ByteSink implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
-  byte[] buf;
-  int len;
+  public byte[] buf;
+  public int len;
 
   public ByteSink(int capacity) {
     buf = new byte[Math.max(16, capacity)];
@@ -27,7 +27,7 @@ public final class ByteSink implements java.io.Serializable {
   }
 
   /** Makes room for {@code n} more bytes. */
-  void ensure(int n) {
+  public void ensure(int n) {
     if (len + n > buf.length) {
       buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
     }

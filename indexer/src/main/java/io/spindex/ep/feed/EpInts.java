@@ -3,12 +3,14 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.ProductIndex;
 
 /** Integer fields of EP rows ({@code price_pc}, {@code shipping} ...) parsed from bytes. */
-final class EpInts {
+@Internal
+public final class EpInts {
   /** Returned by {@link #parseLong} for a value that is not an integer. */
   public static final long NOT_A_NUMBER = Long.MIN_VALUE;
 

@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
+import io.spindex.annotations.Internal;
 import io.spindex.text.Bytes;
 
 /**
@@ -15,7 +16,8 @@ import io.spindex.text.Bytes;
  * syllable (3 bytes) counts 1, like an ASCII letter; an emoji outside the BMP (4 bytes) counts 1
  * (Java's {@code String.length()} would say 2).
  */
-final class Utf8 {
+@Internal
+public final class Utf8 {
   private Utf8() {}
 
   /**
@@ -47,7 +49,7 @@ final class Utf8 {
   }
 
   /** Length of the valid multi-byte sequence at {@code i}, or -1. */
-  static int sequenceLength(byte[] b, int i, int to) {
+  public static int sequenceLength(byte[] b, int i, int to) {
     int c = b[i] & 0xFF;
     if (c >= 0xC2 && c <= 0xDF) {
       return i + 1 < to && cont(b[i + 1]) ? 2 : -1;

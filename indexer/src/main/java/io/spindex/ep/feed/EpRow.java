@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
 import io.spindex.annotations.Internal;
 import io.spindex.text.Bytes;
@@ -166,7 +166,7 @@ public final class EpRow {
   private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
 
   /** What {@link #scanLine} returns when the line needs the byte-wise path. */
-  static final int SLOW = -1;
+  public static final int SLOW = -1;
 
   /**
    * The common case of {@link LineCheck#check} and {@link #splitUtf8} fused with finding the line
@@ -185,7 +185,7 @@ public final class EpRow {
    * @return the index of the line's LF, or {@link #SLOW}: the caller then finds the line end itself
    *     and checks the line with {@link LineCheck#check}
    */
-  int scanLine(byte[] b, int start, int limit, int fields, long screen) {
+  public int scanLine(byte[] b, int start, int limit, int fields, long screen) {
     int last = Math.min(limit, b.length) - 8;
     int n = 0;
     int f = start;
@@ -293,7 +293,7 @@ public final class EpRow {
    * @return whether the scan split the whole line and vouched for it (a line holding an LF of its
    *     own is not vouched for)
    */
-  boolean scanCopy(byte[] b, int from, int to, int fields, long screen) {
+  public boolean scanCopy(byte[] b, int from, int to, int fields, long screen) {
     int n = to - from;
     if (line.length < n + 9) {
       line = new byte[Math.max(n + 9, line.length * 2)];
@@ -314,7 +314,7 @@ public final class EpRow {
    * character, U+007F, 0xC2 or 0xE3 byte, nor two spaces in a row: the text normalisers could only
    * trim it.
    */
-  boolean isClean(int slot) {
+  public boolean isClean(int slot) {
     return slot < 64 && (clean >>> slot & 1) != 0;
   }
 

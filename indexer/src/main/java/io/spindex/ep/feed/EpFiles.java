@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.AtomicFiles;
 import java.io.BufferedInputStream;
 import java.io.Closeable;
@@ -21,14 +22,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPInputStream;
 
 /** File plumbing of the EP commands: input channels, atomic outputs, the rejects file. */
-final class EpFiles {
+@Internal
+public final class EpFiles {
   /** First line of every rejects file. */
-  static final String REJECTS_HEADER = "#position\treason\tdetail\tline\n";
+  public static final String REJECTS_HEADER = "#position\treason\tdetail\tline\n";
 
   private EpFiles() {}
 
   /** A channel over a plain or gzip ({@code .gz}) file. */
-  static ReadableByteChannel open(Path file) throws IOException {
+  public static ReadableByteChannel open(Path file) throws IOException {
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString(), null, "no such file (or not a regular file)");
     }
@@ -41,37 +43,37 @@ final class EpFiles {
   }
 
   /** An output written to a temporary file beside its target and renamed into place on commit. */
-  static final class Output implements Closeable {
+  public static final class Output implements Closeable {
     private final Path target;
     private final Path tmp;
     private final FileChannel ch;
     private long bytes;
     private boolean committed;
 
-    Output(Path target) throws IOException {
+    public Output(Path target) throws IOException {
       this.target = target.toAbsolutePath();
       this.tmp = AtomicFiles.createTemp(this.target);
       this.ch =
           FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
     }
 
-    void write(byte[] b, int from, int to) throws IOException {
+    public void write(byte[] b, int from, int to) throws IOException {
       ByteBuffer buf = ByteBuffer.wrap(b, from, to - from);
       while (buf.hasRemaining()) {
         bytes += ch.write(buf);
       }
     }
 
-    void write(String s) throws IOException {
+    public void write(String s) throws IOException {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       write(b, 0, b.length);
     }
 
-    long bytes() {
+    public long bytes() {
       return bytes;
     }
 
-    void commit() throws IOException {
+    public void commit() throws IOException {
       ch.close();
       AtomicFiles.commit(tmp, target);
       committed = true;
@@ -87,8 +89,8 @@ final class EpFiles {
   }
 
   /** Writes a chunk's rejects with their positions {@code NAME:LINE}. */
-  static void writeRejects(Output rejects, ChunkPipeline.Chunk c, String name, long firstLine)
-      throws IOException {
+  public static void writeRejects(
+      Output rejects, ChunkPipeline.Chunk c, String name, long firstLine) throws IOException {
     int start = 0;
     for (int i = 0; i < c.rejects; i++) {
       rejects.write(name + ":" + (firstLine + c.rejectLine[i]));

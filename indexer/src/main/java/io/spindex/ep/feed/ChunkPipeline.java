@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
+import io.spindex.annotations.Internal;
 import io.spindex.text.Bytes;
 import io.spindex.text.InputException;
 import java.io.IOException;
@@ -35,32 +36,33 @@ import java.util.function.Supplier;
  * <p>A line longer than a chunk cannot be held: the reader passes its first bytes on as an {@link
  * Chunk#oversized} chunk and skips the rest of it.
  */
-final class ChunkPipeline {
+@Internal
+public final class ChunkPipeline {
   /** Bytes of an over-long line kept for the rejects output. */
-  static final int OVERSIZED_SAMPLE = 1024;
+  public static final int OVERSIZED_SAMPLE = 1024;
 
   /** Lines of one chunk, and what processing them produced. Reused. */
-  static final class Chunk {
-    final byte[] in;
-    int len;
-    boolean oversized;
-    long lines;
-    final ByteSink out;
+  public static final class Chunk {
+    public final byte[] in;
+    public int len;
+    public boolean oversized;
+    public long lines;
+    public final ByteSink out;
 
     /** Rejects: per reject its chunk-local line index and where its text ends in {@link #text}. */
-    long[] rejectLine = new long[64];
+    public long[] rejectLine = new long[64];
 
-    int[] rejectEnd = new int[64];
-    int rejects;
-    final ByteSink text = new ByteSink(1 << 12);
+    public int[] rejectEnd = new int[64];
+    public int rejects;
+    public final ByteSink text = new ByteSink(1 << 12);
 
-    Chunk(int bytes) {
+    public Chunk(int bytes) {
       in = new byte[bytes];
       out = new ByteSink(bytes + (bytes >>> 3));
     }
 
     /** Records a reject of local line {@code line}; {@code text} already holds its text. */
-    void rejected(long line) {
+    public void rejected(long line) {
       if (rejects == rejectLine.length) {
         rejectLine = java.util.Arrays.copyOf(rejectLine, rejects * 2);
         rejectEnd = java.util.Arrays.copyOf(rejectEnd, rejects * 2);
@@ -69,7 +71,7 @@ final class ChunkPipeline {
       rejectEnd[rejects++] = text.length();
     }
 
-    void reset() {
+    public void reset() {
       len = 0;
       oversized = false;
       lines = 0;
@@ -80,14 +82,14 @@ final class ChunkPipeline {
   }
 
   /** Processes chunks; one instance per worker thread at a time. */
-  interface Processor {
+  public interface Processor {
     /** Reads the lines of {@code c.in[0, c.len)}, sets {@code c.lines}, fills the outputs. */
-    void process(Chunk c);
+    public void process(Chunk c);
   }
 
   /** Receives processed chunks in input order. */
-  interface Writer {
-    void write(Chunk c, long firstLine) throws IOException;
+  public interface Writer {
+    public void write(Chunk c, long firstLine) throws IOException;
   }
 
   private final int chunkBytes;
@@ -96,16 +98,16 @@ final class ChunkPipeline {
   /**
    * @param maxLineBytes the longest line processors accept; chunks hold at least two of them
    */
-  ChunkPipeline(int threads, int maxLineBytes, int chunkBytes) {
+  public ChunkPipeline(int threads, int maxLineBytes, int chunkBytes) {
     this.threads = Math.max(1, threads);
     this.chunkBytes = Math.max(chunkBytes, 2 * maxLineBytes + 16);
   }
 
   /** The header line and the bytes read after it. */
-  static final class Start {
-    final byte[] header;
-    final byte[] rest;
-    final int restLen;
+  public static final class Start {
+    public final byte[] header;
+    public final byte[] rest;
+    public final int restLen;
 
     Start(byte[] header, byte[] rest, int restLen) {
       this.header = header;
@@ -119,7 +121,7 @@ final class ChunkPipeline {
    *
    * @throws InputException when the input is empty or the first line longer than a chunk
    */
-  Start readHeader(ReadableByteChannel in, String name) throws IOException {
+  public Start readHeader(ReadableByteChannel in, String name) throws IOException {
     byte[] buf = new byte[chunkBytes];
     int fill = 0;
     while (fill < buf.length) {
@@ -163,7 +165,7 @@ final class ChunkPipeline {
    * @param firstLine the 1-based line number of the first line after the header
    * @return the processors, for their counts
    */
-  <P extends Processor> List<P> run(
+  public <P extends Processor> List<P> run(
       ReadableByteChannel in, Start start, long firstLine, Supplier<P> processors, Writer writer)
       throws IOException {
     BlockingQueue<P> idle = new ArrayBlockingQueue<>(threads);

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.ep.feed;
 
 import io.spindex.annotations.Internal;
 
@@ -14,6 +14,12 @@ import io.spindex.annotations.Internal;
  */
 @Internal
 public final class LineCheck {
+  /**
+   * Default longest line, in bytes (line end excluded), of every reader of EP feeds (transforms,
+   * diffs, product index builds); longer lines are rejected.
+   */
+  public static final int DEFAULT_MAX_LINE_BYTES = 1 << 16;
+
   /** Reject reasons of the line checks. */
   public static final String TOO_LONG = "line-too-long";
 
@@ -44,7 +50,7 @@ public final class LineCheck {
    *
    * @return {@code true} when the row passed; otherwise {@code verdict} says why
    */
-  boolean check(byte[] b, int from, int to, EpRow row, Step.Verdict verdict) {
+  public boolean check(byte[] b, int from, int to, EpRow row, Verdict verdict) {
     int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
     if (end - from > maxLineBytes) {
       verdict.reject(TOO_LONG, (end - from) + " bytes, limit " + maxLineBytes);
@@ -78,7 +84,7 @@ public final class LineCheck {
    * screens the fields of {@code screen} for the text normalisers); the others, and too long or
    * blank ones, take the byte-wise checks, so verdicts and details are those of {@link #check}.
    */
-  boolean checkLine(byte[] b, int from, int to, EpRow row, Step.Verdict verdict, long screen) {
+  public boolean checkLine(byte[] b, int from, int to, EpRow row, Verdict verdict, long screen) {
     int end = to > from && b[to - 1] == '\r' ? to - 1 : to;
     if (end > from && end - from <= maxLineBytes && row.scanCopy(b, from, to, fields, screen)) {
       return true;
@@ -94,7 +100,7 @@ public final class LineCheck {
   /** Checks and splits lines into its own {@link EpRow}. Not thread-safe: one per thread. */
   public final class Reader {
     private final EpRow row = new EpRow(fields);
-    private final Step.Verdict verdict = new Step.Verdict();
+    private final Verdict verdict = new Verdict();
 
     /**
      * Checks and splits {@code b[from, to)} (LF excluded; {@link #checkLine}); {@code false} when
