@@ -5,8 +5,8 @@
  */
 package io.spindex.bench;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import java.io.BufferedOutputStream;

@@ -5,8 +5,8 @@
  */
 package io.spindex.bench;
 
-import io.spindex.build.BuildReport;
-import io.spindex.build.IpSetBuilder;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.IpSetBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;

@@ -5,7 +5,7 @@
  */
 package io.spindex.bench;
 
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import java.io.IOException;

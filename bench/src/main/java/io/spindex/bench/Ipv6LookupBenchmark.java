@@ -134,6 +134,30 @@ public class Ipv6LookupBenchmark {
     return labelIds(mapped);
   }
 
+  private final long[] batchHi = new long[AddressPool.BATCH];
+  private final long[] batchLo = new long[AddressPool.BATCH];
+  private final int[] batchOut = new int[AddressPool.BATCH];
+
+  /** The batch API, {@code labelIds(hi, lo, count, out)}: lookups in lock step. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapLabelIdBatch() {
+    return labelIdBatch(heap);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int mappedLabelIdBatch() {
+    return labelIdBatch(mapped);
+  }
+
+  private int labelIdBatch(IpRanges r) {
+    int from = pool.next();
+    System.arraycopy(pool.hi, from, batchHi, 0, AddressPool.BATCH);
+    System.arraycopy(pool.lo, from, batchLo, 0, AddressPool.BATCH);
+    return r.labelIds(batchHi, batchLo, AddressPool.BATCH, batchOut);
+  }
+
   /** The label text, what MaxMind and ip2region hand back: Spindex's {@code label(hi, lo)}. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)

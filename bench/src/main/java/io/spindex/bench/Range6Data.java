@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.Ipv6Text;

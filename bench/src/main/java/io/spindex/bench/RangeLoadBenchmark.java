@@ -6,8 +6,8 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.TextLoader;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.TextLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;

@@ -5,7 +5,7 @@
  */
 package io.spindex.bench;
 
-import io.spindex.build.TextLoader;
+import io.spindex.builder.TextLoader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;

@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;

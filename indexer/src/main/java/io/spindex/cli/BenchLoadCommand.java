@@ -5,9 +5,9 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.OverlapPolicy;
-import io.spindex.build.TextLoader;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
+import io.spindex.builder.TextLoader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;
@@ -100,7 +100,7 @@ final class BenchLoadCommand implements Callable<Integer> {
               ? TextLoader.ips()
               : h.kind() == IndexKind.PRODUCTS
                   ? TextLoader.products(
-                      new io.spindex.build.ProductIndexBuilder()
+                      new io.spindex.builder.ProductIndexBuilder()
                           .extraIntFields(productExtras(file)))
                   : TextLoader.ranges(new IpRangeBuilder().onOverlap(OverlapPolicy.LAST)));
     }

@@ -5,10 +5,10 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.BuildReport;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
-import io.spindex.build.OverlapPolicy;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.OverlapPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -5,8 +5,8 @@
  */
 package io.spindex.cli;
 
-import io.spindex.build.BuildReport;
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.ProductIndexBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@
  */
 package io.spindex.cli;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.text.InputException;
 import java.io.IOException;

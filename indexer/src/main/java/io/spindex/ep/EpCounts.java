@@ -5,7 +5,7 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -5,7 +5,14 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.LineCheck;
+import io.spindex.ep.feed.ProductColumns;
+import io.spindex.ep.feed.Utf8;
+import io.spindex.ep.feed.Verdict;
 import io.spindex.index.ProductIndex;
 import io.spindex.text.InputException;
 import java.nio.charset.StandardCharsets;
@@ -124,7 +131,7 @@ public final class EpDiff {
   /** Diffs rows one at a time. Not thread-safe: one per thread. */
   public final class Worker implements RowWorker {
     private final EpRow row = new EpRow(columns.header().size());
-    private final Step.Verdict verdict = new Step.Verdict();
+    private final Verdict verdict = new Verdict();
     private final LineCheck check = new LineCheck(columns.header().size(), maxLineBytes, true);
     private final ByteSink scratch = new ByteSink(4096);
     private final SeenRows seen = new SeenRows(yesterday.size());

@@ -5,7 +5,11 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.ChunkPipeline;
+import io.spindex.ep.feed.EpFiles;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.ProductIndex;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;

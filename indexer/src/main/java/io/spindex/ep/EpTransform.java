@@ -5,7 +5,12 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.LineCheck;
+import io.spindex.ep.feed.Verdict;
 import io.spindex.text.Bytes;
 import java.util.List;
 
@@ -74,7 +79,7 @@ public final class EpTransform {
   /** Applies the transform to rows, one at a time. Not thread-safe: one per thread. */
   public final class Worker implements RowWorker {
     private final EpRow row = new EpRow(slots);
-    private final Step.Verdict verdict = new Step.Verdict();
+    private final Verdict verdict = new Verdict();
     private final LineCheck lineCheck =
         new LineCheck(input.size(), spec.maxLineBytes(), spec.validateUtf8());
     private final EpCounts counts = new EpCounts(spec.stepLabels());

@@ -5,7 +5,10 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.ChunkPipeline;
+import io.spindex.ep.feed.EpFiles;
+import io.spindex.ep.feed.EpHeader;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;

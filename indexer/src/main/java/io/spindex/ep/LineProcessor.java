@@ -5,6 +5,9 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.ChunkPipeline;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.text.Bytes;
 import io.spindex.text.Rejects;
 

@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

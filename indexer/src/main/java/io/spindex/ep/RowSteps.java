@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.Verdict;
 import io.spindex.index.ProductIndex;
 import io.spindex.text.Bytes;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,8 @@
  */
 package io.spindex.ep;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.ByteSink;
 
 /**
  * Line-wise EP work of one thread ({@link EpTransform.Worker}, {@link EpDiff.Worker}): a row in, an

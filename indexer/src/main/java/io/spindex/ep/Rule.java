@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.EpInts;
+import io.spindex.ep.feed.Utf8;
 import io.spindex.text.Bytes;
 import java.util.Locale;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.EpHeader;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,6 +5,8 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.Verdict;
 import java.io.IOException;
 
 /**
@@ -40,7 +42,7 @@ abstract class Step {
   abstract static class RowStep {
     static final int UNCHANGED = 0;
     static final int CHANGED = 1;
-    static final int REJECTED = 2;
+    static final int REJECTED = Verdict.REJECTED;
 
     final String label;
 
@@ -62,18 +64,6 @@ abstract class Step {
     /** The slots whose {@link EpRow#isClean} the step reads (bit {@code s}: slot {@code s}). */
     long cleanSlots() {
       return 0;
-    }
-  }
-
-  /** Why a row was rejected: filled by the step that rejects it. One per thread. */
-  static final class Verdict {
-    String reason;
-    String detail;
-
-    int reject(String reason, String detail) {
-      this.reason = reason;
-      this.detail = detail;
-      return RowStep.REJECTED;
     }
   }
 }

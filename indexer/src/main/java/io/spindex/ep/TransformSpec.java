@@ -15,10 +15,15 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
+import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
+import io.spindex.index.SpindexIndex;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -41,7 +46,7 @@ import java.util.function.Function;
 @Internal
 public final class TransformSpec {
   /** Default longest line, in bytes (LF excluded); longer lines are rejected. */
-  public static final int DEFAULT_MAX_LINE_BYTES = 1 << 16;
+  public static final int DEFAULT_MAX_LINE_BYTES = LineCheck.DEFAULT_MAX_LINE_BYTES;
 
   private static final Set<String> INPUT_KEYS =
       new HashSet<>(Arrays.asList("max-line-bytes", "validate-utf8"));
@@ -177,13 +182,11 @@ public final class TransformSpec {
    */
   static ProductIndex index(Path path, String loader) throws IOException {
     if (!path.getFileName().toString().endsWith(".spx")) {
-      return new io.spindex.build.ProductIndexBuilder()
-          .threads(1)
-          .buildInMemory(Collections.singletonList(path));
+      return new ProductIndexBuilder().threads(1).buildInMemory(Collections.singletonList(path));
     }
-    io.spindex.index.SpindexIndex index = IndexHolder.acquire(path, Loader.byName(loader)).index();
+    SpindexIndex index = IndexHolder.acquire(path, Loader.byName(loader)).index();
     if (!(index instanceof ProductIndex)) {
-      throw new io.spindex.text.InputException(
+      throw new InputException(
           path
               + ": a filter step needs a product index (spindex build products), not a "
               + index.kind()

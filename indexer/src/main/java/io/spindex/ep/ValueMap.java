@@ -5,6 +5,7 @@
  */
 package io.spindex.ep;
 
+import io.spindex.ep.feed.Utf8;
 import io.spindex.index.Murmur3;
 import io.spindex.text.InputException;
 import java.io.IOException;

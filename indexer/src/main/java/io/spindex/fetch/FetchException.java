@@ -5,7 +5,7 @@
  */
 package io.spindex.fetch;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 
 /**

@@ -5,7 +5,7 @@
  */
 package io.spindex.fetch;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Receives what a download is doing. Methods are called from the download's worker threads, several

@@ -5,7 +5,7 @@
  */
 package io.spindex.fetch;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -5,7 +5,7 @@
  */
 package io.spindex.fetch;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.fetch.FetchException.Kind;
 import java.io.IOException;
 import java.net.URI;

@@ -5,7 +5,7 @@
  */
 package io.spindex.gen;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

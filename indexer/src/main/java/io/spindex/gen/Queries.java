@@ -5,7 +5,7 @@
  */
 package io.spindex.gen;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.IpRanges;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;

@@ -251,15 +251,15 @@ public final class IpRanges extends SpindexIndex {
 
   /**
    * Batch lookup: {@code out[i] = labelId(addresses[i])} for {@code i < count}. Like {@link
-   * IpSet#containsAll}, searches {@value IpSet#GROUP} addresses in lock step so that their cache
-   * misses overlap. The /16 blocks of real databases differ widely (thousands of rows in a dense
-   * one, none in most), so an address whose block leaves at most two candidate rows is answered at
-   * once, and only the others are searched in lock step: they need about as many steps as each
-   * other, and the quick ones do not wait for the densest. The /24 sub-tables are not used here:
-   * they save a dependent read or two per address, which the lock step already overlaps, and cost
-   * two more rounds of reads (map, sub-table) before the search can start (real-shaped ranges,
-   * addresses by range: 14.5 ns an address with the /16 table alone, 18.5 with the sub-tables).
-   * Allocates a few small arrays per call, nothing per address.
+   * IpSet#containsAll}, searches {@value LockStep#GROUP} addresses in lock step ({@link LockStep})
+   * so that their cache misses overlap. The /16 blocks of real databases differ widely (thousands
+   * of rows in a dense one, none in most), so an address whose block leaves at most two candidate
+   * rows is answered at once, and only the others are searched in lock step: they need about as
+   * many steps as each other, and the quick ones do not wait for the densest. The /24 sub-tables
+   * are not used here: they save a dependent read or two per address, which the lock step already
+   * overlaps, and cost two more rounds of reads (map, sub-table) before the search can start
+   * (real-shaped ranges, addresses by range: 14.5 ns an address with the /16 table alone, 18.5 with
+   * the sub-tables). Allocates a few small arrays per call, nothing per address.
    *
    * @return how many addresses fell in a range
    */
@@ -274,14 +274,10 @@ public final class IpRanges extends SpindexIndex {
       }
       return hits;
     }
-    int group = IpSet.GROUP;
-    int[] base = new int[group];
-    int[] len = new int[group];
-    int[] key = new int[group];
-    int[] slot = new int[group];
+    LockStep search = new LockStep();
+    LockStep.IntKeys probe = new LockStep.IntKeys(starts);
+    int[] slot = new int[LockStep.GROUP];
     int hits = 0;
-    int m = 0;
-    int rounds = 0;
     for (int i = 0; i < count; i++) {
       int address = addresses[i];
       int p = address >>> 16;
@@ -296,37 +292,31 @@ public final class IpRanges extends SpindexIndex {
         hits += hit ? 1 : 0;
         continue;
       }
-      base[m] = lo;
-      len[m] = n;
-      key[m] = k;
-      slot[m] = i;
-      rounds = Math.max(rounds, 32 - Integer.numberOfLeadingZeros(n));
-      if (++m == group) {
-        hits += lockStep(m, rounds, base, len, key, slot, out);
-        m = 0;
-        rounds = 0;
+      int j = search.add(lo, n);
+      probe.key[j] = k;
+      slot[j] = i;
+      if (search.size() == LockStep.GROUP) {
+        hits += lockStep(search, probe, slot, out);
       }
     }
-    return m == 0 ? hits : hits + lockStep(m, rounds, base, len, key, slot, out);
+    return search.size() == 0 ? hits : hits + lockStep(search, probe, slot, out);
   }
 
-  /** The lock-step search of {@link #labelIds} for {@code m} addresses of non-empty blocks. */
-  private int lockStep(int m, int rounds, int[] base, int[] len, int[] key, int[] slot, int[] out) {
-    for (int r = 0; r < rounds; r++) {
-      for (int j = 0; j < m; j++) {
-        int half = len[j] >>> 1;
-        int b = base[j];
-        base[j] = starts.get(b + half) <= key[j] ? b + half : b;
-        len[j] -= half;
-      }
-    }
+  /**
+   * Runs the lock-step search of {@link #labelIds} for the addresses added (of blocks with three
+   * rows or more), writes their answers and clears it.
+   */
+  private int lockStep(LockStep search, LockStep.IntKeys probe, int[] slot, int[] out) {
+    search.search(probe);
     int hits = 0;
-    for (int j = 0; j < m; j++) {
-      int row = base[j];
-      boolean hit = starts.get(row) <= key[j] && ends.get(row) >= key[j];
+    for (int j = 0, m = search.size(); j < m; j++) {
+      int row = search.row(j);
+      int key = probe.key[j];
+      boolean hit = starts.get(row) <= key && ends.get(row) >= key;
       out[slot[j]] = hit ? labelIds.get(row) : NONE;
       hits += hit ? 1 : 0;
     }
+    search.clear();
     return hits;
   }
 

@@ -121,8 +121,8 @@ public final class IpSet extends SpindexIndex {
   /**
    * Batch membership: {@code out[i] = contains(addresses[i])} for {@code i < count}. Faster than
    * one call per address on sets larger than the CPU caches: {@value #GROUP} addresses are searched
-   * in lock step by branch-free halving, so their cache misses overlap instead of queueing.
-   * Allocates three arrays of {@value #GROUP} ints per call, nothing per address.
+   * in lock step by branch-free halving ({@link LockStep}), so their cache misses overlap instead
+   * of queueing. Allocates a few arrays of {@value #GROUP} ints per call, nothing per address.
    *
    * @return how many of them are in the set
    */
@@ -137,34 +137,22 @@ public final class IpSet extends SpindexIndex {
       }
       return hits;
     }
-    int[] base = new int[GROUP];
-    int[] len = new int[GROUP];
-    int[] key = new int[GROUP];
+    LockStep search = new LockStep();
+    LockStep.IntKeys probe = new LockStep.IntKeys(keys);
+    int[] key = probe.key;
     int hits = 0;
     for (int g = 0; g < count; g += GROUP) {
       int m = Math.min(GROUP, count - g);
-      int rounds = 0;
+      search.clear();
       for (int j = 0; j < m; j++) {
         int address = addresses[g + j];
         int p = address >>> 16;
         int lo = prefix.get(p);
-        int n = prefix.get(p + 1) - lo;
-        // An empty block searches row 0 instead: a valid read whose answer len == 0 discards.
-        base[j] = n == 0 ? 0 : lo;
-        len[j] = n;
-        key[j] = Layout.flip(address);
-        rounds = Math.max(rounds, 32 - Integer.numberOfLeadingZeros(len[j]));
+        key[search.add(lo, prefix.get(p + 1) - lo)] = Layout.flip(address);
       }
-      for (int r = 0; r < rounds; r++) {
-        for (int j = 0; j < m; j++) {
-          int half = len[j] >>> 1;
-          int b = base[j];
-          base[j] = keys.get(b + half) <= key[j] ? b + half : b;
-          len[j] -= half;
-        }
-      }
+      search.search(probe);
       for (int j = 0; j < m; j++) {
-        boolean hit = len[j] > 0 && keys.get(base[j]) == key[j];
+        boolean hit = !search.empty(j) && keys.get(search.row(j)) == key[j];
         out[g + j] = hit;
         hits += hit ? 1 : 0;
       }
@@ -173,5 +161,5 @@ public final class IpSet extends SpindexIndex {
   }
 
   /** Addresses searched in lock step by the batch lookups. */
-  static final int GROUP = 16;
+  static final int GROUP = LockStep.GROUP;
 }

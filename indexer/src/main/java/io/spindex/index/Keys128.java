@@ -96,8 +96,8 @@ final class Keys128 {
 
   /**
    * Batch {@link #floor}: {@code out[i] = floor(hi[i], lo[i])} for {@code i < count}, searching
-   * {@value #GROUP} keys in lock step by branch-free halving so that their cache misses overlap.
-   * Allocates four small arrays per call, nothing per key.
+   * {@value #GROUP} keys in lock step by branch-free halving ({@link LockStep}) so that their cache
+   * misses overlap. Allocates a few small arrays per call, nothing per key.
    */
   void floorAll(long[] hi, long[] lo, int count, int[] out) {
     if (prefix == null || size() == 0) {
@@ -106,45 +106,48 @@ final class Keys128 {
       }
       return;
     }
-    int[] base = new int[GROUP];
-    int[] len = new int[GROUP];
-    long[] kh = new long[GROUP];
-    long[] kl = new long[GROUP];
+    LockStep search = new LockStep();
+    Floor probe = new Floor(this.hi, this.lo);
     for (int g = 0; g < count; g += GROUP) {
       int m = Math.min(GROUP, count - g);
-      int rounds = 0;
+      search.clear();
       for (int j = 0; j < m; j++) {
         int p = (int) (hi[g + j] >>> 48);
         // The floor row is in the key's /16 block or is the one just before it.
         int from = Math.max(prefix.get(p) - 1, 0);
-        int n = prefix.get(p + 1) - from;
-        base[j] = n == 0 ? 0 : from;
-        len[j] = n;
-        kh[j] = flip(hi[g + j]);
-        kl[j] = flip(lo[g + j]);
-        rounds = Math.max(rounds, 32 - Integer.numberOfLeadingZeros(n));
+        int slot = search.add(from, prefix.get(p + 1) - from);
+        probe.kh[slot] = flip(hi[g + j]);
+        probe.kl[slot] = flip(lo[g + j]);
       }
-      for (int r = 0; r < rounds; r++) {
-        for (int j = 0; j < m; j++) {
-          int half = len[j] >>> 1;
-          int b = base[j];
-          long h = this.hi.get(b + half);
-          boolean atMost = h < kh[j] || (h == kh[j] && this.lo.get(b + half) <= kl[j]);
-          base[j] = atMost ? b + half : b;
-          len[j] -= half;
-        }
-      }
+      search.search(probe);
       for (int j = 0; j < m; j++) {
-        int row = base[j];
-        long h = len[j] > 0 ? this.hi.get(row) : 0;
-        boolean atMost = len[j] > 0 && (h < kh[j] || (h == kh[j] && this.lo.get(row) <= kl[j]));
-        out[g + j] = atMost ? row : -1;
+        int row = search.row(j);
+        out[g + j] = !search.empty(j) && probe.atMost(row, j) ? row : -1;
       }
     }
   }
 
+  /** The 128-bit search keys of {@link #floorAll}, flipped as stored. */
+  private static final class Floor implements LockStep.Probe {
+    private final LongColumn hi;
+    private final LongColumn lo;
+    final long[] kh = new long[GROUP];
+    final long[] kl = new long[GROUP];
+
+    Floor(LongColumn hi, LongColumn lo) {
+      this.hi = hi;
+      this.lo = lo;
+    }
+
+    @Override
+    public boolean atMost(int row, int slot) {
+      long h = hi.get(row);
+      return h < kh[slot] || (h == kh[slot] && lo.get(row) <= kl[slot]);
+    }
+  }
+
   /** Keys searched in lock step by {@link #floorAll}. */
-  static final int GROUP = 16;
+  static final int GROUP = LockStep.GROUP;
 
   /** Entry p: the first row whose key has its top 16 bits {@code >= p} (keys given flipped). */
   static int[] prefixTable(long[] flippedHi, int n) {

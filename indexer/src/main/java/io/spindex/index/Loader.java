@@ -5,7 +5,7 @@
  */
 package io.spindex.index;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.FileInputStream;

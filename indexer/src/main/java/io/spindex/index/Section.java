@@ -5,7 +5,7 @@
  */
 package io.spindex.index;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those

@@ -5,7 +5,7 @@
  */
 package io.spindex.index;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /** One row of the section directory: where a section lies and its CRC32C. Immutable. */
 @Internal

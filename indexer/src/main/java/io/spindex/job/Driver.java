@@ -5,8 +5,8 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
-import io.spindex.ep.EpHeader;
+import io.spindex.annotations.Internal;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import java.io.IOException;
 

@@ -5,13 +5,13 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
-import io.spindex.ep.ByteSink;
+import io.spindex.annotations.Internal;
 import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
-import io.spindex.ep.EpHeader;
 import io.spindex.ep.SeenRows;
 import io.spindex.ep.TransformSpec;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.ProductIndex;

@@ -5,10 +5,10 @@
  */
 package io.spindex.job;
 
-import io.spindex.ep.ByteSink;
-import io.spindex.ep.EpHeader;
-import io.spindex.ep.EpSplitLines;
 import io.spindex.ep.RowWorker;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpSplitLines;
 import io.spindex.text.Rejects;
 import java.util.Map;
 import java.util.function.Supplier;

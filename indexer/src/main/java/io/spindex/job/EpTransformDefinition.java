@@ -5,11 +5,11 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.ep.EpCounts;
-import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpTransform;
 import io.spindex.ep.TransformSpec;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.OncePerJvm;
 import io.spindex.lookup.Report;
 import java.io.IOException;

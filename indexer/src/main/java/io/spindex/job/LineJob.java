@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.lookup.Report;
 import java.io.IOException;
 import java.io.Serializable;

@@ -5,9 +5,9 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.TextLoader;
+import io.spindex.annotations.Internal;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.TextLoader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexLoader;

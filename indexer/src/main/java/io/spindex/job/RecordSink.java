@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Where a {@link LineTask} puts what it makes: records of a {@link Route}, and per-key counts that

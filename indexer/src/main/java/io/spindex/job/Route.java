@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Which output of a job directory a record goes to. Directories whose names start with {@code _}

@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;

@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;

@@ -5,7 +5,7 @@
  */
 package io.spindex.job;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * A mistake on the command line, or {@code --help}: the message is meant for the person who typed

@@ -5,7 +5,7 @@
  */
 package io.spindex.lookup;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.Serializable;

@@ -5,7 +5,7 @@
  */
 package io.spindex.lookup;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.util.Arrays;
 
 /**

@@ -5,7 +5,7 @@
  */
 package io.spindex.lookup;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.util.Locale;
 
 /** What an ip-lookup job does with each line whose address it found. */

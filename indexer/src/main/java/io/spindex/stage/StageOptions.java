@@ -5,7 +5,7 @@
  */
 package io.spindex.stage;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongConsumer;

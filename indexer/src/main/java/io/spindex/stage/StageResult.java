@@ -5,7 +5,7 @@
  */
 package io.spindex.stage;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.nio.file.Path;
 import java.util.Locale;
 

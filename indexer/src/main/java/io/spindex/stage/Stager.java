@@ -5,7 +5,7 @@
  */
 package io.spindex.stage;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import io.spindex.index.AtomicFiles;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;

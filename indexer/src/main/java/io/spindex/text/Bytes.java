@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

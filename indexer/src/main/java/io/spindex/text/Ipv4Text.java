@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Parses and formats IPv4 addresses as bytes, without building Strings.

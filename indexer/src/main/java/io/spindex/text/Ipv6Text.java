@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Parses and formats IPv6 addresses as bytes, without building Strings or allocating per address.

@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;

@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 
 /**
  * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads, IPv6 text

@@ -5,7 +5,7 @@
  */
 package io.spindex.text;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -7,7 +7,7 @@ package io.spindex.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.Internal;
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Constructor;

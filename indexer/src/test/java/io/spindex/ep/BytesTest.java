@@ -7,6 +7,8 @@ package io.spindex.ep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.Utf8;
 import io.spindex.text.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

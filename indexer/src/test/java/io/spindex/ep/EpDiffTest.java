@@ -8,7 +8,8 @@ package io.spindex.ep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;

@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.Utf8;
 import java.nio.file.Paths;
 import java.util.List;
 

@@ -10,6 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.ep.feed.ByteSink;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpRow;
+import io.spindex.ep.feed.LineCheck;
+import io.spindex.ep.feed.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -131,8 +136,8 @@ class FastPathTest {
       LineCheck check = new LineCheck(fields, 40, true);
       EpRow single = new EpRow(fields + 1);
       EpRow slow = new EpRow(fields + 1);
-      Step.Verdict sv = new Step.Verdict();
-      Step.Verdict v = new Step.Verdict();
+      Verdict sv = new Verdict();
+      Verdict v = new Verdict();
       int to = off + line.length;
       boolean ok = check.checkLine(buf, off, to, single, sv, r.nextLong());
       String at = "case " + k + ": " + new String(line, StandardCharsets.ISO_8859_1);
@@ -171,7 +176,7 @@ class FastPathTest {
       assertEquals(off + line.length, lf, at);
       EpRow slow = new EpRow(fields + 2);
       LineCheck check = new LineCheck(fields, Integer.MAX_VALUE, true);
-      Step.Verdict v = new Step.Verdict();
+      Verdict v = new Verdict();
       int end = lf > off && buf[lf - 1] == '\r' ? lf - 1 : lf;
       if (end == off) {
         continue; // blank: the caller's check

@@ -8,6 +8,7 @@ package io.spindex.ep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.spindex.ep.feed.EpHeader;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;

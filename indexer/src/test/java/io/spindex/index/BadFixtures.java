@@ -5,9 +5,9 @@
  */
 package io.spindex.index;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.ProductIndexBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.BuildReport;
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.ep.RefEp;
 import io.spindex.gen.EpGenerator;
 import io.spindex.text.InputException;

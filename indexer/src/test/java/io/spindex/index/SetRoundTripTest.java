@@ -8,8 +8,8 @@ package io.spindex.index;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.build.IpSetBuilder;
-import io.spindex.build.TextLoader;
+import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.TextLoader;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

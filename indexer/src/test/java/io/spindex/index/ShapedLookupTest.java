@@ -11,7 +11,7 @@ import com.google.common.collect.Range;
 import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import com.google.common.net.InetAddresses;
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import java.io.IOException;

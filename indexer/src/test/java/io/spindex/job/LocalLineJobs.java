@@ -5,8 +5,8 @@
  */
 package io.spindex.job;
 
-import io.spindex.ep.EpHeader;
 import io.spindex.ep.SeenRows;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;

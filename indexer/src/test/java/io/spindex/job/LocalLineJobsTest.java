@@ -8,7 +8,7 @@ package io.spindex.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.ep.EpDiffJob;
 import io.spindex.ep.EpTransformJob;
 import io.spindex.ep.TransformSpec;

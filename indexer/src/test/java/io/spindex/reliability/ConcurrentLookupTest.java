@@ -7,7 +7,7 @@ package io.spindex.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;

@@ -8,9 +8,9 @@ package io.spindex.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexVerifier;

@@ -7,7 +7,7 @@ package io.spindex.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.IpSetBuilder;
+import io.spindex.builder.IpSetBuilder;
 import io.spindex.cli.SpindexCli;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;

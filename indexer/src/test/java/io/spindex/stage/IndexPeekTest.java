@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.IpRangeBuilder;
+import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.Loader;

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;

@@ -5,7 +5,7 @@
  */
 package io.spindex.hadoop;
 
-import io.spindex.ep.EpHeader;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.job.Driver;
 import io.spindex.job.SideFile;

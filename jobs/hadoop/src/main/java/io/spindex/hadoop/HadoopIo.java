@@ -5,8 +5,8 @@
  */
 package io.spindex.hadoop;
 
-import io.spindex.ep.EpHeader;
-import io.spindex.ep.EpSplitLines;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpSplitLines;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import java.io.IOException;

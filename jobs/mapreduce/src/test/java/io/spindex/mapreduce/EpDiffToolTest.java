@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.ep.EpDiffJob;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.ep.EpHeader;
 import io.spindex.ep.EpTransformJob;
 import io.spindex.ep.TransformSpec;
+import io.spindex.ep.feed.EpHeader;
 import io.spindex.gen.EpGenerator;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.LineJob;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;

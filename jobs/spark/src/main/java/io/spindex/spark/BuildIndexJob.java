@@ -5,13 +5,13 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.Assembled;
-import io.spindex.build.IpListPart;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.IpSetBuilder;
-import io.spindex.build.OverlapPolicy;
-import io.spindex.build.SplitParser;
-import io.spindex.build.SplitPart;
+import io.spindex.builder.Assembled;
+import io.spindex.builder.IpListPart;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.OverlapPolicy;
+import io.spindex.builder.SplitParser;
+import io.spindex.builder.SplitPart;
 import io.spindex.ep.TransformSpec;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;

@@ -5,12 +5,12 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.Assembled;
-import io.spindex.build.ProductIndexBuilder;
-import io.spindex.build.ProductPart;
-import io.spindex.ep.EpHeader;
-import io.spindex.ep.EpSplitLines;
-import io.spindex.ep.ProductColumns;
+import io.spindex.builder.Assembled;
+import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.builder.ProductPart;
+import io.spindex.ep.feed.EpHeader;
+import io.spindex.ep.feed.EpSplitLines;
+import io.spindex.ep.feed.ProductColumns;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import java.io.IOException;

@@ -5,9 +5,9 @@
  */
 package io.spindex.spark;
 
-import io.spindex.build.Assembled;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.RangePart;
+import io.spindex.builder.Assembled;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.RangePart;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.job.JobArgs;

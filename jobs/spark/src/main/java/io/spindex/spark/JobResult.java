@@ -7,6 +7,7 @@ package io.spindex.spark;
 
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.JvmEvent;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.JvmEvent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

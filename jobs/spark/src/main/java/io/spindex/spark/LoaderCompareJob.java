@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.SparkDriver;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
@@ -39,7 +40,7 @@ final class LoaderCompareJob {
     Configuration hc = sc.hadoopConfiguration();
     String output = a.get(LineJob.OUTPUT);
     HadoopIo.requireNoOutput(hc, output);
-    SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+    SparkDriver driver = new SparkDriver(sc);
     LoaderCompareDefinition.Plan plan =
         LoaderCompareDefinition.plan(
             a, driver, sc.defaultParallelism(), sc.sc().applicationId() + "/" + System.nanoTime());

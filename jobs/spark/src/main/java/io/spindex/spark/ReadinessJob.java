@@ -17,6 +17,7 @@ import io.spindex.job.JobOption;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.SparkDriver;
 import java.io.Serializable;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -109,7 +110,7 @@ final class ReadinessJob {
     List<Sample> samples;
     long heap1;
     if (via.equals("holder")) {
-      SparkLineJobs.SparkDriver driver = new SparkLineJobs.SparkDriver(sc);
+      SparkDriver driver = new SparkDriver(sc);
       SideFile ref = driver.ship(o.get(INDEX), "auto");
       driver.shipPending();
       HadoopConf conf = new HadoopConf(sc.hadoopConfiguration());

@@ -19,6 +19,7 @@ import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.SparkSides;
 import io.spindex.spark.sql.functions;
 import java.util.Arrays;
 import java.util.Collections;

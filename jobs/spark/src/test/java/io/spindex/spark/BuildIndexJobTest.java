@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.Spindex;
-import io.spindex.build.BuildReport;
-import io.spindex.build.IpSetBuilder;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.IpSetBuilder;
 import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
 import java.io.ByteArrayOutputStream;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.build.BuildReport;
-import io.spindex.build.ProductIndexBuilder;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.gen.EpGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

@@ -11,10 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.Spindex;
-import io.spindex.build.BuildReport;
-import io.spindex.build.IpRangeBuilder;
-import io.spindex.build.OverlapPolicy;
-import io.spindex.build.RangePart;
+import io.spindex.builder.BuildReport;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
+import io.spindex.builder.RangePart;
 import io.spindex.index.IpRanges;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
+import io.spindex.spark.side.JvmEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

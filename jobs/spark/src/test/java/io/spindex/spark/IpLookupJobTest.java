@@ -12,6 +12,7 @@ import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
+import io.spindex.spark.side.JvmEvent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -47,11 +47,11 @@ class SqlAnsiTest {
     Path text = dir.resolve("r.txt");
     Files.write(text, List.of("10.0.0.0|10.0.0.255|ten", "2001:db8::/32|doc"));
     ranges = dir.resolve("r.spx");
-    new io.spindex.build.IpRangeBuilder().build(List.of(text), ranges);
+    new io.spindex.builder.IpRangeBuilder().build(List.of(text), ranges);
     Path ips = dir.resolve("s.txt");
     Files.write(ips, List.of("10.0.0.7"));
     set = dir.resolve("s.spx");
-    new io.spindex.build.IpSetBuilder().build(List.of(ips), set);
+    new io.spindex.builder.IpSetBuilder().build(List.of(ips), set);
     spark.conf().set("spark.spindex.index.ansi", ranges.toString());
     spark
         .createDataFrame(

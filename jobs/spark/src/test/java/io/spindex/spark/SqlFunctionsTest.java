@@ -305,7 +305,7 @@ class SqlFunctionsTest {
     java.nio.file.Files.write(v1, List.of("10.0.0.0|10.0.0.255|old"));
     java.nio.file.Files.write(
         v2, List.of("10.0.0.0|10.0.0.127|new", "10.0.0.128|10.0.0.255|newer"));
-    new io.spindex.build.IpRangeBuilder().build(List.of(v1), idx);
+    new io.spindex.builder.IpRangeBuilder().build(List.of(v1), idx);
     spark.conf().set("spark.spindex.index.live", idx.toString());
     spark
         .udf()
@@ -323,7 +323,7 @@ class SqlFunctionsTest {
     try {
       assertEquals("[[10.0.0.1,old,old], [10.0.0.200,old,old]]", rows(spark.sql(q)));
       Path next = dir.resolve("live.spx.tmp");
-      new io.spindex.build.IpRangeBuilder().build(List.of(v2), next);
+      new io.spindex.builder.IpRangeBuilder().build(List.of(v2), next);
       java.nio.file.Files.move(next, idx, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       assertEquals("[[10.0.0.1,new,new], [10.0.0.200,newer,newer]]", rows(spark.sql(q)));
     } finally {
@@ -346,7 +346,7 @@ class SqlFunctionsTest {
             "2001:db8::/32|US|Austin",
             "9.9.9.0/24|DE|Berlin|DT|extra"));
     Path idx = dir.resolve("fields.spx");
-    new io.spindex.build.IpRangeBuilder()
+    new io.spindex.builder.IpRangeBuilder()
         .labelFields(List.of("country", "city", "isp"), "|")
         .build(List.of(text), idx);
     Dataset<Row> ips =

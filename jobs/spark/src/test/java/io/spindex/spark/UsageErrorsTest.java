@@ -165,7 +165,7 @@ class UsageErrorsTest {
             .getBytes(StandardCharsets.UTF_8));
     Path idx = dir.resolve("products.spx");
     if (!Files.exists(idx)) {
-      new io.spindex.build.ProductIndexBuilder().build(List.of(feed), idx);
+      new io.spindex.builder.ProductIndexBuilder().build(List.of(feed), idx);
     }
     return idx;
   }

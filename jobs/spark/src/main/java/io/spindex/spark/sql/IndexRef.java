@@ -13,7 +13,7 @@ import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.SideFile;
-import io.spindex.spark.SparkSides;
+import io.spindex.spark.side.SparkSides;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;

@@ -1,0 +1,566 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.builder;
+
+import io.spindex.annotations.Internal;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexKind;
+import io.spindex.index.IndexWriter;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Section;
+import io.spindex.text.InputException;
+import io.spindex.text.Ipv4Text;
+import io.spindex.text.RangeLine;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds an IP range index from range text ({@link RangeLine}): delimiter given or detected per
+ * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
+ * sorted, overlaps failed or flattened by an {@link OverlapPolicy} (within each family), labels
+ * stored once each. IPv4 and IPv6 lines may come in one file or in several; with any IPv6 range the
+ * index is dual-stack (format version 2), else it is the IPv4 index of version 1. With the prefix
+ * table on, /16 blocks of more than {@value IndexWriter#DENSE_ROWS} ranges get /24 sub-tables
+ * (section {@code prefix24}, format version 3) within a size budget, densest first.
+ */
+@Internal
+public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
+  @Override
+  IpRangeBuilder self() {
+    return this;
+  }
+
+  private byte delimiter;
+  private OverlapPolicy policy = OverlapPolicy.FAIL;
+
+  /** A fixed field delimiter; by default tab, '|' or ',' is detected per file. */
+  public IpRangeBuilder delimiter(char c) {
+    if (c > 127 || c == '\n' || c == '\r' || c == '"' || c == '.' || c == '/') {
+      throw new IllegalArgumentException("unusable delimiter: '" + c + "'");
+    }
+    this.delimiter = (byte) c;
+    return this;
+  }
+
+  private List<String> labelFields = List.of();
+  private String labelDelimiter = "|";
+
+  /**
+   * Declares the fields a label is made of (e.g. {@code country, region, city, isp}) and the
+   * delimiter that splits it into them; stored in the index (section {@code label_fields}) for
+   * {@code spindex_lookup} and {@code inspect}.
+   */
+  public IpRangeBuilder labelFields(List<String> names, String delimiter) {
+    if (names.isEmpty() || delimiter.isEmpty() || delimiter.contains("\n")) {
+      throw new IllegalArgumentException("label fields need names and a one-line delimiter");
+    }
+    for (String n : names) {
+      if (n.trim().isEmpty() || n.contains("\n") || names.indexOf(n) != names.lastIndexOf(n)) {
+        throw new IllegalArgumentException(
+            "--label-fields: names must be distinct and not empty, got " + names);
+      }
+    }
+    this.labelFields = List.copyOf(names);
+    this.labelDelimiter = delimiter;
+    return this;
+  }
+
+  private boolean labelFieldsFromHeader;
+
+  /**
+   * Takes the label fields from the input's header line instead ({@code
+   * start,end,country,region,city} gives {@code country, region, city}, split by the file's
+   * delimiter): the header's fields from the one where the first range's label begins. The first
+   * file with a header names them; a file without one is an {@link InputException}.
+   */
+  public IpRangeBuilder labelFieldsFromHeader() {
+    this.labelFieldsFromHeader = true;
+    return this;
+  }
+
+  private int denseRows = IndexWriter.DENSE_ROWS;
+  private double subTableBudget = IndexWriter.SUB_TABLE_BUDGET;
+
+  /**
+   * Which /16 blocks get /24 sub-tables: those with more than {@code minRows} ranges, densest
+   * first, while the sub-tables stay within {@code budget} times the ranges' own bytes (12 a
+   * range). The defaults ({@value IndexWriter#DENSE_ROWS}, {@value IndexWriter#SUB_TABLE_BUDGET})
+   * suit every index; tests lower them to give small indexes sub-tables. A budget of 0 writes none.
+   */
+  public IpRangeBuilder subTables(int minRows, double budget) {
+    if (minRows < 0 || budget < 0) {
+      throw new IllegalArgumentException("sub-tables: minRows and budget must be >= 0");
+    }
+    this.denseRows = minRows;
+    this.subTableBudget = budget;
+    return this;
+  }
+
+  public IpRangeBuilder onOverlap(OverlapPolicy p) {
+    this.policy = p;
+    return this;
+  }
+
+  /** Builds the index and writes it atomically to {@code output}. */
+  public BuildReport build(List<Path> inputs, Path output) throws IOException {
+    long t0 = System.nanoTime();
+    Built b = assemble(inputs);
+    long t1 = System.nanoTime();
+    IndexHeader h = b.writer.writeTo(output);
+    long t2 = System.nanoTime();
+    b.phases.put("write", t2 - t1);
+    return new BuildReport(b.counts, b.rejects, b.notes, h, b.phases, t2 - t0);
+  }
+
+  /** Builds the index in memory only: the {@code text} loader. */
+  public IpRanges buildInMemory(List<Path> inputs) throws IOException {
+    return assemble(inputs).writer.toIndex(inputs.get(0), "text").asRanges();
+  }
+
+  private static final class Built {
+    IndexWriter writer;
+    Map<String, Long> counts = new LinkedHashMap<>();
+    Rejects rejects;
+    List<String> notes = new ArrayList<>();
+    Map<String, Long> phases = new LinkedHashMap<>();
+  }
+
+  private Built assemble(List<Path> inputs) throws IOException {
+    // Range files are small next to IP lists (millions of lines, not hundreds of millions):
+    // one reader thread keeps input order, which the first/last policies and messages need.
+    long t0 = System.nanoTime();
+    RangeRows rows = new RangeRows();
+    Ipv6RangeRows rows6 = new Ipv6RangeRows();
+    List<String> notes = new ArrayList<>();
+    SourceScan.Result<RangeSink> scan =
+        SourceScan.scan(inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, notes), progress);
+    if (strict && scan.rejects.total() > 0) {
+      throw new InputException(
+          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
+    }
+    long skipped = 0;
+    List<FileHead> heads = new ArrayList<>();
+    for (RangeSink s : scan.sinks) {
+      skipped += s.skipped;
+      heads.add(s.head);
+    }
+    List<String> sources = new ArrayList<>();
+    for (Path in : inputs) {
+      sources.add(in.toString());
+    }
+    Built b = new Built();
+    b.phases.put("read", System.nanoTime() - t0);
+    b.rejects = scan.rejects;
+    b.notes = notes;
+    finish(
+        b,
+        rows,
+        rows6,
+        heads,
+        sources,
+        new long[] {scan.lines, skipped, scan.rejects.total(), scan.bytes},
+        scan.digest);
+    return b;
+  }
+
+  /** What a range line must look like, as rejects and --strict say. */
+  static final String EXPECTED = "expected start<d>end<d>label or address/len<d>label";
+
+  /**
+   * The index of a distributed build ({@code build-index} on Spark) from the parts its splits were
+   * parsed into ({@link RangePart.Parser}), in input order: the same sections, checksums and counts
+   * as {@link #build} of the same input.
+   *
+   * @param sources the inputs' names, by file index
+   * @param sourceBytes the inputs' stored bytes
+   * @param digest SHA-256 of the inputs' stored bytes, in order
+   */
+  public Assembled assembleParts(
+      List<RangePart> parts, List<String> sources, long sourceBytes, byte[] digest)
+      throws InputException {
+    RangeRows rows = new RangeRows();
+    Ipv6RangeRows rows6 = new Ipv6RangeRows();
+    FileHead[] heads = new FileHead[sources.size()];
+    long lines = 0;
+    long skipped = 0;
+    long rejected = 0;
+    for (RangePart p : parts) {
+      rows6.addAll(p.rows6, rows.addAll(p.rows));
+      heads[p.file] = heads[p.file] == null ? p.head : heads[p.file].then(p.head);
+      lines += p.lines;
+      skipped += p.skipped;
+      rejected += p.rejected();
+    }
+    List<FileHead> inOrder = new ArrayList<>();
+    for (FileHead h : heads) {
+      if (h != null) {
+        inOrder.add(h);
+      }
+    }
+    Built b = new Built();
+    finish(
+        b,
+        rows,
+        rows6,
+        inOrder,
+        sources,
+        new long[] {lines, skipped, rejected, sourceBytes},
+        digest);
+    return new Assembled(b.writer, b.counts);
+  }
+
+  /**
+   * Flattens the rows and lays out the index, for both builds.
+   *
+   * @param lineCounts lines, skipped, rejected, source bytes
+   */
+  private void finish(
+      Built b,
+      RangeRows rows,
+      Ipv6RangeRows rows6,
+      List<FileHead> heads,
+      List<String> sources,
+      long[] lineCounts,
+      byte[] digest)
+      throws InputException {
+    if (labelFieldsFromHeader) {
+      fieldsFromHeader(heads, sources);
+    }
+    long t1 = System.nanoTime();
+    int accepted = rows.size() + rows6.size();
+    RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, sources);
+    Ipv6RangeRows.Flat flat6 = rows6.size() == 0 ? null : rows6.flatten(policy, sources);
+    int size6 = flat6 == null ? 0 : flat6.size;
+    b.phases.put("sort", System.nanoTime() - t1);
+    b.counts.put("lines", lineCounts[0]);
+    b.counts.put("skipped", lineCounts[1]);
+    b.counts.put("accepted", (long) accepted);
+    b.counts.put("rejected", lineCounts[2]);
+    b.counts.put("overlapping", (long) flat.overlapping + (flat6 == null ? 0 : flat6.overlapping));
+    b.counts.put("ranges", (long) flat.size + size6);
+    if (flat6 != null) {
+      b.counts.put("ipv4 ranges", (long) flat.size);
+      b.counts.put("ipv6 ranges", (long) size6);
+    }
+    b.counts.put("labels", (long) rows.labelCount());
+    b.counts.put("source bytes", lineCounts[3]);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) flat.size + size6, digest);
+    created(w);
+    w.ints(Section.RANGE_STARTS, flat.starts, flat.size);
+    w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
+    w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
+    if (prefixTable) {
+      int[] prefix = prefixTable(flat.starts, flat.size);
+      w.ints(Section.PREFIX16, prefix, prefix.length);
+      int[] sub = IndexWriter.subTables(flat.starts, flat.size, prefix, denseRows, subTableBudget);
+      if (sub != null) {
+        w.ints(Section.PREFIX24, sub, sub.length);
+      }
+    }
+    int[] offsets = rows.labelOffsets();
+    w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
+    w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
+    if (!labelFields.isEmpty()) {
+      byte[] f =
+          (labelDelimiter + "\n" + String.join("\n", labelFields))
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      w.bytes(Section.LABEL_FIELDS, f, f.length);
+    }
+    if (flat6 != null) {
+      w.longs(Section.RANGE6_STARTS_HI, flat6.startHi, size6);
+      w.longs(Section.RANGE6_STARTS_LO, flat6.startLo, size6);
+      if (prefixTable) {
+        int[] prefix6 = IndexWriter.prefixTable128(flat6.startHi, size6);
+        w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
+      }
+      w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
+      w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
+      w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
+    }
+    b.writer = w;
+  }
+
+  /** The label fields named by the first header whose file has a parsed range after it. */
+  private void fieldsFromHeader(List<FileHead> heads, List<String> inputs) throws InputException {
+    for (FileHead s : heads) {
+      if (s.header == null || s.fieldsBeforeLabel < 0) {
+        continue;
+      }
+      List<String> names = new ArrayList<>();
+      byte d = s.dataDelimiter;
+      byte[] h = s.header;
+      int f = 0;
+      for (int i = 0; i <= h.length; i++) {
+        if (i == h.length || h[i] == d) {
+          String n = new String(h, f, i - f, java.nio.charset.StandardCharsets.UTF_8).trim();
+          if (n.length() >= 2 && n.startsWith("\"") && n.endsWith("\"")) {
+            n = n.substring(1, n.length() - 1).trim();
+          }
+          names.add(n);
+          f = i + 1;
+        }
+      }
+      List<String> fields =
+          names.size() > s.fieldsBeforeLabel
+              ? names.subList(s.fieldsBeforeLabel, names.size())
+              : List.of();
+      String where = s.source + ":" + s.headerLine;
+      if (fields.isEmpty()) {
+        throw new InputException(
+            where
+                + ": the header names no label field after the "
+                + s.fieldsBeforeLabel
+                + " address field(s) (expected e.g. 'start,end,country,city', found '"
+                + new String(h, java.nio.charset.StandardCharsets.UTF_8)
+                + "')");
+      }
+      try {
+        labelFields(fields, String.valueOf((char) d));
+      } catch (IllegalArgumentException e) {
+        throw new InputException(
+            where + ": the header's label fields must be distinct and not empty, found " + fields);
+      }
+      return;
+    }
+    throw new InputException(
+        "--label-fields-from-header: no header line before the first range in "
+            + (inputs.size() == 1 ? inputs.get(0) : inputs)
+            + " (expected a first line such as 'start,end,country,city')");
+  }
+
+  /** Entry p: the first row whose start address has its top 16 bits {@code >= p}. */
+  static int[] prefixTable(int[] flippedStarts, int n) {
+    int[] prefix = new int[65537];
+    int row = 0;
+    for (int p = 0; p <= 65536; p++) {
+      while (row < n && ((flippedStarts[row] ^ 0x80000000) >>> 16) < p) {
+        row++;
+      }
+      prefix[p] = row;
+    }
+    return prefix;
+  }
+
+  /**
+   * What the start of one input file said, for {@code --label-fields-from-header}: its header line
+   * and the layout of its first range.
+   */
+  static final class FileHead implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final String source;
+
+    /** The first header line skipped, its 1-based line number; {@code null} when none. */
+    byte[] header;
+
+    long headerLine;
+
+    /** In the first range parsed: the fields before its label, and its delimiter. */
+    int fieldsBeforeLabel = -1;
+
+    byte dataDelimiter;
+
+    FileHead(String source) {
+      this.source = source;
+    }
+
+    /** This file's head, completed by what a later part of the same file saw. */
+    FileHead then(FileHead later) {
+      if (header == null && later.header != null) {
+        header = later.header;
+        headerLine = later.headerLine;
+      }
+      if (fieldsBeforeLabel < 0 && later.fieldsBeforeLabel >= 0) {
+        fieldsBeforeLabel = later.fieldsBeforeLabel;
+        dataDelimiter = later.dataDelimiter;
+      }
+      return this;
+    }
+  }
+
+  /** Parses lines of one file into {@link RangeRows}, detecting delimiter and header. */
+  static final class RangeSink implements SourceScan.PieceSink {
+    private final Rejects rejects = new Rejects();
+    private final SourceScan.Piece piece;
+    private final RangeRows rows;
+    private final Ipv6RangeRows rows6;
+    private final List<String> notes;
+    private RangeLine parser;
+    private boolean sawData;
+    long skipped;
+    final FileHead head;
+
+    RangeSink(
+        SourceScan.Piece piece,
+        RangeRows rows,
+        Ipv6RangeRows rows6,
+        byte delimiter,
+        List<String> notes) {
+      this.piece = piece;
+      this.rows = rows;
+      this.rows6 = rows6;
+      this.notes = notes;
+      this.parser = delimiter == 0 ? null : new RangeLine(delimiter);
+      this.head = new FileHead(piece.name());
+    }
+
+    /**
+     * Goes on with a file whose earlier lines another reader read (a later split of it): {@code
+     * delimiter} as those lines set it (0 when they did not) and whether one of them was a data
+     * line (a header candidate).
+     */
+    RangeSink resume(byte delimiter, boolean sawData) {
+      if (parser == null && delimiter != 0) {
+        parser = new RangeLine(delimiter);
+      }
+      this.sawData = sawData;
+      return this;
+    }
+
+    /** The delimiter the lines so far settled on; 0 while none has. */
+    byte delimiter() {
+      return parser == null ? 0 : parser.delimiter();
+    }
+
+    /** Whether a data line (not blank, not a comment) has been read. */
+    boolean sawData() {
+      return sawData;
+    }
+
+    @Override
+    public Rejects rejects() {
+      return rejects;
+    }
+
+    @Override
+    public void line(byte[] b, int from, int to, long index) {
+      int f = from;
+      int t = to;
+      while (f < t && Ipv4Text.isBlank(b[f])) {
+        f++;
+      }
+      while (t > f && Ipv4Text.isBlank(b[t - 1])) {
+        t--;
+      }
+      if (f == t || b[f] == '#') {
+        skipped++;
+        return;
+      }
+      boolean firstData = !sawData;
+      sawData = true;
+      // A first line that does not parse is a header only when no field of it is an address;
+      // a malformed first range is a reject like any other (fatal under --strict).
+      boolean header = firstData && RangeLine.looksLikeHeader(b, f, t);
+      if (parser == null) {
+        byte d = RangeLine.detectDelimiter(b, from, to);
+        if (d == 0 && header) {
+          skipHeader(b, from, to, index);
+          return;
+        }
+        parser = new RangeLine(d == 0 ? RangeLine.firstDelimiter(b, f, t) : d);
+        notes.add(piece.name() + ": delimiter " + describe(parser.delimiter()) + " (detected)");
+      }
+      String reason = parser.parse(b, from, to);
+      if (reason != null && header) {
+        skipHeader(b, from, to, index);
+        return;
+      }
+      if (reason != null) {
+        rejects.add(reason, piece.name(), index + 1, b, from, to);
+        return;
+      }
+      if (head.fieldsBeforeLabel < 0) {
+        head.fieldsBeforeLabel = 0;
+        head.dataDelimiter = parser.delimiter();
+        for (int i = from; i < parser.labelFrom(); i++) {
+          if (b[i] == head.dataDelimiter) {
+            head.fieldsBeforeLabel++;
+          }
+        }
+      }
+      if (parser.family() == 4) {
+        rows.add(
+            parser.start(),
+            parser.end(),
+            b,
+            parser.labelFrom(),
+            parser.labelTo(),
+            piece.fileIndex,
+            index + 1);
+      } else {
+        addIpv6(b, index + 1);
+      }
+    }
+
+    /**
+     * An IPv6 range; the part of it in {@code ::ffff:0:0/96} (IPv4-mapped addresses, looked up as
+     * IPv4) is stored as an IPv4 range, the parts below and above it as IPv6 ranges.
+     */
+    private void addIpv6(byte[] b, long line) {
+      int label = rows.internLabel(b, parser.labelFrom(), parser.labelTo());
+      long sHi = parser.startHi();
+      long sLo = parser.startLo();
+      long eHi = parser.endHi();
+      long eLo = parser.endLo();
+      int file = piece.fileIndex;
+      boolean startsBelow = sHi == 0 && Long.compareUnsigned(sLo, MAPPED_FIRST) < 0;
+      boolean endsAbove = eHi != 0 || Long.compareUnsigned(eLo, MAPPED_LAST) > 0;
+      boolean startsAbove = sHi != 0 || Long.compareUnsigned(sLo, MAPPED_LAST) > 0;
+      boolean endsBelow = eHi == 0 && Long.compareUnsigned(eLo, MAPPED_FIRST) < 0;
+      if (startsAbove || endsBelow) {
+        rows6.add(sHi, sLo, eHi, eLo, label, file, line);
+        return;
+      }
+      if (startsBelow) {
+        rows6.add(sHi, sLo, 0, MAPPED_FIRST - 1, label, file, line);
+      }
+      long from = startsBelow ? 0 : sLo & 0xFFFF_FFFFL;
+      long to = endsAbove ? 0xFFFF_FFFFL : eLo & 0xFFFF_FFFFL;
+      rows.addLabelled(from, to, label, file, line);
+      if (endsAbove) {
+        rows6.add(0, MAPPED_LAST + 1, eHi, eLo, label, file, line);
+      }
+    }
+
+    private void skipHeader(byte[] b, int from, int to, long index) {
+      skipped++;
+      if (head.header == null) {
+        int t = to;
+        while (t > from && (b[t - 1] == '\r' || Ipv4Text.isBlank(b[t - 1]))) {
+          t--;
+        }
+        head.header = java.util.Arrays.copyOfRange(b, from, t);
+        head.headerLine = index + 1;
+      }
+      notes.add(
+          piece.name()
+              + ":"
+              + (index + 1)
+              + ": skipped header line '"
+              + Rejects.snippet(b, from, to)
+              + "'");
+    }
+
+    @Override
+    public void tooLong(byte[] b, int from, int to, long index) {
+      sawData = true;
+      rejects.add("line-too-long", piece.name(), index + 1, b, from, to);
+    }
+  }
+
+  /** The IPv4-mapped block {@code ::ffff:0:0/96}: the low halves of its first and last address. */
+  private static final long MAPPED_FIRST = 0xFFFF_0000_0000L;
+
+  private static final long MAPPED_LAST = 0xFFFF_FFFF_FFFFL;
+
+  static String describe(byte d) {
+    return d == '\t' ? "tab" : "'" + (char) d + "'";
+  }
+}

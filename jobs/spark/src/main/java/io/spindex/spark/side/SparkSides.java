@@ -1,0 +1,66 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.side;
+
+import io.spindex.index.IndexHeader;
+import io.spindex.job.SideFile;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkFiles;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.deploy.SparkHadoopUtil;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The side-file path of the jobs, for code that is not a job (the SQL functions): a path resolved
+ * and checked on the driver, and found again on an executor.
+ */
+public final class SparkSides {
+  private SparkSides() {}
+
+  /** A side file as the driver resolved it, with its checked header. */
+  public static final class Resolved {
+    public final SideFile file;
+    public final IndexHeader header;
+
+    Resolved(SideFile file, IndexHeader header) {
+      this.file = file;
+      this.header = header;
+    }
+  }
+
+  /**
+   * Resolves an index path on the driver as the jobs do ({@code --index-ship auto}: a file shipped
+   * with {@code --files}, a local file shipped with {@code addFile}, a Hadoop path staged on each
+   * executor; in local mode a local file is read where it is) and reads the whole file once,
+   * checking its header and every section checksum.
+   */
+  public static Resolved resolve(SparkSession spark, String path) throws IOException {
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    SparkDriver driver = new SparkDriver(sc);
+    String scheme = URI.create(path.replace(" ", "%20")).getScheme();
+    boolean localPath = scheme == null || scheme.equals("file") || scheme.length() == 1;
+    SideFile f = driver.ship(path, sc.sc().isLocal() && localPath ? "local" : "auto");
+    IndexHeader h = driver.indexHeader(f);
+    driver.shipPending();
+    return new Resolved(f, h);
+  }
+
+  /** Where a resolved side file is on this executor (staged first for a Hadoop path). */
+  public static Path local(SideFile f) throws IOException {
+    switch (f.ship()) {
+      case FILES:
+        return Paths.get(SparkFiles.get(f.location()));
+      case LOCAL:
+        return Paths.get(f.location());
+      default:
+        return Staging.stage(f, SparkHadoopUtil.get().newConfiguration(SparkEnv.get().conf()));
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+/**
+ * Side data on Spark, below both the jobs ({@code io.spindex.spark}) and the SQL functions ({@code
+ * io.spindex.spark.sql}): shipping an index from the driver ({@link
+ * io.spindex.spark.side.SparkDriver}), resolving it for code that is not a job ({@link
+ * io.spindex.spark.side.SparkSides}), staging a Hadoop path on an executor once per JVM ({@link
+ * io.spindex.spark.side.Staging}) and the per-JVM load and stage events reported through the jobs'
+ * accumulators ({@link io.spindex.spark.side.Ledger}).
+ */
+package io.spindex.spark.side;
