@@ -6,6 +6,7 @@
 package io.spindex.spark;
 
 import io.spindex.job.Dispatcher;
+import io.spindex.spark.line.SparkLine;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;

@@ -5,7 +5,7 @@
  */
 package io.spindex.spark.sql;
 
-import io.spindex.spark.SparkLine;
+import io.spindex.spark.line.SparkLine;
 import org.apache.spark.sql.SparkSessionExtensions;
 import scala.Tuple3;
 import scala.runtime.AbstractFunction1;

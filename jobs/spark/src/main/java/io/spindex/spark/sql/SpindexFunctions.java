@@ -6,7 +6,7 @@
 package io.spindex.spark.sql;
 
 import io.spindex.index.IndexKind;
-import io.spindex.spark.SparkLine;
+import io.spindex.spark.line.SparkLine;
 import io.spindex.spark.sql.SpindexExpression.Fn;
 import java.io.Serializable;
 import java.util.ArrayList;
