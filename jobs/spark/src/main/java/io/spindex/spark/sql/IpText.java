@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.Serializable;
@@ -12,8 +13,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
 /**
- * What {@code spindex_ip} calls: the canonical text of an address (a dotted quad; RFC 5952 for
- * IPv6, {@code ::ffff:a.b.c.d} for an IPv4-mapped one), or NULL when it does not parse (counted).
+ * What {@code spindex_ip} calls: the canonical text of an address (a dotted quad, also for
+ * IPv4-mapped text; RFC 5952 for IPv6, {@code ::ffff:a.b.c.d} for 16 mapped bytes), or NULL when it
+ * does not parse (counted).
  */
 public final class IpText implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -49,24 +51,13 @@ public final class IpText implements Serializable {
   public UTF8String canonical(UTF8String s) {
     buffers();
     byte[] b = s.getBytes();
-    int from = 0;
-    int to = b.length;
-    while (from < to && Ipv4Text.isBlank(b[from])) {
-      from++;
+    long a = AddressText.parse(b, 0, b.length, AddressText.LOOKUP, v6);
+    if (a < 0) {
+      return miss();
     }
-    while (to > from && Ipv4Text.isBlank(b[to - 1])) {
-      to--;
-    }
-    for (int i = from; i < to; i++) {
-      if (b[i] == ':') {
-        if (Ipv6Text.parseField(b, from, to, v6) != Ipv6Text.OK) {
-          return miss();
-        }
-        return text(Ipv6Text.format(v6[0], v6[1], out, 0));
-      }
-    }
-    long a = Ipv4Text.parse(b, from, to);
-    return a < 0 ? miss() : text(Ipv4Text.format((int) a, out, 0));
+    return a == AddressText.IPV6
+        ? text(Ipv6Text.format(v6[0], v6[1], out, 0))
+        : text(Ipv4Text.format((int) a, out, 0));
   }
 
   public UTF8String canonical(int ip) {
@@ -94,7 +85,9 @@ public final class IpText implements Serializable {
       hi = (hi << 8) | (b[i] & 0xFF);
       lo = (lo << 8) | (b[i + 8] & 0xFF);
     }
-    return text(Ipv6Text.format(hi, lo, out, 0));
+    return Ipv6Text.isIpv4Mapped(hi, lo)
+        ? text(Ipv4Text.format((int) lo, out, 0))
+        : text(Ipv6Text.format(hi, lo, out, 0));
   }
 
   @Override
