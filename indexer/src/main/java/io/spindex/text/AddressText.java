@@ -41,7 +41,7 @@ import io.spindex.Internal;
  * and low 64 bits in {@code out[0]} and {@code out[1]}; or a negative code that {@link #reason}
  * names. A form the context did not allow is still recognised, and refused with {@link
  * #BRACKETS_NOT_ALLOWED} or {@link #PORT_NOT_ALLOWED} (what was expected, and what was found),
- * never with a parse error. A reject leaves {@code out} unchanged.
+ * never with a parse error. A reject leaves {@code out[0]} and {@code out[1]} unchanged.
  *
  * <p>{@code out} has at least 2 elements; one of {@link #DETAILED} elements also receives, on
  * success, {@code out[FOUND]}: the forms found ({@link #QUOTED}, {@link #BRACKETS}, {@link #PORT},
@@ -68,7 +68,9 @@ public final class AddressText {
   /** Found (in {@code out[FOUND]} only): the address was IPv4-mapped IPv6, folded to IPv4. */
   public static final int MAPPED = 32;
 
-  /** Forms of an IP list line (builds of sets, {@code spindex lookup} input before 26): plain. */
+  /**
+   * Forms of an IP list line (set builds) and of a candidate found on a line: the address alone.
+   */
   public static final int PLAIN = 0;
 
   /** Forms of a range file's start and end fields. */
@@ -126,9 +128,6 @@ public final class AddressText {
     "brackets-not-allowed",
     "port-not-allowed",
   };
-
-  /** The low half of {@code ::ffff:0:0}, the first IPv4-mapped address. */
-  private static final long MAPPED_PREFIX = 0xFFFF_0000_0000L;
 
   private AddressText() {}
 
@@ -210,18 +209,19 @@ public final class AddressText {
         return (forms & PORT) == 0 ? PORT_NOT_ALLOWED : done(a, out, found | PORT, -1);
       }
     }
-    return address(b, f, t, out, found, quadCode);
+    return address(b, f, t, out, found, quadCode, true);
   }
 
   /**
    * A dotted quad or IPv6 text (folded when mapped), nothing around it; {@code quad} is {@link
-   * Ipv4Text#parse} of the same text.
+   * Ipv4Text#parse} of the same text, {@code colon} whether it has a colon (IPv6 text has).
    */
-  private static long address(byte[] b, int f, int t, long[] out, int found, long quad) {
+  private static long address(
+      byte[] b, int f, int t, long[] out, int found, long quad, boolean colon) {
     if (quad >= 0) {
       return done(quad, out, found, -1);
     }
-    if (indexOf(b, f, t, (byte) ':') < 0) {
+    if (!colon) {
       return quad;
     }
     long hi = out[0];
@@ -262,7 +262,9 @@ public final class AddressText {
     long hi = out[0];
     long lo = out[1];
     int inner = found | BRACKETS | (port ? PORT : 0);
-    long a = address(b, f + 1, close, out, inner, Ipv4Text.parse(b, f + 1, close));
+    long quad = Ipv4Text.parse(b, f + 1, close);
+    boolean colon = quad < 0 && indexOf(b, f + 1, close, (byte) ':') >= 0;
+    long a = address(b, f + 1, close, out, inner, quad, colon);
     if (a >= 0 && port && (forms & PORT) == 0) {
       return restore(out, hi, lo, PORT_NOT_ALLOWED);
     }

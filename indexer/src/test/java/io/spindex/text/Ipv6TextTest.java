@@ -257,8 +257,9 @@ class Ipv6TextTest {
       String trimmed = text.trim();
       if (text.indexOf('%') >= 0) {
         assertTrue(code < 0, context);
-        long zone = AddressText.parse(text.substring(0, text.indexOf('%')), 0, again);
-        if (zone >= 0) {
+        String address = text.substring(0, text.indexOf('%'));
+        long zone = AddressText.parse(address, 0, again);
+        if (zone >= 0 && !address.endsWith(" ")) { // (a blank before the % is inside the text)
           assertEquals(AddressText.ZONE_ID, code, context);
         }
         continue;
