@@ -105,7 +105,9 @@ class SqlFunctionsTest {
     return b;
   }
 
-  /** Guava's canonical text; an IPv4-mapped address folded to IPv4, as Guava and Spindex fold it. */
+  /**
+   * Guava's canonical text; an IPv4-mapped address folded to IPv4, as Guava and Spindex fold it.
+   */
   private static String canonical(String ip) {
     return InetAddresses.toAddrString(InetAddresses.forString(ip));
   }
