@@ -188,10 +188,16 @@ public final class AddressText {
     int colons = 0;
     int slash = -1;
     boolean digits = true;
+    // Without the number and block forms only the first two colons matter: stop at the second.
+    boolean whole = (forms & (CIDR | DECIMAL)) != 0;
     for (int i = f; i < t; i++) {
       int c = b[i];
       if (c == ':') {
-        colon = colons++ == 0 ? i : colon;
+        if (colons++ == 0) {
+          colon = i;
+        } else if (!whole) {
+          break;
+        }
       } else if (c == '/' && slash < 0) {
         slash = i;
       }
