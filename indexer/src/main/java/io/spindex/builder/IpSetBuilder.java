@@ -11,10 +11,9 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpSet;
 import io.spindex.index.Section;
-import io.spindex.index.SpindexIndex;
+import io.spindex.text.AddressText;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
-import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +24,10 @@ import java.util.Map;
 
 /**
  * Builds an IP set index from IP list text: one dotted quad or IPv6 address per line, white space
- * trimmed, blank lines and {@code #} comments skipped, duplicates removed, anything else rejected
- * by reason. An IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is stored as its IPv4 address;
- * with any other IPv6 address the index is dual-stack (format version 2).
+ * and one pair of double quotes trimmed, blank lines and {@code #} comments skipped, duplicates
+ * removed, anything else rejected by reason ({@link AddressText#PLAIN}: no brackets, no ports). An
+ * IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is stored as its IPv4 address (the reader folds
+ * it); with any other IPv6 address the index is dual-stack (format version 2).
  *
  * <p>Pieces of the input are parsed in parallel into plain {@code int} arrays while each thread
  * counts addresses per /16 prefix; those counts place every address in its /16 bucket in one pass,
@@ -409,20 +409,12 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
         skipped++;
         return;
       }
-      long a = Ipv4Text.parse(b, f, t);
-      if (a == Ipv4Text.IPV6 || (a < 0 && hasColon(b, f, t))) {
-        int code = Ipv6Text.parse(b, f, t, v6);
-        if (code != Ipv6Text.OK) {
-          rejects.add(Ipv6Text.reason(code), file, index + 1, b, from, to);
-          return;
-        }
-        if (!SpindexIndex.isIpv4Mapped(v6[0], v6[1])) {
-          addIpv6(v6[0], v6[1]);
-          return;
-        }
-        a = v6[1] & 0xFFFF_FFFFL;
+      long a = AddressText.parse(b, f, t, AddressText.PLAIN, v6);
+      if (a == AddressText.IPV6) {
+        addIpv6(v6[0], v6[1]);
+        return;
       } else if (a < 0) {
-        rejects.add(Ipv4Text.reason(a), file, index + 1, b, from, to);
+        rejects.add(AddressText.reason(a), file, index + 1, b, from, to);
         return;
       }
       if (count == values.length) {
@@ -431,15 +423,6 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       int v = (int) a;
       values[count++] = v;
       histogram[v >>> 16]++;
-    }
-
-    private static boolean hasColon(byte[] b, int f, int t) {
-      for (int i = f; i < t; i++) {
-        if (b[i] == ':') {
-          return true;
-        }
-      }
-      return false;
     }
 
     private void addIpv6(long hi, long lo) {

@@ -10,8 +10,8 @@ import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
-import io.spindex.text.Ipv6Text;
 import io.spindex.text.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -40,7 +40,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Look up IPv4 or IPv6 addresses given as arguments, or one per line on standard input.",
       "Prints IP<TAB>result: true/false for a set; for ranges the label, or \\N when no range"
-          + " holds the address. Blank lines and # comments are skipped, as builds skip them."
+          + " holds the address. An address may be quoted (\"1.2.3.4\"), bracketed ([::1]) or"
+          + " carry a port ([::1]:443, 1.2.3.4:80); an IPv4-mapped one (::ffff:1.2.3.4) is looked"
+          + " up as IPv4. Blank lines and # comments are skipped, as builds skip them."
           + " Unparseable lines are reported on stderr with their line number and make the exit"
           + " status 1."
     })
@@ -144,21 +146,12 @@ final class LookupCommand implements Callable<Integer> {
       if (f == t || b[f] == '#') {
         return; // blank lines and # comments are skipped, as the builds skip them
       }
-      boolean ipv6 = hasColon(b, f, t);
-      long a = 0;
-      if (ipv6) {
-        int code = Ipv6Text.parse(b, f, t, v6);
-        if (code != Ipv6Text.OK) {
-          error(source, idx, Ipv6Text.reason(code), b, from, to);
-          return;
-        }
-      } else {
-        a = Ipv4Text.parse(b, f, t);
-        if (a < 0) {
-          error(source, idx, Ipv4Text.reason(a), b, from, to);
-          return;
-        }
+      long a = AddressText.parse(b, f, t, AddressText.LOOKUP, v6);
+      if (a < 0) {
+        error(source, idx, AddressText.reason(a), b, from, to);
+        return;
       }
+      boolean ipv6 = a == AddressText.IPV6;
       out.write(b, f, t - f);
       out.write('\t');
       if (ranges == null) {
@@ -180,15 +173,6 @@ final class LookupCommand implements Callable<Integer> {
       }
       out.write('\n');
       answered++;
-    }
-
-    private static boolean hasColon(byte[] b, int f, int t) {
-      for (int i = f; i < t; i++) {
-        if (b[i] == ':') {
-          return true;
-        }
-      }
-      return false;
     }
 
     void error(String source, long idx, String reason, byte[] b, int from, int to) {

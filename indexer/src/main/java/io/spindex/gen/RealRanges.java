@@ -466,7 +466,8 @@ final class RealRanges {
   }
 
   private static long[] block(String address, int len) {
-    long start = io.spindex.text.Ipv4Text.parse(address);
+    long start =
+        io.spindex.text.AddressText.parse(address, io.spindex.text.AddressText.PLAIN, new long[2]);
     return new long[] {start, start + (1L << (32 - len)) - 1};
   }
 

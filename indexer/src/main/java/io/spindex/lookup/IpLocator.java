@@ -6,8 +6,8 @@
 package io.spindex.lookup;
 
 import io.spindex.annotations.Internal;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
-import io.spindex.text.Ipv6Text;
 import java.io.Serializable;
 import java.util.Locale;
 
@@ -15,11 +15,10 @@ import java.util.Locale;
  * Finds the IPv4 or IPv6 address in one line of bytes, without decoding it. Two ways:
  *
  * <ul>
- *   <li><b>field</b>: field {@code index} (from 0) of the line split on one delimiter byte; the
- *       field is trimmed of white space and of one pair of double quotes, and must be exactly a
- *       dotted quad ({@link Ipv4Text#parse}) or, when it has a colon, IPv6 text, also as {@code
- *       [addr]} or {@code [addr]:port} ({@link Ipv6Text#parseField}); else the line is rejected
- *       with that parser's reason.
+ *   <li><b>field</b>: field {@code index} (from 0) of the line split on one delimiter byte, read by
+ *       {@link AddressText} with {@link AddressText#LOOKUP}: trimmed of white space and of one pair
+ *       of double quotes, a dotted quad or IPv6 text, also as {@code [addr]}, {@code [addr]:port}
+ *       or {@code a.b.c.d:port}; else the line is rejected with the reader's reason.
  *   <li><b>first</b>: the first address anywhere on the line, so that raw Apache and nginx access
  *       logs work as they are. A candidate is a maximal run of hex digits, colons and dots. With
  *       two colons or more it is tried as IPv6 text (trailing dots and one trailing colon dropped):
@@ -30,8 +29,11 @@ import java.util.Locale;
  *       letter, digit, {@code _}, {@code /} or {@code -} (so {@code Chrome/120.0.0.0} and {@code
  *       v1.2.3.4} are versions, not addresses) and the byte after it is not a letter. {@code
  *       1.2.3.4:8080}, {@code [1.2.3.4]} and {@code [2001:db8::1]:443} count. Later candidates are
- *       tried when one fails, and a line without any is rejected as {@code no-ip-found}.
+ *       tried when one fails, and a line without any is rejected as {@code no-ip-found}. Each
+ *       candidate is read by {@link AddressText} ({@link AddressText#PLAIN}).
  * </ul>
+ *
+ * <p>Either way an IPv4-mapped address ({@code ::ffff:1.2.3.4}) is read as its IPv4 address.
  *
  * <p>Results: an IPv4 address as a value in {@code [0, 2^32)}; {@link #IPV6}, with the address's
  * high and low 64 bits in the caller's {@code long[2]}; or a negative {@link RejectReason#code()}.
@@ -46,7 +48,7 @@ public final class IpLocator implements Serializable {
   public static final int FIRST = -1;
 
   /** {@link #locate} result for an IPv6 address; its 128 bits are in the caller's array. */
-  public static final long IPV6 = 1L << 32;
+  public static final long IPV6 = AddressText.IPV6;
 
   private final byte delimiter;
   private final int index;
@@ -158,24 +160,8 @@ public final class IpLocator implements Serializable {
       start = d + 1;
     }
     int d = indexOf(b, start, to, delimiter);
-    int s = start;
-    int e = d < 0 ? to : d;
-    while (s < e && Ipv4Text.isBlank(b[s])) {
-      s++;
-    }
-    while (e > s && Ipv4Text.isBlank(b[e - 1])) {
-      e--;
-    }
-    if (e - s >= 2 && b[s] == '"' && b[e - 1] == '"') {
-      s++;
-      e--;
-    }
-    if (indexOf(b, s, e, (byte) ':') >= 0) {
-      int code = Ipv6Text.parseField(b, s, e, v6);
-      return code == Ipv6Text.OK ? IPV6 : RejectReason.ofIpv6Parse(code).code();
-    }
-    long a = Ipv4Text.parse(b, s, e);
-    return a >= 0 ? a : RejectReason.ofParse(a).code();
+    long a = AddressText.parse(b, start, d < 0 ? to : d, AddressText.LOOKUP, v6);
+    return a >= 0 ? a : RejectReason.ofAddress(a).code();
   }
 
   private static long scan(byte[] b, int from, int to, long[] v6) {
@@ -191,10 +177,13 @@ public final class IpLocator implements Serializable {
         colons += b[i] == ':' ? 1 : 0;
         i++;
       }
-      if (colons >= 2 && ipv6(b, s, i, from, to, v6)) {
-        return IPV6;
+      if (colons >= 2) {
+        long a = ipv6(b, s, i, from, to, v6);
+        if (a >= 0) {
+          return a;
+        }
       }
-      long a = ipv4(b, s, i, from, to);
+      long a = ipv4(b, s, i, from, to, v6);
       if (a >= 0) {
         return a;
       }
@@ -202,11 +191,14 @@ public final class IpLocator implements Serializable {
     return RejectReason.NO_IP_FOUND.code();
   }
 
-  /** Whether run {@code b[s, e)} (of hex digits, colons, dots) is an IPv6 address by the rules. */
-  private static boolean ipv6(byte[] b, int s, int e, int from, int to, long[] v6) {
+  /**
+   * Run {@code b[s, e)} (of hex digits, colons, dots) read as IPv6 text by the rules: {@link
+   * #IPV6}, an IPv4 address when it is IPv4-mapped, or -1.
+   */
+  private static long ipv6(byte[] b, int s, int e, int from, int to, long[] v6) {
     if ((s > from && versionBefore(b[s - 1]))
         || (e < to && (isLetter(b[e]) || b[e] == '_' || b[e] == '%'))) {
-      return false;
+      return -1;
     }
     int t = e;
     while (t > s && b[t - 1] == '.') {
@@ -215,11 +207,12 @@ public final class IpLocator implements Serializable {
     if (t - s >= 2 && b[t - 1] == ':' && b[t - 2] != ':') {
       t--;
     }
-    return Ipv6Text.parse(b, s, t, v6) == Ipv6Text.OK;
+    long a = AddressText.parse(b, s, t, AddressText.PLAIN, v6);
+    return a >= 0 ? a : -1;
   }
 
   /** The first dotted quad among the runs of digits and dots of {@code b[s, e)}, or -1. */
-  private static long ipv4(byte[] b, int s0, int e0, int from, int to) {
+  private static long ipv4(byte[] b, int s0, int e0, int from, int to, long[] v6) {
     int i = s0;
     while (i < e0) {
       if (!isDigitOrDot(b[i])) {
@@ -237,7 +230,7 @@ public final class IpLocator implements Serializable {
       }
       // Shortest dotted quad is 7 bytes; most runs (times, sizes, status codes) end here.
       if (t - s >= 7 && (s == from || !versionBefore(b[s - 1])) && (e == to || !isLetter(b[e]))) {
-        long a = Ipv4Text.parse(b, s, t);
+        long a = AddressText.parse(b, s, t, AddressText.PLAIN, v6);
         if (a >= 0) {
           return a;
         }

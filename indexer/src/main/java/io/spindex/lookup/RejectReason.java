@@ -6,8 +6,7 @@
 package io.spindex.lookup;
 
 import io.spindex.annotations.Internal;
-import io.spindex.text.Ipv4Text;
-import io.spindex.text.Ipv6Text;
+import io.spindex.text.AddressText;
 
 /**
  * Why a line of job input has no address to look up. Every rejected line is written to the rejects
@@ -28,7 +27,10 @@ public enum RejectReason {
   OCTET_OUT_OF_RANGE("octet-out-of-range"),
   /** Field mode: an octet with a leading zero, which readers disagree on (octal or decimal). */
   LEADING_ZERO("leading-zero"),
-  /** Field mode: a field with a colon that is no IPv6 address ({@code [addr]:port} is one). */
+  /**
+   * Field mode: a field with a colon that is no IPv6 address ({@code [addr]:port} and {@code
+   * a.b.c.d:port} are addresses).
+   */
   NOT_IPV6("not-ipv6"),
   /** Field mode: an IPv6 address with a zone id ({@code fe80::1%eth0}): no index holds zones. */
   ZONE_ID("zone-id"),
@@ -71,24 +73,28 @@ public enum RejectReason {
     return VALUES[(int) (-1L - code)];
   }
 
-  /** The reason for a negative {@link Ipv4Text#parse} result. */
-  static RejectReason ofParse(long parseCode) {
-    if (parseCode == Ipv4Text.OCTET_OUT_OF_RANGE) {
-      return OCTET_OUT_OF_RANGE;
-    } else if (parseCode == Ipv4Text.LEADING_ZERO) {
-      return LEADING_ZERO;
-    }
-    return NOT_IPV4;
+  /**
+   * The reason for a negative {@link AddressText#parse} result: the one of the same name. (With
+   * {@link AddressText#LOOKUP}, the reader gives no other codes; any other reads as {@code
+   * not-ipv6}.)
+   */
+  static RejectReason ofAddress(long parseCode) {
+    int i = (int) (-1 - parseCode);
+    return parseCode < 0 && i < BY_PARSE_CODE.length ? BY_PARSE_CODE[i] : NOT_IPV6;
   }
 
-  /** The reason for a negative {@link Ipv6Text#parse} result. */
-  static RejectReason ofIpv6Parse(int parseCode) {
-    String reason = Ipv6Text.reason(parseCode);
-    for (RejectReason r : VALUES) {
-      if (r.label.equals(reason)) {
-        return r;
+  /** {@link #ofAddress} of code {@code -1 - i}, looked up by name once. */
+  private static final RejectReason[] BY_PARSE_CODE = new RejectReason[64];
+
+  static {
+    for (int i = 0; i < BY_PARSE_CODE.length; i++) {
+      String reason = AddressText.reason(-1L - i);
+      BY_PARSE_CODE[i] = NOT_IPV6;
+      for (RejectReason r : VALUES) {
+        if (r.label.equals(reason)) {
+          BY_PARSE_CODE[i] = r;
+        }
       }
     }
-    return NOT_IPV6;
   }
 }

@@ -8,9 +8,11 @@ package io.spindex.text;
 import io.spindex.annotations.Internal;
 
 /**
- * Parses and formats IPv6 addresses as bytes, without building Strings or allocating per address.
- * An address is two longs: the high 64 bits ({@code out[0]}) and the low 64 bits ({@code out[1]});
- * every {@code out} below has at least two elements, and is written only on success.
+ * Formats IPv6 addresses as bytes, and reads IPv6 text and 128-bit decimal numbers for {@link
+ * AddressText} (the one address reader; nothing else parses address text), without building Strings
+ * or allocating per address. An address is two longs: the high 64 bits ({@code out[0]}) and the low
+ * 64 bits ({@code out[1]}); every {@code out} below has at least two elements, and is written only
+ * on success.
  *
  * <p>Accepted by {@link #parse(byte[], int, int, long[]) parse}: every RFC 4291 text form, exactly
  * as Guava's {@code InetAddresses.isInetAddress} accepts it (zone ids and non-ASCII digits aside,
@@ -19,7 +21,7 @@ import io.spindex.annotations.Internal;
  * dotted quad as the last 32 bits ({@code ::ffff:1.2.3.4}, {@code 64:ff9b::1.2.3.4}, {@code
  * ::1.2.3.4}, {@code 1:2:3:4:5:6:1.2.3.4}), its octets read as {@link Ipv4Text} reads them.
  *
- * <p>Rejected, with the reason {@link #reason} gives:
+ * <p>Rejected, with the reason {@link AddressText#reason} gives:
  *
  * <ul>
  *   <li>{@code not-ipv6} ({@link #NOT_IPV6}): empty text, any character other than hex digits,
@@ -42,30 +44,25 @@ import io.spindex.annotations.Internal;
  *       octets, hex digits in it;
  * </ul>
  *
- * <p>Only the other entry points give these: {@code prefix-out-of-range} ({@link
- * #PREFIX_OUT_OF_RANGE}), {@code host-bits-set} ({@link #HOST_BITS_SET}) and {@code not-cidr}
- * ({@link #NOT_CIDR}) from {@link #parseCidr}, {@code number-out-of-range} ({@link
- * #NUMBER_OUT_OF_RANGE}) from {@link #parseDecimal}. When a text has several faults, the first met
- * reading left to right is reported.
+ * <p>{@code number-out-of-range} ({@link #NUMBER_OUT_OF_RANGE}) comes from {@link #parseDecimal}
+ * only. When a text has several faults, the first met reading left to right is reported. The codes
+ * are {@link AddressText}'s.
  *
  * <p>{@link #format(long, long, byte[], int) format} writes the RFC 5952 canonical text.
  */
 @Internal
 public final class Ipv6Text {
-  /** The result of a successful parse; results below zero are these codes. */
-  public static final int OK = 0;
+  /** The result of a successful parse; results below zero are {@link AddressText}'s codes. */
+  static final int OK = 0;
 
-  public static final int NOT_IPV6 = -1;
-  public static final int ZONE_ID = -2;
-  public static final int DOUBLE_COLON_TWICE = -3;
-  public static final int GROUP_TOO_LONG = -4;
-  public static final int WRONG_GROUP_COUNT = -5;
-  public static final int IPV4_NOT_LAST = -6;
-  public static final int BAD_EMBEDDED_IPV4 = -7;
-  public static final int PREFIX_OUT_OF_RANGE = -8;
-  public static final int HOST_BITS_SET = -9;
-  public static final int NUMBER_OUT_OF_RANGE = -10;
-  public static final int NOT_CIDR = -11;
+  static final int NOT_IPV6 = -4;
+  static final int ZONE_ID = -5;
+  static final int DOUBLE_COLON_TWICE = -6;
+  static final int GROUP_TOO_LONG = -7;
+  static final int WRONG_GROUP_COUNT = -8;
+  static final int IPV4_NOT_LAST = -9;
+  static final int BAD_EMBEDDED_IPV4 = -10;
+  static final int NUMBER_OUT_OF_RANGE = -11;
 
   private static final byte[] HEX = {
     '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
@@ -105,7 +102,7 @@ public final class Ipv6Text {
    * @return {@link #OK} with the high 64 bits in {@code out[0]} and the low 64 bits in {@code
    *     out[1]}, or a negative code (then {@code out} is unchanged)
    */
-  public static int parse(byte[] b, int from, int to, long[] out) {
+  static int parse(byte[] b, int from, int to, long[] out) {
     // Groups are shifted into acc; at "::" the groups so far move to head (headCount of them) and
     // acc starts again, so that at the end head goes to the top and acc to the bottom.
     long accHi = 0;
@@ -241,86 +238,17 @@ public final class Ipv6Text {
     return OK;
   }
 
-  /** Same as {@link #parse(byte[], int, int, long[])} for a String (tests, arguments). */
-  public static int parse(CharSequence s, long[] out) {
-    byte[] b = ascii(s);
-    return parse(b, 0, b.length, out);
-  }
-
-  private static byte[] ascii(CharSequence s) {
-    byte[] b = new byte[s.length()];
-    for (int i = 0; i < b.length; i++) {
-      char c = s.charAt(i);
-      b[i] = c < 128 ? (byte) c : (byte) '?';
-    }
-    return b;
-  }
-
-  /**
-   * Parses {@code b[from, to)} (already trimmed) as a CIDR block {@code address/len}: the address
-   * as {@link #parse(byte[], int, int, long[]) parse} reads it, the length as 1 to 3 decimal digits
-   * without a leading zero, 0 to 128. A block with bits set after the prefix ({@code
-   * 2001:db8::1/64}) is rejected with {@link #HOST_BITS_SET}, as {@link RangeLine} rejects IPv4
-   * CIDR blocks with host bits set: such a line is more likely a typo than a block.
-   *
-   * @return the prefix length (0..128) with the network address in {@code out}, or a negative code:
-   *     {@link #NOT_CIDR} without a {@code /}, the address's code, {@link #PREFIX_OUT_OF_RANGE} or
-   *     {@link #HOST_BITS_SET}
-   */
-  public static int parseCidr(byte[] b, int from, int to, long[] out) {
-    int slash = from;
-    while (slash < to && b[slash] != '/') {
-      slash++;
-    }
-    if (slash == to) {
-      return NOT_CIDR;
-    }
-    long hi = out[0];
-    long lo = out[1];
-    int code = parse(b, from, slash, out);
-    if (code != OK) {
-      return code;
-    }
-    int n = to - slash - 1;
-    if (n < 1 || n > 3 || (n > 1 && b[slash + 1] == '0')) {
-      return restore(out, hi, lo, PREFIX_OUT_OF_RANGE);
-    }
-    int len = 0;
-    for (int i = slash + 1; i < to; i++) {
-      int d = b[i] - '0';
-      if (d < 0 || d > 9) {
-        return restore(out, hi, lo, PREFIX_OUT_OF_RANGE);
-      }
-      len = len * 10 + d;
-    }
-    if (len > 128) {
-      return restore(out, hi, lo, PREFIX_OUT_OF_RANGE);
-    }
-    long hostHi = len >= 64 ? 0 : -1L >>> len;
-    long hostLo = len <= 64 ? -1L : len == 128 ? 0 : -1L >>> (len - 64);
-    if (((out[0] & hostHi) | (out[1] & hostLo)) != 0) {
-      return restore(out, hi, lo, HOST_BITS_SET);
-    }
-    return len;
-  }
-
-  private static int restore(long[] out, long hi, long lo, int code) {
-    out[0] = hi;
-    out[1] = lo;
-    return code;
-  }
-
   /**
    * Parses {@code b[from, to)} (already trimmed) as an unsigned decimal 128-bit integer, as in the
    * {@code *-ipv6-num.csv} files of ip-location-db ({@code 42540766411282592856903984951653826560}
    * is {@code 2001:db8::}). Only digits: no sign, no blanks. A leading zero is accepted only in
-   * {@code 0} itself; {@code 007} is {@link #NOT_IPV6}, as {@link RangeLine} rejects leading zeros
-   * in decimal IPv4 numbers and {@link Ipv4Text} in octets (octal or decimal: no reading is safe).
+   * {@code 0} itself; {@code 007} is {@link #NOT_IPV6}, as {@link AddressText} rejects leading
+   * zeros in decimal IPv4 numbers and in octets (octal or decimal: no reading is safe).
    *
    * @return {@link #OK} with the value in {@code out}, {@link #NOT_IPV6} (empty, a non-digit, a
    *     leading zero) or {@link #NUMBER_OUT_OF_RANGE} (above 2^128 - 1)
    */
-  public static int parseDecimal(byte[] b, int from, int to, long[] out) {
+  static int parseDecimal(byte[] b, int from, int to, long[] out) {
     int n = to - from;
     if (n <= 0 || (n > 1 && b[from] == '0')) {
       return NOT_IPV6;
@@ -369,73 +297,6 @@ public final class Ipv6Text {
     out[0] = hi;
     out[1] = lo;
     return OK;
-  }
-
-  /**
-   * Parses an address field as found in log lines: {@code addr}, {@code [addr]} or {@code
-   * [addr]:port} with a port of 1 to 5 decimal digits, 0 to 65535. The address is read as {@link
-   * #parse(byte[], int, int, long[]) parse} reads it (and its code is returned when it is
-   * rejected); any other bracket form ({@code [::1}, {@code ::1]}, {@code [::1]x}, {@code [::1]:},
-   * {@code [::1]:65536}) is {@link #NOT_IPV6}.
-   */
-  public static int parseField(byte[] b, int from, int to, long[] out) {
-    if (from >= to || b[from] != '[') {
-      return parse(b, from, to, out);
-    }
-    int close = from + 1;
-    while (close < to && b[close] != ']') {
-      close++;
-    }
-    if (close == to) {
-      return NOT_IPV6;
-    }
-    long hi = out[0];
-    long lo = out[1];
-    int code = parse(b, from + 1, close, out);
-    if (code != OK || close + 1 == to) {
-      return code;
-    }
-    int n = to - close - 2;
-    if (b[close + 1] != ':' || n < 1 || n > 5) {
-      return restore(out, hi, lo, NOT_IPV6);
-    }
-    int port = 0;
-    for (int i = close + 2; i < to; i++) {
-      int d = b[i] - '0';
-      if (d < 0 || d > 9) {
-        return restore(out, hi, lo, NOT_IPV6);
-      }
-      port = port * 10 + d;
-    }
-    return port > 0xFFFF ? restore(out, hi, lo, NOT_IPV6) : OK;
-  }
-
-  /** The reject reason of a negative result, e.g. {@code wrong-group-count}. */
-  public static String reason(int code) {
-    switch (code) {
-      case ZONE_ID:
-        return "zone-id";
-      case DOUBLE_COLON_TWICE:
-        return "double-colon-twice";
-      case GROUP_TOO_LONG:
-        return "group-too-long";
-      case WRONG_GROUP_COUNT:
-        return "wrong-group-count";
-      case IPV4_NOT_LAST:
-        return "ipv4-not-last";
-      case BAD_EMBEDDED_IPV4:
-        return "bad-embedded-ipv4";
-      case PREFIX_OUT_OF_RANGE:
-        return "prefix-out-of-range";
-      case HOST_BITS_SET:
-        return "host-bits-set";
-      case NUMBER_OUT_OF_RANGE:
-        return "number-out-of-range";
-      case NOT_CIDR:
-        return "not-cidr";
-      default:
-        return "not-ipv6";
-    }
   }
 
   /**

@@ -10,14 +10,17 @@ import io.spindex.annotations.Internal;
 /**
  * Parses one IP range line: {@code start<d>end<d>label} (start and end as dotted quads, IPv6 text
  * or unsigned decimal integers, optionally double-quoted) or {@code address/len<d>label} (IPv4 or
- * IPv6 CIDR). The label is the rest of the line after the delimiter that ends the end (or CIDR)
- * field, byte for byte; a line with nothing after that field has the empty label. Not thread-safe:
- * one instance per thread.
+ * IPv6 CIDR), each field read by {@link AddressText} ({@link AddressText#RANGE_FIRST}, then {@link
+ * AddressText#RANGE}: no brackets, no ports). The label is the rest of the line after the delimiter
+ * that ends the end (or CIDR) field, byte for byte; a line with nothing after that field has the
+ * empty label. Not thread-safe: one instance per thread.
  *
- * <p>Families: a field with a colon is IPv6 ({@link Ipv6Text}); a decimal integer is IPv4 when it
- * is below 2^32 and IPv6 (up to 2^128 - 1, as in the {@code *-ipv6-num.csv} files) otherwise, and a
- * line whose one end is a decimal IPv6 number reads its other decimal end as IPv6 too. Both ends of
- * a range are of one family; {@link #family()} says which.
+ * <p>Families: a field with a colon is IPv6, except an IPv4-mapped address ({@code
+ * ::ffff:a.b.c.d}), which is read as IPv4 (a range or CIDR block of mapped addresses is an IPv4
+ * range); a decimal integer is IPv4 when it is below 2^32 and IPv6 (up to 2^128 - 1, as in the
+ * {@code *-ipv6-num.csv} files) otherwise, and a line whose one end is a decimal IPv6 number reads
+ * its other decimal end as IPv6 too, as a line whose one end is IPv6 reads its IPv4-mapped other
+ * end as IPv6. Both ends of a range are of one family; {@link #family()} says which.
  */
 @Internal
 public final class RangeLine {
@@ -45,11 +48,8 @@ public final class RangeLine {
   private int labelFrom;
   private int labelTo;
 
-  /** The last parsed field ({@link #field}): IPv6 halves, or the IPv4 address in the low half. */
-  private final long[] v6 = new long[2];
-
-  private String fieldError;
-  private boolean fieldDecimal;
+  /** The reader's result for the last field: IPv6 halves, forms found, CIDR prefix. */
+  private final long[] v6 = new long[AddressText.DETAILED];
 
   public RangeLine(byte delimiter) {
     this.delimiter = delimiter;
@@ -68,44 +68,86 @@ public final class RangeLine {
     }
     int d1 = indexOf(b, from, lineEnd, delimiter);
     int f1End = d1 < 0 ? lineEnd : d1;
-    int slash = indexOf(b, from, f1End, (byte) '/');
-    if (slash >= 0) {
-      return parseCidr(b, from, slash, f1End, d1 < 0 ? lineEnd : d1 + 1, lineEnd);
+    long a1 = AddressText.parse(b, from, f1End, AddressText.RANGE_FIRST, v6);
+    if (a1 < 0) {
+      return reason(a1, BAD_START);
     }
-    int f1 = field(b, from, f1End);
-    if (f1 == 0) {
-      return fieldError == null ? BAD_START : fieldError;
+    int found1 = (int) v6[AddressText.FOUND];
+    int prefix = (int) v6[AddressText.PREFIX];
+    if (prefix >= 0) {
+      int label = d1 < 0 ? lineEnd : d1 + 1;
+      if (a1 == AddressText.IPV6) {
+        long hostHi = prefix >= 64 ? 0 : -1L >>> prefix;
+        long hostLo = prefix <= 64 ? -1L : prefix == 128 ? 0 : -1L >>> (prefix - 64);
+        set(6, v6[0], v6[1], v6[0] | hostHi, v6[1] | hostLo);
+      } else {
+        set(4, 0, a1, 0, a1 + (1L << (32 - prefix)) - 1);
+      }
+      labelFrom = label;
+      labelTo = lineEnd;
+      return null;
     }
-    boolean decimal1 = fieldDecimal;
-    long sHi = v6[0];
-    long sLo = v6[1];
+    long sHi = a1 == AddressText.IPV6 ? v6[0] : 0;
+    long sLo = a1 == AddressText.IPV6 ? v6[1] : a1;
     if (d1 < 0) {
       return MISSING_END;
     }
     int d2 = indexOf(b, d1 + 1, lineEnd, delimiter);
     int f2End = d2 < 0 ? lineEnd : d2;
-    int f2 = field(b, d1 + 1, f2End);
-    if (f2 == 0) {
-      return fieldError == null ? BAD_END : fieldError;
+    long a2 = AddressText.parse(b, d1 + 1, f2End, AddressText.RANGE, v6);
+    if (a2 < 0) {
+      return reason(a2, BAD_END);
     }
-    if (f1 != f2) {
-      // A decimal end below 2^32 beside a decimal IPv6 number is an IPv6 number too.
-      if (!(decimal1 && fieldDecimal)) {
+    int found2 = (int) v6[AddressText.FOUND];
+    long eHi = a2 == AddressText.IPV6 ? v6[0] : 0;
+    long eLo = a2 == AddressText.IPV6 ? v6[1] : a2;
+    int family = a1 == AddressText.IPV6 ? 6 : 4;
+    if ((a1 == AddressText.IPV6) != (a2 == AddressText.IPV6)) {
+      // An IPv4 end written as IPv6 text (an IPv4-mapped address, folded) beside an IPv6 end is
+      // that IPv6 address again; a decimal end below 2^32 beside a decimal IPv6 number is an IPv6
+      // number too. Else the two ends are of two families.
+      int v4Found = a1 == AddressText.IPV6 ? found2 : found1;
+      boolean mapped = (v4Found & AddressText.MAPPED) != 0;
+      if (!mapped && (found1 & found2 & AddressText.DECIMAL) == 0) {
         return MIXED_FAMILIES;
       }
-      f1 = 6;
-      f2 = 6;
+      long widen = mapped ? MAPPED_PREFIX : 0;
+      if (a1 != AddressText.IPV6) {
+        sLo |= widen;
+      } else {
+        eLo |= widen;
+      }
+      family = 6;
     }
-    long eHi = v6[0];
-    long eLo = v6[1];
     int c = Long.compareUnsigned(eHi, sHi);
     if (c < 0 || (c == 0 && Long.compareUnsigned(eLo, sLo) < 0)) {
       return END_BEFORE_START;
     }
-    set(f1, sHi, sLo, eHi, eLo);
+    set(family, sHi, sLo, eHi, eLo);
     labelFrom = d2 < 0 ? lineEnd : d2 + 1;
     labelTo = lineEnd;
     return null;
+  }
+
+  /** The low half of {@code ::ffff:0:0}, where IPv4-mapped addresses start. */
+  private static final long MAPPED_PREFIX = 0xFFFF_0000_0000L;
+
+  /**
+   * The reject reason of a field: {@code ipv4Reason} ({@link #BAD_START} or {@link #BAD_END}) for
+   * text that is no IPv4 address or number; the CIDR reasons; else the reader's reason ({@code
+   * not-ipv6}, {@code number-out-of-range}, {@code port-not-allowed}, ...).
+   */
+  private static String reason(long code, String ipv4Reason) {
+    if (code == AddressText.NOT_IPV4
+        || code == AddressText.OCTET_OUT_OF_RANGE
+        || code == AddressText.LEADING_ZERO) {
+      return ipv4Reason;
+    } else if (code == AddressText.HOST_BITS_SET) {
+      return CIDR_HOST_BITS;
+    } else if (code == AddressText.PREFIX_OUT_OF_RANGE) {
+      return BAD_CIDR;
+    }
+    return AddressText.reason(code);
   }
 
   private void set(int family, long sHi, long sLo, long eHi, long eLo) {
@@ -118,143 +160,12 @@ public final class RangeLine {
     end = eLo & 0xFFFF_FFFFL;
   }
 
-  private String parseCidr(byte[] b, int from, int slash, int fieldEnd, int label, int lineEnd) {
-    int f = from;
-    while (f < slash && Ipv4Text.isBlank(b[f])) {
-      f++;
-    }
-    if (f < slash && b[f] == '"') {
-      f++;
-    }
-    int q = fieldEnd;
-    while (q > slash && Ipv4Text.isBlank(b[q - 1])) {
-      q--;
-    }
-    if (q > slash && b[q - 1] == '"') {
-      q--;
-    }
-    if (indexOf(b, f, slash, (byte) ':') >= 0) {
-      int len = Ipv6Text.parseCidr(b, f, q, v6);
-      if (len < 0) {
-        return len == Ipv6Text.HOST_BITS_SET
-            ? CIDR_HOST_BITS
-            : len == Ipv6Text.PREFIX_OUT_OF_RANGE ? BAD_CIDR : Ipv6Text.reason(len);
-      }
-      long hostHi = len >= 64 ? 0 : -1L >>> len;
-      long hostLo = len <= 64 ? -1L : len == 128 ? 0 : -1L >>> (len - 64);
-      set(6, v6[0], v6[1], v6[0] | hostHi, v6[1] | hostLo);
-      labelFrom = label;
-      labelTo = lineEnd;
-      return null;
-    }
-    long a = address(b, from, slash);
-    if (a < 0) {
-      return BAD_START;
-    }
-    int p = slash + 1;
-    if (q == p || q - p > 2 || (q - p == 2 && b[p] == '0')) {
-      return BAD_CIDR; // no digits, too many, or a leading zero (as in addresses)
-    }
-    int len = 0;
-    for (int i = p; i < q; i++) {
-      int c = b[i] - '0';
-      if (c < 0 || c > 9) {
-        return BAD_CIDR;
-      }
-      len = len * 10 + c;
-    }
-    if (len > 32) {
-      return BAD_CIDR;
-    }
-    long size = 1L << (32 - len);
-    if ((a & (size - 1)) != 0) {
-      return CIDR_HOST_BITS;
-    }
-    set(4, 0, a, 0, a + size - 1);
-    labelFrom = label;
-    labelTo = lineEnd;
-    return null;
-  }
-
-  /**
-   * Parses one address field (trimmed, unquoted) into {@link #v6}: returns 4 (the address in the
-   * low half) or 6, or 0 with {@link #fieldError} set to an IPv6 reason (or {@code null} for a
-   * field that is no address of either family).
-   */
-  private int field(byte[] b, int from, int to) {
-    int f = from;
-    int t = to;
-    while (f < t && Ipv4Text.isBlank(b[f])) {
-      f++;
-    }
-    while (t > f && Ipv4Text.isBlank(b[t - 1])) {
-      t--;
-    }
-    if (t - f >= 2 && b[f] == '"' && b[t - 1] == '"') {
-      f++;
-      t--;
-    }
-    fieldError = null;
-    fieldDecimal = false;
-    if (indexOf(b, f, t, (byte) ':') >= 0) {
-      int code = Ipv6Text.parse(b, f, t, v6);
-      if (code != Ipv6Text.OK) {
-        fieldError = Ipv6Text.reason(code);
-        return 0;
-      }
-      return 6;
-    }
-    long a = address(b, f, t);
-    if (a >= 0) {
-      fieldDecimal = isDigits(b, f, t);
-      v6[0] = 0;
-      v6[1] = a;
-      return 4;
-    }
-    if (isDigits(b, f, t)) {
-      int code = Ipv6Text.parseDecimal(b, f, t, v6);
-      if (code == Ipv6Text.OK) {
-        fieldDecimal = true;
-        return 6;
-      }
-      fieldError = code == Ipv6Text.NUMBER_OUT_OF_RANGE ? Ipv6Text.reason(code) : null;
-    }
-    return 0;
-  }
-
   private static boolean isDigits(byte[] b, int f, int t) {
     boolean digitsOnly = t > f;
     for (int i = f; i < t && digitsOnly; i++) {
       digitsOnly = b[i] >= '0' && b[i] <= '9';
     }
     return digitsOnly;
-  }
-
-  /** A dotted quad or an unsigned decimal in [0, 2^32), trimmed and unquoted; negative if not. */
-  static long address(byte[] b, int from, int to) {
-    int f = from;
-    int t = to;
-    while (f < t && Ipv4Text.isBlank(b[f])) {
-      f++;
-    }
-    while (t > f && Ipv4Text.isBlank(b[t - 1])) {
-      t--;
-    }
-    if (t - f >= 2 && b[f] == '"' && b[t - 1] == '"') {
-      f++;
-      t--;
-    }
-    if (!isDigits(b, f, t)) {
-      return Ipv4Text.parse(b, f, t);
-    }
-    if (t - f > 10 || (t - f > 1 && b[f] == '0')) {
-      return Ipv4Text.NOT_IPV4;
-    }
-    long v = 0;
-    for (int i = f; i < t; i++) {
-      v = v * 10 + (b[i] - '0');
-    }
-    return v <= 0xFFFF_FFFFL ? v : Ipv4Text.NOT_IPV4;
   }
 
   private static int indexOf(byte[] b, int from, int to, byte c) {
@@ -321,7 +232,7 @@ public final class RangeLine {
    * line that is a malformed range has such a field, and is rejected rather than skipped.
    */
   public static boolean looksLikeHeader(byte[] b, int from, int to) {
-    long[] v6 = new long[2];
+    long[] v6 = new long[AddressText.DETAILED];
     int f = from;
     for (int i = from; i <= to; i++) {
       if (i == to || b[i] == '\t' || b[i] == '|' || b[i] == ',') {
@@ -338,8 +249,7 @@ public final class RangeLine {
           e = slash;
         }
         if (e > s
-            && (address(b, s, e) >= 0
-                || Ipv6Text.parse(b, s, e, v6) == Ipv6Text.OK
+            && (AddressText.parse(b, s, e, AddressText.RANGE, v6) >= 0
                 || (isDigits(b, s, e) && e - s <= 39))) {
           return false;
         }

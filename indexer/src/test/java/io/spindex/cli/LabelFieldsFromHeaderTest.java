@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.Spindex;
 import io.spindex.index.IpRanges;
-import io.spindex.text.Ipv4Text;
+import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -70,7 +70,7 @@ class LabelFieldsFromHeaderTest {
     List<String> names = Arrays.asList(header.split(","));
     assertEquals(names.subList(2, names.size()), r.labelFields());
     assertEquals(",", r.labelDelimiter());
-    String label = r.label((int) Ipv4Text.parse("1.0.0.7"));
+    String label = r.label((int) AddressText.parse("1.0.0.7", AddressText.PLAIN, new long[2]));
     assertEquals(r.labelFields().size(), label.split(r.labelDelimiter(), -1).length, label);
   }
 

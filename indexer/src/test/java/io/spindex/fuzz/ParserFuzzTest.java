@@ -5,11 +5,11 @@
  */
 package io.spindex.fuzz;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import io.spindex.text.RangeLine;
@@ -22,48 +22,55 @@ import java.nio.charset.StandardCharsets;
  */
 class ParserFuzzTest {
 
-  /** Any bytes: a code or an address; an accepted address is canonical text (formats back). */
+  /**
+   * Any bytes, read as an IP list line ({@link AddressText#PLAIN}): a reject code, or an address
+   * whose canonical text reads back as it; a dotted quad with nothing around it is its own
+   * canonical text.
+   */
   @FuzzTest(maxDuration = "")
   void ipv4(byte[] data) {
-    long v = Ipv4Text.parse(data, 0, data.length);
-    if (v >= 0) {
+    long[] out = new long[2];
+    long v = AddressText.parse(data, 0, data.length, AddressText.PLAIN, out);
+    if (v >= 0 && v != AddressText.IPV6) {
       assertTrue(v <= 0xFFFF_FFFFL);
-      assertArrayEquals(data, Ipv4Text.format((int) v).getBytes(StandardCharsets.US_ASCII));
-    } else {
-      assertTrue(
-          v == Ipv4Text.NOT_IPV4
-              || v == Ipv4Text.OCTET_OUT_OF_RANGE
-              || v == Ipv4Text.LEADING_ZERO
-              || v == Ipv4Text.IPV6);
+      byte[] text = Ipv4Text.format((int) v).getBytes(StandardCharsets.US_ASCII);
+      assertEquals(v, AddressText.parse(text, 0, text.length, AddressText.PLAIN, out));
+    } else if (v < 0) {
+      assertTrue(v >= AddressText.PORT_NOT_ALLOWED, "code " + v);
     }
   }
 
   /**
-   * Any bytes: a reject code, or an address whose canonical text parses back to it (and is its own
-   * canonical text); the other entry points may throw nothing either.
+   * Any bytes, read with every context's forms: a reject code, or an address whose canonical text
+   * reads back to it (and is its own canonical text). The reader may throw nothing.
    */
   @FuzzTest(maxDuration = "")
   void ipv6(byte[] data) {
-    long[] v = new long[2];
-    int code = Ipv6Text.parse(data, 0, data.length, v);
-    if (code == Ipv6Text.OK) {
-      byte[] text = new byte[45];
-      int n = Ipv6Text.format(v[0], v[1], text, 0);
-      assertTrue(n <= 39);
-      long[] back = {~v[0], ~v[1]};
-      assertEquals(Ipv6Text.OK, Ipv6Text.parse(text, 0, n, back));
-      assertArrayEquals(v, back);
-      assertEquals(
-          new String(text, 0, n, StandardCharsets.US_ASCII), Ipv6Text.format(back[0], back[1]));
-    } else {
-      assertTrue(code < 0 && code >= Ipv6Text.NOT_CIDR, "code " + code);
+    long[] v = new long[AddressText.DETAILED];
+    for (int forms :
+        new int[] {
+          AddressText.PLAIN, AddressText.LOOKUP, AddressText.RANGE, AddressText.RANGE_FIRST
+        }) {
+      long a = AddressText.parse(data, 0, data.length, forms, v);
+      if (a == AddressText.IPV6) {
+        assertTrue(!Ipv6Text.isIpv4Mapped(v[0], v[1]), "mapped addresses are read as IPv4");
+        byte[] text = new byte[45];
+        int n = Ipv6Text.format(v[0], v[1], text, 0);
+        assertTrue(n <= 39);
+        long[] back = {~v[0], ~v[1]};
+        assertEquals(AddressText.IPV6, AddressText.parse(text, 0, n, AddressText.PLAIN, back));
+        assertEquals(v[0], back[0]);
+        assertEquals(v[1], back[1]);
+        assertEquals(
+            new String(text, 0, n, StandardCharsets.US_ASCII), Ipv6Text.format(back[0], back[1]));
+      } else if (a >= 0) {
+        assertTrue(a <= 0xFFFF_FFFFL);
+      } else {
+        assertTrue(a >= AddressText.PORT_NOT_ALLOWED, "code " + a);
+      }
+      long prefix = v[AddressText.PREFIX];
+      assertTrue(a < 0 || (prefix >= -1 && prefix <= (a == AddressText.IPV6 ? 128 : 32)));
     }
-    int len = Ipv6Text.parseCidr(data, 0, data.length, v);
-    assertTrue(len <= 128 && (len >= 0 || len >= Ipv6Text.NOT_CIDR));
-    int field = Ipv6Text.parseField(data, 0, data.length, v);
-    assertTrue(field <= 0 && field >= Ipv6Text.NOT_CIDR);
-    int decimal = Ipv6Text.parseDecimal(data, 0, data.length, v);
-    assertTrue(decimal <= 0 && decimal >= Ipv6Text.NOT_CIDR);
   }
 
   /** Any line, with either common delimiter: a reason, or a range within the line's bounds. */

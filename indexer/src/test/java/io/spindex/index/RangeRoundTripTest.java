@@ -12,6 +12,7 @@ import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.TextLoader;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -123,6 +124,10 @@ class RangeRoundTripTest {
     }
     long mapped = Files.readAllLines(maps).stream().filter(l -> l.endsWith(name)).count();
     assertEquals(held.size(), mapped, "mappings of the index for " + held.size() + " loads");
-    assertEquals("b", held.get(held.size() - 1).asRanges().label((int) Ipv4Text.parse("2.0.0.5")));
+    assertEquals(
+        "b",
+        held.get(held.size() - 1)
+            .asRanges()
+            .label((int) AddressText.parse("2.0.0.5", AddressText.PLAIN, new long[2])));
   }
 }

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.gen.AccessLogGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -116,7 +117,7 @@ class LineLookupTest {
       for (String line : LINES) {
         byte[] b = line.getBytes(StandardCharsets.UTF_8);
         int r = lookup.apply(b, 0, b.length);
-        long a = Ipv4Text.parse(line.split(" ", -1)[0]);
+        long a = AddressText.parse(line.split(" ", -1)[0], AddressText.PLAIN, new long[2]);
         if (r == LineLookup.REJECTED) {
           assertTrue(a < 0 || line.trim().isEmpty(), line);
           continue;

@@ -14,8 +14,7 @@ import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.SideFile;
 import io.spindex.spark.side.SparkSides;
-import io.spindex.text.Ipv4Text;
-import io.spindex.text.Ipv6Text;
+import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -149,7 +148,7 @@ public final class IndexRef implements AddressTarget {
   }
 
   /** Parsed address of the current row: IPv4 in [0, 2^32), this with {@code v6} set, or -1. */
-  private static final long IPV6 = 1L << 32;
+  private static final long IPV6 = AddressText.IPV6;
 
   private long parse(UTF8String s) {
     index();
@@ -165,23 +164,8 @@ public final class IndexRef implements AddressTarget {
       b = s.getBytes();
       from = 0;
     }
-    int to = from + s.numBytes();
-    while (from < to && Ipv4Text.isBlank(b[from])) {
-      from++;
-    }
-    while (to > from && Ipv4Text.isBlank(b[to - 1])) {
-      to--;
-    }
-    long a = Ipv4Text.parse(b, from, to); // no IPv4 text has a ':'
-    if (a >= 0) {
-      return a;
-    }
-    for (int i = from; i < to; i++) {
-      if (b[i] == ':') {
-        return Ipv6Text.parseField(b, from, to, v6) == Ipv6Text.OK ? IPV6 : miss(s);
-      }
-    }
-    return miss(s);
+    long a = AddressText.parse(b, from, from + s.numBytes(), AddressText.LOOKUP, v6);
+    return a >= 0 ? a : miss(s);
   }
 
   private long parse(byte[] b) {

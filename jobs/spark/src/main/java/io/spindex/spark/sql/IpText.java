@@ -5,13 +5,15 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * What {@code spindex_ip} calls: the canonical text of an address (a dotted quad; RFC 5952 for
- * IPv6, {@code ::ffff:a.b.c.d} for an IPv4-mapped one), or NULL when it does not parse (counted).
+ * What {@code spindex_ip} calls: the canonical text of an address (a dotted quad, also for
+ * IPv4-mapped text; RFC 5952 for IPv6, {@code ::ffff:a.b.c.d} for 16 mapped bytes), or NULL when it
+ * does not parse (counted).
  */
 public final class IpText implements AddressTarget {
   private static final long serialVersionUID = 1L;
@@ -48,24 +50,13 @@ public final class IpText implements AddressTarget {
   public UTF8String canonical(UTF8String s) {
     buffers();
     byte[] b = s.getBytes();
-    int from = 0;
-    int to = b.length;
-    while (from < to && Ipv4Text.isBlank(b[from])) {
-      from++;
+    long a = AddressText.parse(b, 0, b.length, AddressText.LOOKUP, v6);
+    if (a < 0) {
+      return miss(s);
     }
-    while (to > from && Ipv4Text.isBlank(b[to - 1])) {
-      to--;
-    }
-    for (int i = from; i < to; i++) {
-      if (b[i] == ':') {
-        if (Ipv6Text.parseField(b, from, to, v6) != Ipv6Text.OK) {
-          return miss(s);
-        }
-        return text(Ipv6Text.format(v6[0], v6[1], out, 0));
-      }
-    }
-    long a = Ipv4Text.parse(b, from, to);
-    return a < 0 ? miss(s) : text(Ipv4Text.format((int) a, out, 0));
+    return a == AddressText.IPV6
+        ? text(Ipv6Text.format(v6[0], v6[1], out, 0))
+        : text(Ipv4Text.format((int) a, out, 0));
   }
 
   public UTF8String canonical(int ip) {
@@ -93,7 +84,9 @@ public final class IpText implements AddressTarget {
       hi = (hi << 8) | (b[i] & 0xFF);
       lo = (lo << 8) | (b[i + 8] & 0xFF);
     }
-    return text(Ipv6Text.format(hi, lo, out, 0));
+    return Ipv6Text.isIpv4Mapped(hi, lo)
+        ? text(Ipv4Text.format((int) lo, out, 0))
+        : text(Ipv6Text.format(hi, lo, out, 0));
   }
 
   @Override

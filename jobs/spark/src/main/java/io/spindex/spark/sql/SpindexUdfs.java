@@ -10,6 +10,7 @@ import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -99,15 +100,11 @@ public final class SpindexUdfs {
     }
   }
 
-  private static final long IPV6 = 1L << 32;
+  private static final long IPV6 = AddressText.IPV6;
 
   private static long parse(String ip, long[] v6) {
-    byte[] b = ip.trim().getBytes(StandardCharsets.UTF_8);
-    if (ip.indexOf(':') >= 0) {
-      return Ipv6Text.parseField(b, 0, b.length, v6) == Ipv6Text.OK ? IPV6 : -1;
-    }
-    long a = Ipv4Text.parse(b, 0, b.length);
-    return a >= 0 ? a : -1;
+    byte[] b = ip.getBytes(StandardCharsets.UTF_8);
+    return AddressText.parse(b, 0, b.length, AddressText.LOOKUP, v6);
   }
 
   /**
