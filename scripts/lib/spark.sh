@@ -61,9 +61,9 @@ spark_job_jar() {
 
 # Prints the Spark version of a distribution directory ($1), read from its spark-core jar's name.
 spark_dist_version() {
-  local cores core
-  cores=("$1"/jars/spark-core_*.jar)
-  core="$(basename "${cores[0]}")"
+  local core_jars core
+  core_jars=("$1"/jars/spark-core_*.jar)
+  core="$(basename "${core_jars[0]}")"
   core="${core#spark-core_*-}"
   printf '%s\n' "${core%.jar}"
 }
