@@ -88,6 +88,16 @@ spark_maven_classpath() {
   cat "$root/jobs/spark/$module/target/spark-classpath.txt"
 }
 
+# The venv that holds pyspark==$1 for the scripts: target/it-venv for 3.5.9 (what it-yarn and the
+# demo use), target/it-venv-VERSION for any other.
+spark_venv() {
+  if [[ "$1" == 3.5.9 ]]; then
+    printf '%s\n' "$root/target/it-venv"
+  else
+    printf '%s\n' "$root/target/it-venv-$1"
+  fi
+}
+
 # A real Spark distribution (spark-submit, spark-sql, spark-class, PySpark): pyspark==$2 (default
 # 3.5.9; a 4.x one with the Spark Connect client's packages) from PyPI, installed once into the
 # venv $1; exports SPARK_HOME as that distribution.
