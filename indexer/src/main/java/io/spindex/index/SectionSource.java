@@ -34,7 +34,7 @@ interface SectionSource {
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
     if (h.kind() == IndexKind.IPV4_SET) {
       IntColumn keys = source.ints(h.require(Section.KEYS));
-      checkPrefixEnds(h, prefixEntry, prefix, keys.size());
+      checkPrefix(h, source, prefixEntry, prefix, keys.size());
       return new IpSet(
           h, loader, keys, prefix, keys6(h, source, Section.KEYS6_HI, Section.KEYS6_LO));
     }
@@ -48,7 +48,7 @@ interface SectionSource {
     IntColumn offsets = source.ints(offsetsEntry);
     SectionEntry bytesEntry = h.require(Section.LABEL_BYTES);
     ByteBuffer bytes = source.bytes(bytesEntry);
-    checkPrefixEnds(h, prefixEntry, prefix, starts.size());
+    checkPrefix(h, source, prefixEntry, prefix, starts.size());
     int last = offsets.get(offsets.size() - 1);
     if (offsets.get(0) != 0 || last != bytesEntry.length()) {
       throw CorruptIndexException.at(
@@ -72,7 +72,7 @@ interface SectionSource {
     }
     if (source.checksRows()) {
       int labelCount = offsets.size() - 1;
-      nonDecreasing(h, offsetsEntry, offsets);
+      nonDecreasing(h, offsetsEntry, offsets, "offsets");
       labelIdsWithin(h, h.require(Section.RANGE_LABELS), labels, labelCount);
       if (sub != null) {
         tablesWithin(h, subEntry, sub, prefix);
@@ -144,8 +144,8 @@ interface SectionSource {
     }
   }
 
-  /** Every offset at least the one before it, so that every slice it bounds is in the section. */
-  private static void nonDecreasing(IndexHeader h, SectionEntry e, IntColumn offsets)
+  /** Every value at least the one before it, so that every slice two of them bound is in range. */
+  private static void nonDecreasing(IndexHeader h, SectionEntry e, IntColumn offsets, String what)
       throws CorruptIndexException {
     for (int i = 1, n = offsets.size(); i < n; i++) {
       if (offsets.get(i) < offsets.get(i - 1)) {
@@ -153,7 +153,7 @@ interface SectionSource {
             h.file(),
             "section '" + e.section().displayName() + "'",
             e.offset() + 4L * i,
-            "offsets in ascending order, at least " + offsets.get(i - 1),
+            what + " in ascending order, at least " + offsets.get(i - 1),
             String.valueOf(offsets.get(i)));
       }
     }
@@ -189,7 +189,7 @@ interface SectionSource {
     LongColumn los = source.longs(h.require(lo));
     SectionEntry prefixEntry = h.find(Section.PREFIX16_V6);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
-    checkPrefixEnds(h, prefixEntry, prefix, his.size());
+    checkPrefix(h, source, prefixEntry, prefix, his.size());
     return new Keys128(his, los, prefix);
   }
 
@@ -209,7 +209,7 @@ interface SectionSource {
     IntColumn offsets = source.ints(offsetsEntry);
     SectionEntry idsEntry = h.require(Section.ID_BYTES);
     ByteBuffer ids = source.bytes(idsEntry);
-    checkPrefixEnds(h, prefixEntry, prefix, hashes.size());
+    checkPrefix(h, source, prefixEntry, prefix, hashes.size());
     List<String> names = Layout.columnNames(h, namesEntry, namesBytes);
     // The element count of product_ints depends on the column names, so it is checked here.
     long expected = (long) names.size() * h.rowCount();
@@ -231,24 +231,33 @@ interface SectionSource {
           "from " + offsets.get(0) + " to " + last);
     }
     if (source.checksRows()) {
-      nonDecreasing(h, offsetsEntry, offsets);
+      nonDecreasing(h, offsetsEntry, offsets, "offsets");
     }
     return new ProductIndex(h, loader, hashes, prefix, ints, names, offsets, ids);
   }
 
   /**
-   * The prefix table is read on every lookup; its first and last entries bound every search, so
-   * they are checked at open. The full monotonicity check is the verifier's.
+   * The prefix table is read on every lookup and bounds every search, so it is checked at open:
+   * from 0 to the row count, and (when the loader checks rows) never decreasing, which keeps every
+   * bound it gives, and every /24 sub-table count added to one, within the rows whatever the other
+   * sections hold (65,536 reads). Without that check only the first and last entries are read.
    */
-  private static void checkPrefixEnds(IndexHeader h, SectionEntry e, IntColumn prefix, int rows)
+  private static void checkPrefix(
+      IndexHeader h, SectionSource source, SectionEntry e, IntColumn prefix, int rows)
       throws CorruptIndexException {
-    if (prefix != null && (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows)) {
+    if (prefix == null) {
+      return;
+    }
+    if (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows) {
       throw CorruptIndexException.at(
           h.file(),
           "section '" + e.section().displayName() + "'",
           e.offset(),
           "entries from 0 to " + rows,
           "from " + prefix.get(0) + " to " + prefix.get(Layout.PREFIX16_ENTRIES - 1));
+    }
+    if (source.checksRows()) {
+      nonDecreasing(h, e, prefix, "entries");
     }
   }
 
