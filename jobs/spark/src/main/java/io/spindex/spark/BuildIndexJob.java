@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.builder.Assembled;
 import io.spindex.builder.IpListPart;
 import io.spindex.builder.IpRangeBuilder;

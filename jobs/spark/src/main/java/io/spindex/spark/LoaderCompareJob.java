@@ -5,6 +5,8 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.spark.side.SparkDriver;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.job.JobArgs;
@@ -68,7 +70,7 @@ final class LoaderCompareJob {
                   List<LoaderCompareDefinition.Sample> s =
                       LoaderCompareDefinition.measure(
                           plan,
-                          new SparkLineJobs.SparkTaskSide("", conf),
+                          new SparkTaskSide("", conf),
                           "executor " + (env == null ? "?" : env.executorId()));
                   LoaderCompareDefinition.counts(s).forEach((k, v) -> acc.get(k).add(v));
                   return s.iterator();

@@ -5,6 +5,8 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
@@ -122,7 +124,7 @@ final class ReadinessJob {
                     long n0 = System.nanoTime();
                     SpindexIndex index =
                         IndexHolder.acquire(
-                                new SparkLineJobs.SparkTaskSide("", conf).local(ref),
+                                new SparkTaskSide("", conf).local(ref),
                                 Loader.forOption(loader))
                             .index();
                     long a =

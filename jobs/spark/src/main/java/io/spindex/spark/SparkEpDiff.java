@@ -5,6 +5,8 @@
  */
 package io.spindex.spark;
 
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.ep.SeenRows;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.job.EpDiffDefinition;
@@ -69,7 +71,7 @@ final class SparkEpDiff {
               long d =
                   EpDiffDefinition.writeDeletes(
                       plan,
-                      new SparkLineJobs.SparkTaskSide("delete stage", conf),
+                      new SparkTaskSide("delete stage", conf),
                       merged,
                       part,
                       tasks,

@@ -110,9 +110,10 @@ public final class SpindexSpark {
         if (!a.get(IpLookupDefinition.FORMAT).equals("text")) {
           return TableLookup.run(spark, a);
         }
-        return runLines(sc, lookup, args);
+        return runLines(sc, lookup, a);
       case EpTransformDefinition.NAME:
-        return runLines(sc, new EpTransformDefinition(), args);
+        EpTransformDefinition transform = new EpTransformDefinition();
+        return runLines(sc, transform, SparkLineJobs.parse(sc, transform, args));
       case EpDiffDefinition.NAME:
         return SparkEpDiff.run(sc, args);
       case LoaderCompareJob.NAME:
@@ -132,7 +133,7 @@ public final class SpindexSpark {
   }
 
   private static <P extends LineJob.Plan> JobResult runLines(
-      JavaSparkContext sc, LineJob<P> job, String[] args) throws IOException {
+      JavaSparkContext sc, LineJob<P> job, JobArgs args) throws IOException {
     SparkLineJobs.Run<P> run = SparkLineJobs.plan(sc, job, args);
     SparkLineJobs.runSplits(job, run, null);
     return SparkLineJobs.finish(job, run);
