@@ -5,8 +5,6 @@
  */
 package io.spindex.spark;
 
-import io.spindex.spark.side.SparkTaskSide;
-import io.spindex.spark.side.HadoopConf;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
@@ -14,13 +12,14 @@ import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.spark.side.JvmEvent;
 import io.spindex.spark.side.Ledger;
 import io.spindex.spark.side.SparkDriver;
+import io.spindex.spark.side.SparkTaskSide;
 import io.spindex.spark.side.SpindexConf;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;

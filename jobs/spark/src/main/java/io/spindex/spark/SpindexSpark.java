@@ -6,13 +6,13 @@
 package io.spindex.spark;
 
 import io.spindex.job.Dispatcher;
-import io.spindex.spark.line.SparkLine;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
+import io.spindex.spark.line.SparkLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.apache.spark.api.java.JavaSparkContext;

@@ -87,7 +87,8 @@ class ConfMirrorTest {
   @Test
   void theJobsIndexHasAKeyOfItsOwnAndTheOldOneStillWorks() {
     IpLookupDefinition job = new IpLookupDefinition();
-    assertEquals("new.spx", jobIndex(new SparkConf(false).set(SpindexConf.JOB_INDEX, "new.spx"), ""));
+    assertEquals(
+        "new.spx", jobIndex(new SparkConf(false).set(SpindexConf.JOB_INDEX, "new.spx"), ""));
     assertEquals(
         "old.spx",
         jobIndex(

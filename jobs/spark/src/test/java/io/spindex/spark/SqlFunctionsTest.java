@@ -348,7 +348,9 @@ class SqlFunctionsTest {
                   spark
                       .udf()
                       .registerJava(
-                          "udf_bad", "io.spindex.spark.sql.SpindexUdfs$Label", DataTypes.StringType));
+                          "udf_bad",
+                          "io.spindex.spark.sql.SpindexUdfs$Label",
+                          DataTypes.StringType));
       while (u.getCause() != null && !(u instanceof IllegalArgumentException)) {
         u = u.getCause();
       }

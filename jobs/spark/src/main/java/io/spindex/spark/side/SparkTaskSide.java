@@ -17,10 +17,10 @@ import org.apache.spark.SparkFiles;
 import org.apache.spark.deploy.SparkHadoopUtil;
 
 /**
- * Side data on a Spark executor, for the jobs and the SQL functions alike: a {@link SideFile}
- * found in {@link SparkFiles}, staged once per JVM ({@link Staging}) or opened in place, and
- * loaded once per JVM through {@link TaskSide#index} (the {@link IndexHolder}). Not thread-safe
- * (one per task); what it reaches is.
+ * Side data on a Spark executor, for the jobs and the SQL functions alike: a {@link SideFile} found
+ * in {@link SparkFiles}, staged once per JVM ({@link Staging}) or opened in place, and loaded once
+ * per JVM through {@link TaskSide#index} (the {@link IndexHolder}). Not thread-safe (one per task);
+ * what it reaches is.
  */
 public final class SparkTaskSide implements TaskSide {
   private final String source;

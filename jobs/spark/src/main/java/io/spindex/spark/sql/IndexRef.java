@@ -133,7 +133,9 @@ public final class IndexRef implements AddressTarget {
           r.file,
           loader,
           h.kind(),
-          new Unparseable(acc, strict, function, column), fields, delimiter);
+          new Unparseable(acc, strict, function, column),
+          fields,
+          delimiter);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }

@@ -7,8 +7,8 @@ package io.spindex.spark.sql;
 
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
-import io.spindex.job.SideFile;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.SideFile;
 import io.spindex.spark.side.SparkTaskSide;
 import io.spindex.spark.side.SpindexConf;
 import io.spindex.text.AddressText;
@@ -38,8 +38,8 @@ import org.apache.spark.sql.api.java.UDF2;
  * name shipped with {@code --files} (a UDF cannot read the session's configuration on an executor),
  * opened the jobs' way ({@link SparkTaskSide}: once per JVM through the holder) with the loader
  * {@code spark.spindex.loader} named when the UDF was registered (default {@code mapped}; a bad
- * value fails the registration). Slower than the native functions: Spark converts every value to
- * a Java {@code String} and back.
+ * value fails the registration). Slower than the native functions: Spark converts every value to a
+ * Java {@code String} and back.
  */
 public final class SpindexUdfs {
   private SpindexUdfs() {}
