@@ -181,7 +181,7 @@ final class StepParser {
     }
     String loader = c.hasPath("loader") ? c.getString("loader") : "mmap";
     try {
-      io.spindex.index.Loader.byName(loader);
+      io.spindex.index.Loader.forOption(loader);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

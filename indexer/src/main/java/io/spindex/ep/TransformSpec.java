@@ -184,7 +184,7 @@ public final class TransformSpec {
     if (!path.getFileName().toString().endsWith(".spx")) {
       return new ProductIndexBuilder().threads(1).buildInMemory(Collections.singletonList(path));
     }
-    SpindexIndex index = IndexHolder.acquire(path, Loader.byName(loader)).index();
+    SpindexIndex index = IndexHolder.acquire(path, Loader.forOption(loader)).index();
     if (!(index instanceof ProductIndex)) {
       throw new InputException(
           path

@@ -103,8 +103,24 @@ public enum Loader implements IndexLoader {
    * mapped-unchecked} ({@link #mappedUnchecked()}). Shared by the Spark and MapReduce jobs.
    */
   public static IndexLoader forOption(String name) {
-    return name.equals("mapped-unchecked") ? mappedUnchecked() : byName(name);
+    if (name.equals(MAPPED_UNCHECKED)) {
+      return mappedUnchecked();
+    }
+    for (Loader l : values()) {
+      if (l.loaderName().equals(name)) {
+        return l;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown loader '" + name + "': expected one of " + String.join(", ", OPTION_NAMES));
   }
+
+  /** The name of {@link #mappedUnchecked()} in options. */
+  public static final String MAPPED_UNCHECKED = "mapped-unchecked";
+
+  /** Every name {@link #forOption} takes, in the order usage text lists them. */
+  public static final java.util.List<String> OPTION_NAMES =
+      java.util.List.of("io", "nio", "mmap", "mapped", MAPPED_UNCHECKED);
 
   /** The loader called {@code name} ({@code io}, {@code nio}, {@code mmap}, {@code mapped}). */
   public static Loader byName(String name) {

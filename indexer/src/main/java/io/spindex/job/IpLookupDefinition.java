@@ -8,6 +8,7 @@ package io.spindex.job;
 import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
+import io.spindex.index.Loader;
 import io.spindex.lookup.IpLocator;
 import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;
@@ -112,12 +113,8 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     return JobOption.choice(
         "loader",
         def,
-        "io | nio | mmap | mapped | mapped-unchecked (mapped: ready soonest, docs/SPARK.md)",
-        "io",
-        "nio",
-        "mmap",
-        "mapped",
-        "mapped-unchecked");
+        String.join(" | ", Loader.OPTION_NAMES) + " (mapped: ready soonest, docs/SPARK.md)",
+        Loader.OPTION_NAMES.toArray(new String[0]));
   }
 
   /** What ip-lookup's tasks need. */

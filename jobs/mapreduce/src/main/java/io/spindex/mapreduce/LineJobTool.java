@@ -10,6 +10,7 @@ import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
 import io.spindex.job.JobArgs;
+import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
@@ -91,11 +92,19 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
     this.definition = definition;
   }
 
+  /**
+   * Parses {@code args} against {@code options}, defaults from {@code conf} as {@code
+   * spindex.<option>}: every MapReduce job (line jobs and loader-compare) reads its options here.
+   */
+  static JobArgs parse(String job, List<JobOption<?>> options, String[] args, Configuration conf) {
+    return JobArgs.parse(job, options, args, k -> conf.get(CONF_PREFIX + k), HINT);
+  }
+
   @Override
   public final int run(String[] args) throws Exception {
     Configuration conf = new Configuration(getConf());
     try {
-      JobArgs a = definition.parse(args, k -> conf.get(CONF_PREFIX + k), HINT);
+      JobArgs a = parse(definition.name(), definition.options(), args, conf);
       HadoopIo.requireNoOutput(conf, a.get(LineJob.OUTPUT));
       HadoopIo.inputFiles(conf, a.get(LineJob.INPUT));
       MrDriver driver = new MrDriver(conf);

@@ -55,13 +55,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
   public int run(String[] args) throws Exception {
     Configuration conf = new Configuration(getConf());
     try {
-      JobArgs a =
-          JobArgs.parse(
-              NAME,
-              LoaderCompareDefinition.OPTIONS,
-              args,
-              k -> conf.get(LineJobTool.CONF_PREFIX + k),
-              LineJobTool.HINT);
+      JobArgs a = LineJobTool.parse(NAME, LoaderCompareDefinition.OPTIONS, args, conf);
       HadoopIo.requireNoOutput(conf, a.get(LineJob.OUTPUT));
       return run(a, conf);
     } catch (UsageException | IOException e) {

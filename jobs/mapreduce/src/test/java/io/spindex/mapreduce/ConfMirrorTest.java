@@ -129,12 +129,11 @@ class ConfMirrorTest {
     // loader-compare takes its defaults the same way.
     c.set("spindex.rounds", "7");
     JobArgs o =
-        JobArgs.parse(
+        LineJobTool.parse(
             LoaderCompareTool.NAME,
             io.spindex.job.LoaderCompareDefinition.OPTIONS,
             new String[] {"--index", "i.spx", "--output", "out", "--tasks", "3"},
-            k -> c.get(LineJobTool.CONF_PREFIX + k),
-            LineJobTool.HINT);
+            c);
     assertEquals(7L, o.get(io.spindex.job.LoaderCompareDefinition.ROUNDS));
     assertEquals(3L, o.get(io.spindex.job.LoaderCompareDefinition.TASKS));
     assertEquals("i.spx", o.get(io.spindex.job.LoaderCompareDefinition.INDEX));

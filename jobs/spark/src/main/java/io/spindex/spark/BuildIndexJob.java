@@ -23,6 +23,7 @@ import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -83,7 +84,8 @@ final class BuildIndexJob {
       JobOption.choice(
           "kind",
           null,
-          "what to build: ips, ranges or products (the texts of 'spindex build ips|ranges|products')",
+          "what to build: ips, ranges or products (the texts of 'spindex build"
+              + " ips|ranges|products')",
           "ips",
           "ranges",
           "products");

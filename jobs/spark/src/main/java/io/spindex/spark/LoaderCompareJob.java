@@ -5,12 +5,14 @@
  */
 package io.spindex.spark;
 
-import io.spindex.spark.side.SparkDriver;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.LoaderCompareDefinition;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.HadoopConf;
+import io.spindex.spark.side.SparkDriver;
+import io.spindex.spark.side.SparkTaskSide;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +70,7 @@ final class LoaderCompareJob {
                   List<LoaderCompareDefinition.Sample> s =
                       LoaderCompareDefinition.measure(
                           plan,
-                          new SparkLineJobs.SparkTaskSide("", conf),
+                          new SparkTaskSide("", conf),
                           "executor " + (env == null ? "?" : env.executorId()));
                   LoaderCompareDefinition.counts(s).forEach((k, v) -> acc.get(k).add(v));
                   return s.iterator();

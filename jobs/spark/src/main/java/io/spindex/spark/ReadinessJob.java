@@ -17,7 +17,9 @@ import io.spindex.job.JobOption;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.spark.side.SparkDriver;
+import io.spindex.spark.side.SparkTaskSide;
 import java.io.Serializable;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -122,8 +124,7 @@ final class ReadinessJob {
                     long n0 = System.nanoTime();
                     SpindexIndex index =
                         IndexHolder.acquire(
-                                new SparkLineJobs.SparkTaskSide("", conf).local(ref),
-                                Loader.forOption(loader))
+                                new SparkTaskSide("", conf).local(ref), Loader.forOption(loader))
                             .index();
                     long a =
                         index.kind() == IndexKind.IPV4_SET

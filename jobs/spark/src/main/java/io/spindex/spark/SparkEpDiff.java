@@ -11,6 +11,8 @@ import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.LineJob;
 import io.spindex.job.RecordSink;
 import io.spindex.job.Route;
+import io.spindex.spark.side.HadoopConf;
+import io.spindex.spark.side.SparkTaskSide;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
@@ -68,12 +70,7 @@ final class SparkEpDiff {
                   };
               long d =
                   EpDiffDefinition.writeDeletes(
-                      plan,
-                      new SparkLineJobs.SparkTaskSide("delete stage", conf),
-                      merged,
-                      part,
-                      tasks,
-                      sink);
+                      plan, new SparkTaskSide("delete stage", conf), merged, part, tasks, sink);
               metrics.takeJvmEvents();
               metrics.counts.add(EpDiffDefinition.DELETED, d);
               return lines.iterator();

@@ -8,21 +8,18 @@ package io.spindex.spark;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
-import io.spindex.index.IndexHolder;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
-import io.spindex.job.SideFile;
-import io.spindex.job.TaskSide;
 import io.spindex.lookup.Report;
+import io.spindex.spark.side.HadoopConf;
 import io.spindex.spark.side.JvmEvent;
 import io.spindex.spark.side.Ledger;
 import io.spindex.spark.side.SparkDriver;
-import io.spindex.spark.side.Staging;
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.SpindexConf;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -35,8 +32,8 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
-import org.apache.spark.SparkFiles;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -53,11 +50,9 @@ import scala.Tuple2;
  * events of {@link Ledger}), summing count mode's per-key counts with {@code reduceByKey}.
  */
 final class SparkLineJobs {
-  /** Prefix of option defaults in the Spark configuration. */
-  static final String CONF_PREFIX = "spark.spindex.";
-
   static final String HINT =
-      "Defaults can also be set as spark.spindex.<option> in the Spark conf.";
+      "Defaults can also be set as spark.spindex.<option> in the Spark conf"
+          + " (--index: spark.spindex.job.index).";
 
   private SparkLineJobs() {}
 
@@ -72,7 +67,21 @@ final class SparkLineJobs {
       String job,
       java.util.List<io.spindex.job.JobOption<?>> options,
       String[] args) {
-    return JobArgs.parse(job, options, args, k -> sc.getConf().get(CONF_PREFIX + k, null), HINT);
+    return parse(sc.getConf(), job, options, args, System.err);
+  }
+
+  /**
+   * Parses {@code args} against {@code options}, defaults from {@code conf} ({@link
+   * SpindexConf#jobKey}); a deprecated key in use is one line on {@code warn}.
+   */
+  static JobArgs parse(
+      SparkConf conf,
+      String job,
+      java.util.List<io.spindex.job.JobOption<?>> options,
+      String[] args,
+      java.io.PrintStream warn) {
+    return JobArgs.parse(
+        job, options, args, k -> SpindexConf.jobDefault(key -> conf.get(key, null), k, warn), HINT);
   }
 
   /** What a run of a line job leaves for the driver and for the tests. */
@@ -132,7 +141,12 @@ final class SparkLineJobs {
   /** Plans {@code job} on the driver; a usage or input error here leaves nothing behind. */
   static <P extends LineJob.Plan> Run<P> plan(JavaSparkContext sc, LineJob<P> job, String[] args)
       throws IOException {
-    JobArgs a = parse(sc, job, args);
+    return plan(sc, job, parse(sc, job, args));
+  }
+
+  /** Plans {@code job} with arguments already parsed ({@link #parse}). */
+  static <P extends LineJob.Plan> Run<P> plan(JavaSparkContext sc, LineJob<P> job, JobArgs a)
+      throws IOException {
     HadoopIo.requireNoOutput(sc.hadoopConfiguration(), a.get(LineJob.OUTPUT));
     HadoopIo.inputFiles(sc.hadoopConfiguration(), a.get(LineJob.INPUT));
     SparkDriver driver = new SparkDriver(sc);
@@ -281,39 +295,6 @@ final class SparkLineJobs {
               done.done(task);
             }
           });
-    }
-  }
-
-  /** Side data on a Spark executor: {@link SparkFiles}, a per-JVM staged copy, or in place. */
-  static final class SparkTaskSide implements TaskSide {
-    private final String source;
-    private final HadoopConf conf;
-
-    SparkTaskSide(String source, HadoopConf conf) {
-      this.source = source;
-      this.conf = conf;
-    }
-
-    @Override
-    public String source() {
-      return source;
-    }
-
-    @Override
-    public Path local(SideFile f) throws IOException {
-      switch (f.ship()) {
-        case FILES:
-          return Paths.get(SparkFiles.get(f.location()));
-        case LOCAL:
-          return Paths.get(f.location());
-        default:
-          return Staging.stage(f, conf.get());
-      }
-    }
-
-    @Override
-    public void loaded(IndexHolder.Acquired acquired, String loader) {
-      Ledger.loaded(acquired, loader);
     }
   }
 }

@@ -6,13 +6,13 @@
 package io.spindex.spark;
 
 import io.spindex.job.Dispatcher;
-import io.spindex.spark.line.SparkLine;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
+import io.spindex.spark.line.SparkLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -110,9 +110,10 @@ public final class SpindexSpark {
         if (!a.get(IpLookupDefinition.FORMAT).equals("text")) {
           return TableLookup.run(spark, a);
         }
-        return runLines(sc, lookup, args);
+        return runLines(sc, lookup, a);
       case EpTransformDefinition.NAME:
-        return runLines(sc, new EpTransformDefinition(), args);
+        EpTransformDefinition transform = new EpTransformDefinition();
+        return runLines(sc, transform, SparkLineJobs.parse(sc, transform, args));
       case EpDiffDefinition.NAME:
         return SparkEpDiff.run(sc, args);
       case LoaderCompareJob.NAME:
@@ -132,7 +133,7 @@ public final class SpindexSpark {
   }
 
   private static <P extends LineJob.Plan> JobResult runLines(
-      JavaSparkContext sc, LineJob<P> job, String[] args) throws IOException {
+      JavaSparkContext sc, LineJob<P> job, JobArgs args) throws IOException {
     SparkLineJobs.Run<P> run = SparkLineJobs.plan(sc, job, args);
     SparkLineJobs.runSplits(job, run, null);
     return SparkLineJobs.finish(job, run);

@@ -6,11 +6,13 @@
 package io.spindex.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.net.InetAddresses;
 import io.spindex.index.IndexHolder;
+import io.spindex.index.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.spark.sql.SpindexFunctions;
 import io.spindex.spark.sql.functions;
@@ -291,6 +293,71 @@ class SqlFunctionsTest {
     spark.udf().registerJava("udf_ip", "io.spindex.spark.sql.SpindexUdfs$Ip", DataTypes.StringType);
     check(spark.sql("SELECT id, udf_label(ip, '" + fx.ranges + "') FROM clients"), 0, "udf_label");
     check(spark.sql("SELECT id, udf_ip(ip) FROM clients"), 2, "udf_ip");
+  }
+
+  /**
+   * spark.spindex.loader picks the SQL functions' and the UDFs' loader: every loader the jobs take
+   * gives the reference answers, and the index the queries used is the one that loader loaded (the
+   * holder holds one version per loader; after a clear, only that one).
+   */
+  @Test
+  void everyLoaderGivesTheReferenceAnswers() throws Exception {
+    try {
+      for (String loader : Loader.OPTION_NAMES) {
+        IndexHolder.clear();
+        spark.conf().set("spark.spindex.loader", loader);
+        spark
+            .udf()
+            .registerJava(
+                "udf_label", "io.spindex.spark.sql.SpindexUdfs$Label", DataTypes.StringType);
+        check(spark.sql("SELECT id, spindex_label(ip, 'geo') FROM clients"), 0, loader + " label");
+        check(
+            spark.sql("SELECT id, udf_label(ip, '" + fx.ranges + "') FROM clients"),
+            0,
+            loader + " udf_label");
+        assertEquals(1, IndexHolder.size(), loader + ": one version held");
+        assertFalse(
+            IndexHolder.acquire(fx.ranges, Loader.forOption(loader)).loadedByThisCall(),
+            loader + ": the queries loaded the index with it");
+      }
+    } finally {
+      spark.conf().unset("spark.spindex.loader");
+      IndexHolder.clear();
+    }
+  }
+
+  /** A bad spark.spindex.loader is one line naming the key, the value and the loaders taken. */
+  @Test
+  void aBadLoaderIsOneLineNamingTheKeyAndTheChoices() {
+    String want =
+        "spark.spindex.loader: unknown loader 'fast': expected one of io, nio, mmap, mapped,"
+            + " mapped-unchecked";
+    spark.conf().set("spark.spindex.loader", "fast");
+    try {
+      Exception e =
+          assertThrows(
+              AnalysisException.class,
+              () -> spark.sql("SELECT spindex_label(ip, 'geo') FROM clients").collectAsList());
+      assertTrue(e.getMessage().startsWith("spindex_label: " + want), e.getMessage());
+      assertFalse(e.getMessage().contains("\n"), e.getMessage());
+      // A UDF reads it when it is registered, and fails there.
+      Throwable u =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  spark
+                      .udf()
+                      .registerJava(
+                          "udf_bad",
+                          "io.spindex.spark.sql.SpindexUdfs$Label",
+                          DataTypes.StringType));
+      while (u.getCause() != null && !(u instanceof IllegalArgumentException)) {
+        u = u.getCause();
+      }
+      assertEquals(want, u.getMessage());
+    } finally {
+      spark.conf().unset("spark.spindex.loader");
+    }
   }
 
   /**

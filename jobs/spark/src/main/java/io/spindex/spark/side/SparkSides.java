@@ -9,17 +9,13 @@ import io.spindex.index.IndexHeader;
 import io.spindex.job.SideFile;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import org.apache.spark.SparkEnv;
-import org.apache.spark.SparkFiles;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.deploy.SparkHadoopUtil;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The side-file path of the jobs, for code that is not a job (the SQL functions): a path resolved
- * and checked on the driver, and found again on an executor.
+ * The driver half of the jobs' side-file path, for code that is not a job (the SQL functions, the
+ * table path of ip-lookup): a path resolved, shipped and checked on the driver as {@link
+ * SparkDriver} does it for the jobs. Its executor half is {@link SparkTaskSide}, the jobs' own.
  */
 public final class SparkSides {
   private SparkSides() {}
@@ -50,17 +46,5 @@ public final class SparkSides {
     IndexHeader h = driver.indexHeader(f);
     driver.shipPending();
     return new Resolved(f, h);
-  }
-
-  /** Where a resolved side file is on this executor (staged first for a Hadoop path). */
-  public static Path local(SideFile f) throws IOException {
-    switch (f.ship()) {
-      case FILES:
-        return Paths.get(SparkFiles.get(f.location()));
-      case LOCAL:
-        return Paths.get(f.location());
-      default:
-        return Staging.stage(f, SparkHadoopUtil.get().newConfiguration(SparkEnv.get().conf()));
-    }
   }
 }

@@ -5,10 +5,11 @@
  */
 /**
  * Side data on Spark, below both the jobs ({@code io.spindex.spark}) and the SQL functions ({@code
- * io.spindex.spark.sql}): shipping an index from the driver ({@link
- * io.spindex.spark.side.SparkDriver}), resolving it for code that is not a job ({@link
- * io.spindex.spark.side.SparkSides}), staging a Hadoop path on an executor once per JVM ({@link
- * io.spindex.spark.side.Staging}) and the per-JVM load and stage events reported through the jobs'
- * accumulators ({@link io.spindex.spark.side.Ledger}).
+ * io.spindex.spark.sql}), one path for both: shipping an index from the driver ({@link
+ * io.spindex.spark.side.SparkDriver}; {@link io.spindex.spark.side.SparkSides} for code that is not
+ * a job), finding, staging ({@link io.spindex.spark.side.Staging}) and loading it once per executor
+ * JVM ({@link io.spindex.spark.side.SparkTaskSide}, over the holder), the per-JVM load and stage
+ * events reported through the jobs' accumulators ({@link io.spindex.spark.side.Ledger}), and the
+ * configuration keys ({@link io.spindex.spark.side.SpindexConf}).
  */
 package io.spindex.spark.side;

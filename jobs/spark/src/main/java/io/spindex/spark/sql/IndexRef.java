@@ -6,14 +6,14 @@
 package io.spindex.spark.sql;
 
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.SideFile;
 import io.spindex.spark.side.SparkSides;
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.SpindexConf;
 import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,11 +38,12 @@ import org.apache.spark.util.LongAccumulator;
 public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
 
-  /** The Spark configuration key prefix that names indexes: {@code spark.spindex.index.NAME}. */
-  public static final String CONF_PREFIX = "spark.spindex.index.";
-
   private final String given;
   private final SideFile file;
+
+  /** The loader, as {@link SpindexConf#LOADER} names it. */
+  private final String loader;
+
   private final IndexKind kind;
   private final Unparseable unparseable;
 
@@ -59,12 +60,14 @@ public final class IndexRef implements AddressTarget {
   private IndexRef(
       String given,
       SideFile file,
+      String loader,
       IndexKind kind,
       Unparseable unparseable,
       List<String> fields,
       String delimiter) {
     this.given = given;
     this.file = file;
+    this.loader = loader;
     this.kind = kind;
     this.unparseable = unparseable;
     this.fields = fields;
@@ -79,7 +82,9 @@ public final class IndexRef implements AddressTarget {
   /**
    * Resolves {@code name} (a name configured as {@code spark.spindex.index.NAME}, or a path) and
    * checks the file on the driver: it exists, is an index (whole file read: header and every
-   * section checksum) and is of the kind the function needs.
+   * section checksum) and is of the kind the function needs. The side file is shipped and opened
+   * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with the loader {@code
+   * spark.spindex.loader} names (default {@code mapped}).
    *
    * @param strict whether an unparseable address is an error (ANSI mode) rather than NULL
    * @param column the input column as SQL text, for that error
@@ -92,7 +97,13 @@ public final class IndexRef implements AddressTarget {
       IndexKind need,
       boolean strict,
       String column) {
-    String path = spark.conf().get(CONF_PREFIX + name, name);
+    String path = spark.conf().get(SpindexConf.INDEX_PREFIX + name, name);
+    String loader;
+    try {
+      loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
+    }
     try {
       SparkSides.Resolved r = SparkSides.resolve(spark, path);
       IndexHeader h = r.header;
@@ -113,13 +124,18 @@ public final class IndexRef implements AddressTarget {
       List<String> fields = List.of();
       String delimiter = null;
       if (h.kind() == IndexKind.IPV4_RANGES) {
-        IpRanges ranges =
-            IndexHolder.acquire(SparkSides.local(r.file), Loader.MAPPED).index().asRanges();
+        IpRanges ranges = SparkTaskSide.forSql().index(r.file, loader).asRanges();
         fields = new ArrayList<>(ranges.labelFields());
         delimiter = ranges.labelDelimiter();
       }
       return new IndexRef(
-          path, r.file, h.kind(), new Unparseable(acc, strict, function, column), fields, delimiter);
+          path,
+          r.file,
+          loader,
+          h.kind(),
+          new Unparseable(acc, strict, function, column),
+          fields,
+          delimiter);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }
@@ -134,7 +150,7 @@ public final class IndexRef implements AddressTarget {
     SpindexIndex i = index;
     if (i == null) {
       try {
-        i = IndexHolder.acquire(SparkSides.local(file), Loader.MAPPED).index();
+        i = SparkTaskSide.forSql().index(file, loader);
       } catch (IOException e) {
         throw new UncheckedIOException(given + ": " + e.getMessage(), e);
       }

@@ -5,11 +5,12 @@
  */
 package io.spindex.spark.sql;
 
-import io.spindex.index.IndexHolder;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.SideFile;
+import io.spindex.spark.side.SparkTaskSide;
+import io.spindex.spark.side.SpindexConf;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
@@ -17,9 +18,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import org.apache.spark.SparkFiles;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
 
@@ -35,8 +36,10 @@ import org.apache.spark.sql.api.java.UDF2;
  *
  * Same answers as the native functions, for STRING addresses; the index argument is a path or a
  * name shipped with {@code --files} (a UDF cannot read the session's configuration on an executor),
- * acquired once per JVM through the holder. Slower than the native functions: Spark converts every
- * value to a Java {@code String} and back.
+ * opened the jobs' way ({@link SparkTaskSide}: once per JVM through the holder) with the loader
+ * {@code spark.spindex.loader} named when the UDF was registered (default {@code mapped}; a bad
+ * value fails the registration). Slower than the native functions: Spark converts every value to a
+ * Java {@code String} and back.
  */
 public final class SpindexUdfs {
   private SpindexUdfs() {}
@@ -114,26 +117,43 @@ public final class SpindexUdfs {
    */
   abstract static class Opened implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** Read where the UDF is made (the driver, at registration), checked there. */
+    private final String loader = SpindexConf.sqlLoader(registeringLoader());
+
     private transient String openedName;
     private transient SpindexIndex opened;
 
     final SpindexIndex open(String index) {
       if (!index.equals(openedName)) {
-        opened = acquire(index);
+        opened = acquire(index, loader);
         openedName = index;
       }
       return opened;
     }
   }
 
-  /** The index at a path, or shipped under this name with {@code --files}; once per JVM. */
-  private static SpindexIndex acquire(String index) {
+  /** {@code spark.spindex.loader} of the active session (else of the JVM's Spark conf), or null. */
+  private static String registeringLoader() {
     try {
-      Path p = Paths.get(index);
-      if (!Files.isRegularFile(p)) {
-        p = Paths.get(SparkFiles.get(index));
-      }
-      return IndexHolder.acquire(p, Loader.MAPPED).index();
+      return SparkSession.active().conf().get(SpindexConf.LOADER, null);
+    } catch (IllegalStateException noSession) {
+      SparkEnv env = SparkEnv.get();
+      return env == null ? null : env.conf().get(SpindexConf.LOADER, null);
+    }
+  }
+
+  /**
+   * The index at a path, or shipped under this name with {@code --files}: a {@link SideFile} the
+   * executor opens as the jobs' tasks do, once per JVM.
+   */
+  private static SpindexIndex acquire(String index, String loader) {
+    try {
+      SideFile f =
+          Files.isRegularFile(Paths.get(index))
+              ? new SideFile(index, SideFile.Ship.LOCAL, index, -1, -1)
+              : new SideFile(index, SideFile.Ship.FILES, index, -1, -1);
+      return SparkTaskSide.forSql().index(f, loader);
     } catch (IOException e) {
       throw new UncheckedIOException(index + ": " + e.getMessage(), e);
     }

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.spark.side;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -12,16 +12,16 @@ import java.io.Serializable;
 import org.apache.hadoop.conf.Configuration;
 
 /** A Hadoop {@link Configuration} that can travel in a task closure (it is a Writable only). */
-final class HadoopConf implements Serializable {
+public final class HadoopConf implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private transient Configuration conf;
 
-  HadoopConf(Configuration conf) {
+  public HadoopConf(Configuration conf) {
     this.conf = conf;
   }
 
-  Configuration get() {
+  public Configuration get() {
     return conf;
   }
 

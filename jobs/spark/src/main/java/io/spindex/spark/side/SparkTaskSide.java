@@ -1,0 +1,82 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.side;
+
+import io.spindex.index.IndexHolder;
+import io.spindex.job.SideFile;
+import io.spindex.job.TaskSide;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkFiles;
+import org.apache.spark.deploy.SparkHadoopUtil;
+
+/**
+ * Side data on a Spark executor, for the jobs and the SQL functions alike: a {@link SideFile} found
+ * in {@link SparkFiles}, staged once per JVM ({@link Staging}) or opened in place, and loaded once
+ * per JVM through {@link TaskSide#index} (the {@link IndexHolder}). Not thread-safe (one per task);
+ * what it reaches is.
+ */
+public final class SparkTaskSide implements TaskSide {
+  private final String source;
+  private final HadoopConf conf;
+  private final boolean report;
+
+  /**
+   * A job task's side: loads and stages go to the {@link Ledger}, which the job's accumulators
+   * drain.
+   *
+   * @param source the split's file as rejects name it
+   * @param conf the job's Hadoop configuration (for staging a Hadoop path)
+   */
+  public SparkTaskSide(String source, HadoopConf conf) {
+    this(source, conf, true);
+  }
+
+  private SparkTaskSide(String source, HadoopConf conf, boolean report) {
+    this.source = source;
+    this.conf = conf;
+    this.report = report;
+  }
+
+  /**
+   * The side of a SQL function or UDF: staging uses the executor's Hadoop configuration, and loads
+   * are not put on the {@link Ledger} (no job drains it; a later job would count them as its own).
+   */
+  public static SparkTaskSide forSql() {
+    return new SparkTaskSide("", null, false);
+  }
+
+  @Override
+  public String source() {
+    return source;
+  }
+
+  @Override
+  public Path local(SideFile f) throws IOException {
+    switch (f.ship()) {
+      case FILES:
+        return Paths.get(SparkFiles.get(f.location()));
+      case LOCAL:
+        return Paths.get(f.location());
+      default:
+        Configuration c =
+            conf != null
+                ? conf.get()
+                : SparkHadoopUtil.get().newConfiguration(SparkEnv.get().conf());
+        return Staging.stage(f, c);
+    }
+  }
+
+  @Override
+  public void loaded(IndexHolder.Acquired acquired, String loader) {
+    if (report) {
+      Ledger.loaded(acquired, loader);
+    }
+  }
+}
