@@ -43,7 +43,8 @@ final class SparkTests {
       d = d.getParent();
     }
     if (d == null) {
-      throw new IllegalStateException("no mvnw above " + java.nio.file.Paths.get("").toAbsolutePath());
+      throw new IllegalStateException(
+          "no mvnw above " + java.nio.file.Paths.get("").toAbsolutePath());
     }
     return d.resolve(String.join("/", parts));
   }

@@ -125,10 +125,11 @@ class SqlAnsiTest {
         "SELECT n, %s(client_ip, 'ansi'), %s(client_ip, '"
             + set
             + "'), %s(client_ip), %s(client_ip, 'ansi').label FROM t ORDER BY n";
-    String tryQ = String.format(q, "try_spindex_label", "try_spindex_contains", "try_spindex_ip",
-        "try_spindex_lookup");
-    String plainQ = String.format(q, "spindex_label", "spindex_contains", "spindex_ip",
-        "spindex_lookup");
+    String tryQ =
+        String.format(
+            q, "try_spindex_label", "try_spindex_contains", "try_spindex_ip", "try_spindex_lookup");
+    String plainQ =
+        String.format(q, "spindex_label", "spindex_contains", "spindex_ip", "spindex_lookup");
     String want =
         "[1,ten,true,10.0.0.7,ten][2,doc,false,2001:db8::9,doc][3,null,false,8.8.8.8,null]"
             + "[4,null,null,null,null][5,null,null,null,null]";

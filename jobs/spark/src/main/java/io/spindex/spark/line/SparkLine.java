@@ -13,9 +13,9 @@ import java.util.Properties;
 /**
  * The Spark line and Scala version this job jar was built for, checked against the running ones
  * before anything else of the jar runs: a jar of the wrong line fails at once, in one line that
- * names both and the artifact to use, instead of an {@code AbstractMethodError} at the first
- * query. Everything here is plain Java and reads Spark's and Scala's versions by name, so the check
- * itself runs under any line.
+ * names both and the artifact to use, instead of an {@code AbstractMethodError} at the first query.
+ * Everything here is plain Java and reads Spark's and Scala's versions by name, so the check itself
+ * runs under any line.
  */
 public final class SparkLine {
   /** The artifact, line ({@code 3.5}, {@code 4.x}) and Scala binary version of this jar. */
@@ -72,7 +72,8 @@ public final class SparkLine {
   /** The one-line message for a jar of this line under {@code spark}/{@code scala}, or null. */
   static String mismatch(String spark, String scala) {
     String wantScala = binary(scala);
-    boolean sparkOk = LINE.endsWith(".x") ? major(spark).equals(major(LINE)) : spark.startsWith(LINE + ".");
+    boolean sparkOk =
+        LINE.endsWith(".x") ? major(spark).equals(major(LINE)) : spark.startsWith(LINE + ".");
     if (sparkOk && SCALA.equals(wantScala)) {
       return null;
     }

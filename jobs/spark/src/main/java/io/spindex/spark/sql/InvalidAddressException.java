@@ -12,9 +12,9 @@ import org.apache.spark.SparkThrowable;
 /**
  * A non-NULL address that does not parse, under ANSI mode ({@code spark.sql.ansi.enabled=true},
  * Spark 4's default): the error condition {@code SPINDEX_INVALID_ADDRESS} (SQLSTATE 22018, as
- * Spark's {@code CAST_INVALID_INPUT}) naming the function, the value and the input column, with
- * the way out ({@code try_} twin or ANSI off). A {@link SparkThrowable}, so Spark and PySpark
- * report its condition and parameters like their own.
+ * Spark's {@code CAST_INVALID_INPUT}) naming the function, the value and the input column, with the
+ * way out ({@code try_} twin or ANSI off). A {@link SparkThrowable}, so Spark and PySpark report
+ * its condition and parameters like their own.
  */
 public final class InvalidAddressException extends RuntimeException implements SparkThrowable {
   private static final long serialVersionUID = 1L;

@@ -28,8 +28,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Every Spindex SQL function of one address column, as one native Catalyst expression with its
- * own generated code: whole-stage code generation calls the lookup directly (no UDF wrapper, no
+ * Every Spindex SQL function of one address column, as one native Catalyst expression with its own
+ * generated code: whole-stage code generation calls the lookup directly (no UDF wrapper, no
  * interpreted fallback). The address may be STRING of any collation (text, IPv4 or IPv6, also
  * {@code [addr]} and {@code [addr]:port}), INT or BIGINT (an unsigned IPv4 value) or BINARY (4 or
  * 16 bytes). A NULL address gives NULL and is counted; what an unparseable one gives is the
@@ -174,7 +174,9 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
       Class<?> p =
           value == UTF8String.class
               ? UTF8String.class
-              : value == Integer.class ? int.class : value == Long.class ? long.class : byte[].class;
+              : value == Integer.class
+                  ? int.class
+                  : value == Long.class ? long.class : byte[].class;
       try {
         m = target.getClass().getMethod(fn.call, p);
       } catch (NoSuchMethodException e) {
@@ -194,8 +196,19 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
     if (fn == Fn.CONTAINS) {
       String r = ctx.freshName("contains");
       assign =
-          "int " + r + " = " + call + ";\n  " + ev.isNull() + " = " + r + " < 0;\n  " + ev.value()
-              + " = " + r + " == 1;";
+          "int "
+              + r
+              + " = "
+              + call
+              + ";\n  "
+              + ev.isNull()
+              + " = "
+              + r
+              + " < 0;\n  "
+              + ev.value()
+              + " = "
+              + r
+              + " == 1;";
     } else {
       assign = ev.value() + " = " + call + ";\n  " + ev.isNull() + " = " + ev.value() + " == null;";
     }

@@ -24,8 +24,8 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * The Spindex SQL functions and their registration: {@code spindex_label(ip, index)}, {@code
- * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)}, {@code spindex_ip(ip)} and
- * their {@code try_} twins. Register them in a running session with {@link #register}, or for every
+ * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)}, {@code spindex_ip(ip)} and their
+ * {@code try_} twins. Register them in a running session with {@link #register}, or for every
  * session with {@code --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
  *
  * <p>{@code index} is a constant string: a name configured as {@code spark.spindex.index.NAME =
@@ -162,11 +162,17 @@ public final class SpindexFunctions {
                 + " for NULL)";
     switch (fn) {
       case LABEL:
-        return n + "(ip, index) - The label of the range of a range index that holds the address,"
-            + " or NULL when no range holds it; " + bad + ".";
+        return n
+            + "(ip, index) - The label of the range of a range index that holds the address,"
+            + " or NULL when no range holds it; "
+            + bad
+            + ".";
       case LOOKUP:
-        return n + "(ip, index) - The label of the range holding the address as a STRUCT of the"
-            + " fields the index declares (else STRUCT<label>), or NULL; " + bad + ".";
+        return n
+            + "(ip, index) - The label of the range holding the address as a STRUCT of the"
+            + " fields the index declares (else STRUCT<label>), or NULL; "
+            + bad
+            + ".";
       case CONTAINS:
         return n + "(ip, index) - Whether a set index holds the address; " + bad + ".";
       default:

@@ -11,10 +11,10 @@ import org.apache.spark.util.LongAccumulator;
 
 /**
  * What one SQL function does with an address it cannot use: a NULL address is counted (its answer
- * is NULL); an unparseable one is counted too, or — under ANSI mode, for the function that is not
- * a {@code try_} twin — raises {@link InvalidAddressException}. The count is the accumulator
- * {@code spindex.unparseable(FUNCTION)}. Decided when the query is analysed, from the session's
- * {@code spark.sql.ansi.enabled}, as Spark's own casts decide.
+ * is NULL); an unparseable one is counted too, or — under ANSI mode, for the function that is not a
+ * {@code try_} twin — raises {@link InvalidAddressException}. The count is the accumulator {@code
+ * spindex.unparseable(FUNCTION)}. Decided when the query is analysed, from the session's {@code
+ * spark.sql.ansi.enabled}, as Spark's own casts decide.
  */
 final class Unparseable implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -58,5 +58,4 @@ final class Unparseable implements Serializable {
     }
     return String.valueOf(v);
   }
-
 }

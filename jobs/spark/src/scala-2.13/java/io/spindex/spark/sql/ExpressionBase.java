@@ -9,9 +9,10 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 
 /**
  * A Catalyst expression of one child, for Scala 2.13: the one signature that differs between Scala
- * 2.12 and 2.13 ({@code withNewChildrenInternal} takes {@code scala.collection.immutable.IndexedSeq}). Spark's own
- * {@code UnaryExpression} cannot serve from Java: its forwarder of that method is final and erased,
- * so javac does not see the abstract method implemented.
+ * 2.12 and 2.13 ({@code withNewChildrenInternal} takes {@code
+ * scala.collection.immutable.IndexedSeq}). Spark's own {@code UnaryExpression} cannot serve from
+ * Java: its forwarder of that method is final and erased, so javac does not see the abstract method
+ * implemented.
  */
 abstract class ExpressionBase extends Expression {
   private static final long serialVersionUID = 1L;
@@ -28,7 +29,8 @@ abstract class ExpressionBase extends Expression {
   }
 
   @Override
-  public final Expression withNewChildrenInternal(scala.collection.immutable.IndexedSeq<Expression> children) {
+  public final Expression withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<Expression> children) {
     return withNewChild(children.apply(0));
   }
 }

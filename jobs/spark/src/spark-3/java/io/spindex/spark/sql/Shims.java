@@ -10,12 +10,12 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
-
 import scala.Function1;
 
 /**
- * What differs between Spark lines for the SQL functions, for Spark 3.5 (Scala 2.12 and 2.13): {@code SparkSession} is the classic session and {@code Column} wraps a Catalyst expression. Everything else is written
- * once in {@code src/main/java}.
+ * What differs between Spark lines for the SQL functions, for Spark 3.5 (Scala 2.12 and 2.13):
+ * {@code SparkSession} is the classic session and {@code Column} wraps a Catalyst expression.
+ * Everything else is written once in {@code src/main/java}.
  */
 final class Shims {
   private Shims() {}
