@@ -82,13 +82,10 @@ public final class SpindexConf {
       return DEFAULT_SQL_LOADER;
     }
     String v = value.trim().toLowerCase(Locale.ROOT);
-    if (!Loader.OPTION_NAMES.contains(v)) {
-      throw new IllegalArgumentException(
-          LOADER
-              + ": unknown loader '"
-              + value
-              + "': expected one of "
-              + String.join(", ", Loader.OPTION_NAMES));
+    try {
+      Loader.forOption(v); // the jobs' own check of a loader name
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(LOADER + ": " + e.getMessage());
     }
     return v;
   }
