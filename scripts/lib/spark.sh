@@ -107,7 +107,7 @@ spark_distribution() {
   [[ "$version" == 4.* ]] && spec="pyspark[connect]==$version"
   if ! "$venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$version')" 2>/dev/null; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --no-cache-dir "$spec"
+    "$venv/bin/pip" install --quiet --no-cache-dir --no-compile "$spec"
   fi
   SPARK_HOME="$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
   export SPARK_HOME
