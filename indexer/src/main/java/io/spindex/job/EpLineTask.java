@@ -9,6 +9,7 @@ import io.spindex.ep.RowWorker;
 import io.spindex.ep.feed.ByteSink;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.EpSplitLines;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.text.Rejects;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -102,6 +103,15 @@ final class EpLineTask implements LineTask {
       }
       at = lf + 1;
     }
+  }
+
+  /** Rejects the line as {@link LineCheck#TOO_LONG}, keeping its first bytes. */
+  @Override
+  public void tooLong(byte[] b, int from, int to, long offset, int limit, RecordSink sink) {
+    worker.rejectUnread(LineCheck.TOO_LONG);
+    String detail = "more than " + limit + " bytes (first " + (to - from) + " kept)";
+    byte[] r = Rejects.record(source, offset, LineCheck.TOO_LONG, detail, b, from, to);
+    sink.write(Route.REJECTS, r, 0, r.length);
   }
 
   @Override
