@@ -90,12 +90,14 @@ final class EpLineTask implements LineTask {
       line(b, at, LineTask.withoutCr(b, at, lf), 0, sink); // the file's header
       at = lf + 1;
     }
+    ByteSink direct = sink.outputBuffer(); // rows straight into the driver's buffer: no copy
+    ByteSink o = direct != null ? direct : out;
     while (at < to) {
       out.clear();
-      int r = worker.nextRow(b, at, to, out);
+      int r = worker.nextRow(b, at, to, o);
       int lf = r >= 0 ? r : -1 - r;
       if (r >= 0) {
-        if (out.length() > 0) {
+        if (direct == null && out.length() > 0) {
           sink.write(Route.OUTPUT, out.array(), 0, out.length() - 1);
         }
       } else {

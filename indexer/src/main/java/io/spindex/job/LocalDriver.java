@@ -275,6 +275,11 @@ public final class LocalDriver {
     }
 
     @Override
+    public ByteSink outputBuffer() {
+      return chunk.out;
+    }
+
+    @Override
     public void count(byte[] key, long n) {
       byKey.merge(new String(key, StandardCharsets.UTF_8), n, Long::sum);
     }
