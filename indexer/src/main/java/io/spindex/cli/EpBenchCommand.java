@@ -5,8 +5,8 @@
  */
 package io.spindex.cli;
 
-import io.spindex.ep.EpTransformJob;
 import io.spindex.ep.TransformSpec;
+import io.spindex.job.LocalEpJobs;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.FileInputStream;
@@ -80,7 +80,7 @@ final class EpBenchCommand implements Callable<Integer> {
     if (runs < 1) {
       throw new IllegalArgumentException("--runs must be at least 1");
     }
-    TransformSpec s = TransformSpec.load(specFile);
+    TransformSpec.load(specFile); // a bad spec fails before anything is timed
     Path dir = workDir != null ? workDir : in.toAbsolutePath().getParent();
     Path out = dir.resolve(".ep-bench.out.tsv");
     Path rej = dir.resolve(".ep-bench.rejects.tsv");
@@ -92,7 +92,7 @@ final class EpBenchCommand implements Callable<Integer> {
       for (int t : threads) {
         medians.put(
             "ep transform, " + t + " thread" + (t == 1 ? "" : "s"),
-            median(() -> EpTransformJob.run(in, out, rej, s, t)));
+            median(() -> LocalEpJobs.transform(in, out, rej, specFile, t)));
       }
     } finally {
       Files.deleteIfExists(out);

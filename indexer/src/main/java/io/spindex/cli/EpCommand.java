@@ -6,8 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.ep.EpCounts;
-import io.spindex.ep.EpTransformJob;
-import io.spindex.ep.TransformSpec;
+import io.spindex.job.LocalEpJobs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -85,9 +84,9 @@ final class EpCommand {
           .output("-o", out)
           .output("--rejects", rej)
           .check();
-      TransformSpec s = TransformSpec.load(specFile);
       long t0 = System.nanoTime();
-      EpTransformJob.Result r = EpTransformJob.run(in, out, rej, s, threads(threads));
+      LocalEpJobs.Result<EpCounts> r =
+          LocalEpJobs.transform(in, out, rej, specFile, threads(threads));
       double secs = (System.nanoTime() - t0) / 1e9;
       PrintWriter o = spec.commandLine().getOut();
       o.println("wrote " + out + " (" + r.outputHeader.size() + " columns), rejects " + rej);

@@ -5,12 +5,13 @@
  */
 package io.spindex.cli;
 
+import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
-import io.spindex.ep.EpDiffJob;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
+import io.spindex.job.LocalEpJobs;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -100,8 +101,9 @@ final class EpDiffCommand implements Callable<Integer> {
     }
     ProductIndex index = a.index().asProducts();
     Path rej = EpCommand.rejectsFor(out, rejects);
-    EpDiffJob.Result r =
-        EpDiffJob.run(today, index, out, rej, time, maxLineBytes, EpCommand.threads(threads));
+    LocalEpJobs.Result<DiffCounts> r =
+        LocalEpJobs.diff(
+            today, yesterday, loader, out, rej, time, maxLineBytes, EpCommand.threads(threads));
     double secs = (System.nanoTime() - t0) / 1e9;
     PrintWriter o = spec.commandLine().getOut();
     o.println("wrote " + out + ", rejects " + rej);

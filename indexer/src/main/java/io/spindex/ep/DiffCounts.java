@@ -97,6 +97,24 @@ public final class DiffCounts implements Serializable {
     return in == inserted + updated + unchanged + rejected && byReason == rejected;
   }
 
+  /** The counts that {@link #asMap} gave (added up by name over tasks); other names are ignored. */
+  public static DiffCounts of(Map<String, Long> m) {
+    DiffCounts c = new DiffCounts();
+    c.in = m.getOrDefault("rows in", 0L);
+    c.inserted = m.getOrDefault("inserted (I)", 0L);
+    c.updated = m.getOrDefault("updated (U)", 0L);
+    c.unchanged = m.getOrDefault("unchanged", 0L);
+    c.rejected = m.getOrDefault("rows rejected", 0L);
+    c.rejectedKnownId = m.getOrDefault("rejected, id known (kept)", 0L);
+    c.deleted = m.getOrDefault("deleted (D)", 0L);
+    for (Map.Entry<String, Long> e : m.entrySet()) {
+      if (e.getKey().startsWith("rejected ")) {
+        c.reasons.put(e.getKey().substring("rejected ".length()), e.getValue());
+      }
+    }
+    return c;
+  }
+
   /** All counts by name, in display order. */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();

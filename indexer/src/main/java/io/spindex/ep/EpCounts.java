@@ -111,6 +111,26 @@ public final class EpCounts implements Serializable {
     return in == out + rejected && byReason == rejected;
   }
 
+  /** The counts that {@link #asMap} gave (added up by name over tasks); other names are ignored. */
+  public static EpCounts of(List<String> stepLabels, Map<String, Long> m) {
+    EpCounts c = new EpCounts(stepLabels);
+    c.in = m.getOrDefault("rows in", 0L);
+    c.out = m.getOrDefault("rows out", 0L);
+    c.rejected = m.getOrDefault("rows rejected", 0L);
+    for (Map.Entry<String, Long> e : m.entrySet()) {
+      String k = e.getKey();
+      if (k.startsWith("rejected ")) {
+        c.reasons.put(k.substring("rejected ".length()), e.getValue());
+      }
+    }
+    c.steps.forEach(
+        (k, v) -> {
+          v[0] = m.getOrDefault("step " + k + " changed", 0L);
+          v[1] = m.getOrDefault("step " + k + " rejected", 0L);
+        });
+    return c;
+  }
+
   /** All counts as name/value pairs, in display order (for summaries and engine counters). */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();

@@ -49,16 +49,25 @@ public final class EpDiff {
   private final int maxLineBytes;
 
   /**
-   * @param updateTime the {@code update_time} of every written row, {@code yyyy-MM-dd HH:mm:ss}
+   * Checks an update time ({@link #UPDATE_TIME}).
+   *
+   * @throws IllegalArgumentException (a usage error) naming the value
    */
-  public EpDiff(EpHeader today, ProductIndex yesterday, String updateTime, int maxLineBytes)
-      throws InputException {
+  public static void checkUpdateTime(String updateTime) {
     try {
       LocalDateTime.parse(updateTime, UPDATE_TIME);
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
           "update time must be yyyy-MM-dd HH:mm:ss, not '" + updateTime + "'", e);
     }
+  }
+
+  /**
+   * @param updateTime the {@code update_time} of every written row, {@code yyyy-MM-dd HH:mm:ss}
+   */
+  public EpDiff(EpHeader today, ProductIndex yesterday, String updateTime, int maxLineBytes)
+      throws InputException {
+    checkUpdateTime(updateTime);
     List<String> extras = new ArrayList<>(yesterday.columnNames());
     extras = extras.subList(ProductIndex.FIXED_COLUMNS.size(), extras.size());
     this.yesterday = yesterday;
@@ -232,6 +241,7 @@ public final class EpDiff {
     }
 
     /** Counts a line the reader could not hold. */
+    @Override
     public void rejectUnread(String reason) {
       counts.in++;
       counts.reject(reason);

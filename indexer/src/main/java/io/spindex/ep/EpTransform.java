@@ -209,6 +209,7 @@ public final class EpTransform {
     }
 
     /** Counts a line the reader rejected before it reached {@link #apply} (over-long lines). */
+    @Override
     public void rejectUnread(String reason) {
       counts.in++;
       counts.reject(reason);

@@ -36,6 +36,12 @@ public interface RowWorker {
     return apply(b, from, end, out) ? lf : -1 - lf;
   }
 
+  /**
+   * Counts a row rejected for {@code reason} that was never handed over (a line longer than the
+   * reader holds).
+   */
+  void rejectUnread(String reason);
+
   /** Why the last rejected row was rejected. */
   String rejectReason();
 

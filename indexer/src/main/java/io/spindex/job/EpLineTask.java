@@ -9,6 +9,7 @@ import io.spindex.ep.RowWorker;
 import io.spindex.ep.feed.ByteSink;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.EpSplitLines;
+import io.spindex.ep.feed.LineCheck;
 import io.spindex.text.Rejects;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -89,12 +90,14 @@ final class EpLineTask implements LineTask {
       line(b, at, LineTask.withoutCr(b, at, lf), 0, sink); // the file's header
       at = lf + 1;
     }
+    ByteSink direct = sink.outputBuffer(); // rows straight into the driver's buffer: no copy
+    ByteSink o = direct != null ? direct : out;
     while (at < to) {
       out.clear();
-      int r = worker.nextRow(b, at, to, out);
+      int r = worker.nextRow(b, at, to, o);
       int lf = r >= 0 ? r : -1 - r;
       if (r >= 0) {
-        if (out.length() > 0) {
+        if (direct == null && out.length() > 0) {
           sink.write(Route.OUTPUT, out.array(), 0, out.length() - 1);
         }
       } else {
@@ -102,6 +105,15 @@ final class EpLineTask implements LineTask {
       }
       at = lf + 1;
     }
+  }
+
+  /** Rejects the line as {@link LineCheck#TOO_LONG}, keeping its first bytes. */
+  @Override
+  public void tooLong(byte[] b, int from, int to, long offset, int limit, RecordSink sink) {
+    worker.rejectUnread(LineCheck.TOO_LONG);
+    String detail = "more than " + limit + " bytes (first " + (to - from) + " kept)";
+    byte[] r = Rejects.record(source, offset, LineCheck.TOO_LONG, detail, b, from, to);
+    sink.write(Route.REJECTS, r, 0, r.length);
   }
 
   @Override

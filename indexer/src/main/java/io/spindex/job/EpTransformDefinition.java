@@ -123,8 +123,19 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
     } catch (IllegalArgumentException e) {
       throw new UsageException(NAME + ": " + e.getMessage());
     }
+    Map<String, Path> inPlace = new LinkedHashMap<>();
     for (String name : sideFiles.keySet()) {
-      sideFiles.put(name, driver.ship(base.resolve(name).toString(), args.get(SHIP)));
+      SideFile f = driver.ship(base.resolve(name).toString(), args.get(SHIP));
+      sideFiles.put(name, f);
+      if (f.ship() == SideFile.Ship.LOCAL) {
+        inPlace.put(name, Paths.get(f.location()));
+      }
+    }
+    if (inPlace.size() == sideFiles.size()) {
+      // Tasks in this JVM that open the side files in place (the local driver) take this spec
+      // instead of parsing it again: the key is theirs (see task).
+      TransformSpec parsed = spec;
+      SPECS.get(text + "\n" + inPlace, "compiling " + file, () -> parsed);
     }
     return new Plan(
         text, file.toString(), sideFiles, header, t, spec.stepLabels(), args.get(SINGLE_FILE));

@@ -51,6 +51,16 @@ public interface LineTask {
     return lf > at && b[lf - 1] == '\r' ? lf - 1 : lf;
   }
 
+  /**
+   * A line longer than the engine holds ({@code limit} bytes), which starts at byte {@code offset}
+   * of the file: {@code b[from, to)} are its first bytes, the rest was skipped. By default an
+   * error; a task that rejects over-long lines makes a reject of it.
+   */
+  default void tooLong(byte[] b, int from, int to, long offset, int limit, RecordSink sink) {
+    throw new IllegalStateException(
+        "a line at byte " + offset + " is longer than " + limit + " bytes");
+  }
+
   /** After the last line: writes what was held back and any trailing records. */
   void finish(RecordSink sink);
 

@@ -18,6 +18,15 @@ public interface RecordSink {
   /** One record {@code b[off, off + len)}, without a line end. */
   void write(Route route, byte[] b, int off, int len);
 
+  /**
+   * Where a task may append {@link Route#OUTPUT} records itself, each ended by LF, instead of
+   * calling {@link #write} with a copy: the local driver's chunk buffer. Null (the default) when
+   * records go through {@link #write} only. Valid during the current call into the task.
+   */
+  default io.spindex.ep.feed.ByteSink outputBuffer() {
+    return null;
+  }
+
   /** Adds {@code n} to the job-wide count of {@code key} (count mode's label). */
   void count(byte[] key, long n);
 }

@@ -8,13 +8,13 @@ package io.spindex.ep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.spindex.job.LocalEpJobs;
 import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -67,11 +67,10 @@ class ChunkPipelineTest {
         gzip ? new GZIPOutputStream(Files.newOutputStream(in)) : Files.newOutputStream(in)) {
       o.write(text.toByteArray());
     }
-    TransformSpec spec =
-        TransformSpec.parse("input { max-line-bytes = 16 }, steps = []", Paths.get("."), "spec");
+    Path spec = spec("input { max-line-bytes = 16 }, steps = []");
     Path out = dir.resolve("out.tsv");
     Path rej = dir.resolve("rej.tsv");
-    EpTransformJob.Result res = EpTransformJob.run(in, out, rej, spec, threads, 1);
+    var res = LocalEpJobs.transform(in, out, rej, spec, threads, 1);
     String where = "seed " + seed;
     assertEquals(expectedOut.toString(), Files.readString(out), where);
     List<String> got = new ArrayList<>();
@@ -89,11 +88,11 @@ class ChunkPipelineTest {
   void emptyFileIsAnError() throws Exception {
     Path in = dir.resolve("empty.tsv");
     Files.write(in, new byte[0]);
-    TransformSpec spec = TransformSpec.parse("steps = []", Paths.get("."), "spec");
+    Path spec = spec("steps = []");
     InputException e =
         assertThrows(
             InputException.class,
-            () -> EpTransformJob.run(in, dir.resolve("o"), dir.resolve("r"), spec, 1));
+            () -> LocalEpJobs.transform(in, dir.resolve("o"), dir.resolve("r"), spec, 1));
     assertEquals(in + ": empty file: an EP file starts with a header line", e.getMessage());
     assertEquals(false, Files.exists(dir.resolve("o")), "no output on failure");
   }
@@ -102,8 +101,8 @@ class ChunkPipelineTest {
   void headerOnlyGivesHeaderOnly() throws Exception {
     Path in = dir.resolve("h.tsv");
     Files.write(in, "\uFEFFid\ttitle\r\n".getBytes(StandardCharsets.UTF_8));
-    TransformSpec spec = TransformSpec.parse("steps = []", Paths.get("."), "spec");
-    EpTransformJob.Result r = EpTransformJob.run(in, dir.resolve("o"), dir.resolve("r"), spec, 2);
+    Path spec = spec("steps = []");
+    var r = LocalEpJobs.transform(in, dir.resolve("o"), dir.resolve("r"), spec, 2);
     assertEquals("id\ttitle\n", Files.readString(dir.resolve("o")));
     assertEquals(0, r.counts.in());
   }
@@ -112,11 +111,17 @@ class ChunkPipelineTest {
   void repeatedHeaderFieldIsAnError() throws Exception {
     Path in = dir.resolve("dup.tsv");
     Files.write(in, "id\ttitle\tid\n".getBytes(StandardCharsets.UTF_8));
-    TransformSpec spec = TransformSpec.parse("steps = []", Paths.get("."), "spec");
+    Path spec = spec("steps = []");
     InputException e =
         assertThrows(
             InputException.class,
-            () -> EpTransformJob.run(in, dir.resolve("o"), dir.resolve("r"), spec, 1));
+            () -> LocalEpJobs.transform(in, dir.resolve("o"), dir.resolve("r"), spec, 1));
     assertEquals(in + ":1: bad header: field 'id' appears twice (fields 1 and 3)", e.getMessage());
+  }
+
+  private Path spec(String text) throws Exception {
+    Path p = dir.resolve("spec.conf");
+    Files.writeString(p, text);
+    return p;
   }
 }

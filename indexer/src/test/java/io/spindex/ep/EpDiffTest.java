@@ -13,6 +13,7 @@ import io.spindex.ep.feed.LineCheck;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
+import io.spindex.job.LocalEpJobs;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +55,8 @@ class EpDiffTest {
     new ProductIndexBuilder().threads(threads).build(List.of(day1), index);
     ProductIndex p = Loader.MMAP.load(index).asProducts();
     Path out = dir.resolve("summary.tsv");
-    EpDiffJob.Result r = EpDiffJob.run(day2, p, out, dir.resolve("rej.tsv"), TIME, 65536, threads);
+    var r =
+        LocalEpJobs.diff(day2, index, "mmap", out, dir.resolve("rej.tsv"), TIME, 65536, threads);
 
     Map<String, RefEp.Product> before = RefEp.products(day1, List.of());
     Map<String, RefEp.Product> after = RefEp.products(day2, List.of());
@@ -127,9 +129,7 @@ class EpDiffTest {
         "title\tid\tshipping\tprice_pc\n가\tK1\t0\t100\n나\tK2\t0\t200\textra\n라\tN1\t0\t5\n"
             .getBytes(StandardCharsets.UTF_8));
     Path out = dir.resolve("s.tsv");
-    EpDiffJob.Result r =
-        EpDiffJob.run(
-            day2, Loader.NIO.load(index).asProducts(), out, dir.resolve("r.tsv"), TIME, 1024, 1);
+    var r = LocalEpJobs.diff(day2, index, "nio", out, dir.resolve("r.tsv"), TIME, 1024, 1);
     assertEquals(
         "title\tid\tshipping\tprice_pc\tclass\tupdate_time\n"
             + "라\tN1\t0\t5\tI\t"

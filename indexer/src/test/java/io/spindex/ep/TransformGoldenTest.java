@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.job.LocalEpJobs;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -49,14 +50,9 @@ class TransformGoldenTest {
     Path in = dir.resolve("input.tsv");
     Path out = work.resolve(spec + ".out.tsv");
     Path rej = work.resolve(spec + ".rejects.tsv");
-    EpTransformJob.Result r =
-        EpTransformJob.run(
-            in,
-            out,
-            rej,
-            TransformSpec.load(dir.resolve("specs").resolve(spec + ".conf")),
-            threads,
-            chunk);
+    var r =
+        LocalEpJobs.transform(
+            in, out, rej, dir.resolve("specs").resolve(spec + ".conf"), threads, chunk);
     assertTrue(r.counts.reconciles(), spec + ": in = out + rejected");
     // Every reject's byte offset is the start of its line in the input, chunk edges or not.
     byte[] input = Files.readAllBytes(in);

@@ -5,11 +5,6 @@
  */
 package io.spindex.job;
 
-import io.spindex.ep.SeenRows;
-import io.spindex.ep.feed.EpHeader;
-import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
 import io.spindex.lookup.Report;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,14 +12,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -47,7 +38,7 @@ public final class LocalLineJobs {
     public final List<String> counts = new ArrayList<>();
 
     public final Map<String, Long> totals = new TreeMap<>();
-    public final Report report;
+    public Report report;
     public boolean reconciles;
 
     Result(String job) {
@@ -55,91 +46,54 @@ public final class LocalLineJobs {
     }
   }
 
-  /** Runs {@code job} with {@code args} (the same arguments the engines take). */
+  /**
+   * Runs {@code job} with {@code args} (the same arguments the engines take) through {@link
+   * LocalDriver}, one thread, rejects naming files as {@code file:} URIs as the engines do.
+   */
   public static <P extends LineJob.Plan> Result run(LineJob<P> job, String... args)
       throws IOException {
     JobArgs a = job.parse(args, k -> null, "");
-    P plan = job.plan(a, new LocalDriver());
     Result r = new Result(job.name());
-    Map<String, Long> byKey = new HashMap<>();
-    RecordSink sink =
-        new RecordSink() {
-          @Override
-          public void write(Route route, byte[] b, int off, int len) {
-            String s = new String(b, off, len, StandardCharsets.UTF_8);
-            (route == Route.OUTPUT ? r.output : r.rejects).add(s);
-          }
+    LocalDriver.Run<P> run =
+        LocalDriver.run(
+            job,
+            a,
+            new LocalDriver.Options().source(f -> "file:" + f.toAbsolutePath()),
+            new LocalDriver.Records() {
+              @Override
+              public void output(byte[] b, int from, int to) {
+                lines(b, from, to, r.output);
+              }
 
-          @Override
-          public void count(byte[] key, long n) {
-            byKey.merge(new String(key, StandardCharsets.UTF_8), n, Long::sum);
-          }
-        };
-    SeenRows seen = null;
-    for (Path file : inputFiles(a.get(LineJob.INPUT))) {
-      LineTask task = job.task(plan, new LocalSide("file:" + file.toAbsolutePath()));
-      task.begin(sink);
-      byte[] b = read(file);
-      int from = 0;
-      while (from < b.length) {
-        int lf = from;
-        while (lf < b.length && b[lf] != '\n') {
-          lf++;
-        }
-        int to = lf > from && b[lf - 1] == '\r' ? lf - 1 : lf;
-        task.line(b, from, to, from, sink);
-        from = lf + 1;
-      }
-      task.finish(sink);
-      task.counts().forEach((k, v) -> r.totals.merge(k, v, Long::sum));
-      r.totals.merge(LineJob.TASKS, 1L, Long::sum);
-      if (plan instanceof EpDiffDefinition.Plan) {
-        SeenRows s = EpDiffDefinition.seen(task);
-        seen = seen == null ? s : seen.or(s);
-      }
-    }
-    if (plan instanceof EpDiffDefinition.Plan) {
-      EpDiffDefinition.Plan p = (EpDiffDefinition.Plan) plan;
-      long d =
-          EpDiffDefinition.writeDeletes(
-              p,
-              new LocalSide("delete stage"),
-              seen == null ? new SeenRows(p.rows()) : seen,
-              0,
-              1,
-              sink);
-      r.totals.put(EpDiffDefinition.DELETED, d);
-    }
-    List<Object[]> rows = new ArrayList<>();
-    byKey.forEach((k, v) -> rows.add(new Object[] {k, v}));
-    rows.sort(
-        (x, y) -> {
-          int c = Long.compare((Long) y[1], (Long) x[1]);
-          return c != 0 ? c : ((String) x[0]).compareTo((String) y[0]);
-        });
-    for (Object[] row : rows) {
+              @Override
+              public void rejects(byte[] b, int from, int to) {
+                lines(b, from, to, r.rejects);
+              }
+            });
+    r.totals.putAll(run.totals);
+    for (Object[] row : run.countRows) {
       r.counts.add(row[0] + "\t" + row[1]);
     }
-    r.reconciles =
-        job.summarize(
-            plan, a, r.totals, plan.countsByKey() ? rows : Collections.emptyList(), r.report);
+    r.report = run.report;
+    r.reconciles = run.reconciles;
     return r;
+  }
+
+  /** Adds the LF-ended records of {@code b[from, to)} to {@code to}. */
+  private static void lines(byte[] b, int from, int to, List<String> into) {
+    for (int at = from; at < to; ) {
+      int lf = at;
+      while (b[lf] != '\n') {
+        lf++;
+      }
+      into.add(new String(b, at, lf - at, StandardCharsets.UTF_8));
+      at = lf + 1;
+    }
   }
 
   /** A file or the non-hidden files of a directory, in name order. */
   static List<Path> inputFiles(String input) throws IOException {
-    Path p = Paths.get(input.startsWith("file:") ? input.substring(5) : input);
-    if (!Files.isDirectory(p)) {
-      return Collections.singletonList(p);
-    }
-    List<Path> files = new ArrayList<>();
-    try (Stream<Path> s = Files.list(p)) {
-      s.filter(f -> !f.getFileName().toString().startsWith("_"))
-          .filter(f -> !f.getFileName().toString().startsWith("."))
-          .sorted()
-          .forEach(files::add);
-    }
-    return files;
+    return LocalDriver.inputFiles(input);
   }
 
   static byte[] read(Path file) throws IOException {
@@ -181,58 +135,13 @@ public final class LocalLineJobs {
         JobArgs.parse(
             LoaderCompareDefinition.NAME, LoaderCompareDefinition.OPTIONS, args, k -> null, "");
     LoaderCompareDefinition.Plan plan =
-        LoaderCompareDefinition.plan(a, new LocalDriver(), 1, "local/" + System.nanoTime());
+        LoaderCompareDefinition.plan(
+            a, new LocalDriver.Local(new LocalDriver.Options()), 1, "local/" + System.nanoTime());
     List<LoaderCompareDefinition.Sample> samples =
-        LoaderCompareDefinition.measure(plan, new LocalSide(""), "local");
+        LoaderCompareDefinition.measure(plan, new LocalDriver.Side(""), "local");
     List<List<Object>> table = LoaderCompareDefinition.table(plan, samples);
     io.spindex.lookup.Report r = new io.spindex.lookup.Report(LoaderCompareDefinition.NAME);
     boolean ok = LoaderCompareDefinition.summarize(plan, a, samples, table, r);
     return new LoaderCompareRun(samples, table, r, LoaderCompareDefinition.counts(samples), ok);
-  }
-
-  /** Side data opened in place. */
-  private static final class LocalDriver implements Driver {
-    @Override
-    public SideFile ship(String path, String how) {
-      Path p = Paths.get(path).toAbsolutePath();
-      return new SideFile(path, SideFile.Ship.LOCAL, p.toString(), -1, -1);
-    }
-
-    @Override
-    public IndexHeader indexHeader(SideFile f) throws IOException {
-      return Loader.readHeader(Paths.get(f.location()));
-    }
-
-    @Override
-    public EpHeader firstEpHeader(String input) throws IOException {
-      byte[] b = read(inputFiles(input).get(0));
-      int lf = 0;
-      while (lf < b.length && b[lf] != '\n') {
-        lf++;
-      }
-      int to = lf > 0 && b[lf - 1] == '\r' ? lf - 1 : lf;
-      return EpHeader.parse(b, 0, to, input + ":1");
-    }
-  }
-
-  private static final class LocalSide implements TaskSide {
-    private final String source;
-
-    LocalSide(String source) {
-      this.source = source;
-    }
-
-    @Override
-    public String source() {
-      return source;
-    }
-
-    @Override
-    public Path local(SideFile f) {
-      return Paths.get(f.location());
-    }
-
-    @Override
-    public void loaded(IndexHolder.Acquired acquired, String loader) {}
   }
 }

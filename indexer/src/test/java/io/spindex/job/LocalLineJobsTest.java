@@ -9,11 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
-import io.spindex.ep.EpDiffJob;
-import io.spindex.ep.EpTransformJob;
 import io.spindex.ep.TransformSpec;
 import io.spindex.gen.EpGenerator;
-import io.spindex.index.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;
@@ -113,8 +110,7 @@ class LocalLineJobsTest {
     }
     Path spec = Paths.get("..", "conf", "ep-transform.example.conf").toAbsolutePath().normalize();
     Path cli = dir.resolve("cli.tsv");
-    EpTransformJob.Result want =
-        EpTransformJob.run(feed, cli, dir.resolve("cli.rej"), TransformSpec.load(spec), 1);
+    var want = LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
     LocalLineJobs.Result r =
         LocalLineJobs.run(
             new EpTransformDefinition(),
@@ -148,10 +144,11 @@ class LocalLineJobsTest {
     new ProductIndexBuilder().build(List.of(day1), index);
     String time = "2024-05-01 12:00:00";
     Path cli = dir.resolve("diff/cli.tsv");
-    EpDiffJob.Result want =
-        EpDiffJob.run(
+    var want =
+        LocalEpJobs.diff(
             day2,
-            Loader.MMAP.load(index).asProducts(),
+            index,
+            "mmap",
             cli,
             dir.resolve("diff/cli.rej"),
             time,

@@ -53,14 +53,10 @@ public final class ChunkPipeline {
 
     public final ByteSink out;
 
-    /**
-     * Rejects: per reject the offset of its line in the chunk, and where its record's text (from
-     * its reason on) ends in {@link #text}.
-     */
-    public int[] rejectAt = new int[64];
+    /** Input offset of {@code in[0]}: where the chunk starts in the (decompressed) input. */
+    public long offset;
 
-    public int[] rejectEnd = new int[64];
-    public int rejects;
+    /** Reject records, each ended by LF. */
     public final ByteSink text = new ByteSink(1 << 12);
 
     public Chunk(int bytes) {
@@ -68,24 +64,14 @@ public final class ChunkPipeline {
       out = new ByteSink(bytes + (bytes >>> 3));
     }
 
-    /** Records a reject of the line at {@code at} in the chunk; {@code text} holds its text. */
-    public void rejected(int at) {
-      if (rejects == rejectAt.length) {
-        rejectAt = java.util.Arrays.copyOf(rejectAt, rejects * 2);
-        rejectEnd = java.util.Arrays.copyOf(rejectEnd, rejects * 2);
-      }
-      rejectAt[rejects] = at;
-      rejectEnd[rejects++] = text.length();
-    }
-
     public void reset() {
       len = 0;
       oversized = false;
       lines = 0;
       consumed = 0;
+      offset = 0;
       out.clear();
       text.clear();
-      rejects = 0;
     }
   }
 
@@ -173,6 +159,16 @@ public final class ChunkPipeline {
   private static final long LFS = Bytes.repeat((byte) '\n');
 
   /**
+   * Runs the pipeline over all of {@code in}, from its first byte.
+   *
+   * @return the processors, for their counts
+   */
+  public <P extends Processor> List<P> run(
+      ReadableByteChannel in, Supplier<P> processors, Writer writer) throws IOException {
+    return run(in, new Start(new byte[0], new byte[0], 0, 0), processors, writer);
+  }
+
+  /**
    * Runs the pipeline over the rest of {@code in} after {@code start}.
    *
    * @return the processors, for their counts
@@ -195,6 +191,7 @@ public final class ChunkPipeline {
     int carryLen = start.restLen;
     System.arraycopy(start.rest, 0, carry, 0, carryLen);
     long offset = start.restOffset;
+    long readAt = offset;
     int created = 0;
     boolean eof = false;
     try {
@@ -245,6 +242,8 @@ public final class ChunkPipeline {
             c.consumed = fill + rest[2];
           }
         }
+        c.offset = readAt;
+        readAt += c.consumed;
         if (c.len == 0) {
           free.add(c);
           continue;

@@ -84,22 +84,4 @@ public final class EpFiles {
       }
     }
   }
-
-  /**
-   * Writes a chunk's reject records, each started by its source and byte offset ({@link
-   * io.spindex.text.Rejects}).
-   *
-   * @param source the input's name as {@link io.spindex.text.Rejects#field} gives it
-   * @param offset the input offset of the chunk's first byte
-   */
-  public static void writeRejects(Output rejects, ChunkPipeline.Chunk c, byte[] source, long offset)
-      throws IOException {
-    int start = 0;
-    for (int i = 0; i < c.rejects; i++) {
-      byte[] head = io.spindex.text.Rejects.head(source, offset + c.rejectAt[i]);
-      rejects.write(head, 0, head.length);
-      rejects.write(c.text.array(), start, c.rejectEnd[i]);
-      start = c.rejectEnd[i];
-    }
-  }
 }

@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
-import io.spindex.ep.EpDiffJob;
+import io.spindex.ep.DiffCounts;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.LineJob;
+import io.spindex.job.LocalEpJobs;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,11 +35,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ep-diff on the LocalJobRunner against the single-machine command ({@link EpDiffJob}, what {@code
- * spindex ep diff} runs) on the same generated feeds: several map tasks (small splits, most without
- * the header line), the seen-row bitmap sliced over two delete reducers. The summary rows are the
- * command's (I and U rows in input order, then the D rows in index order), the rejects and every
- * count too; with {@code --single-file true} the summary file is the command's, byte for byte.
+ * ep-diff on the LocalJobRunner against the single-machine command ({@link LocalEpJobs}, what
+ * {@code spindex ep diff} runs) on the same generated feeds: several map tasks (small splits, most
+ * without the header line), the seen-row bitmap sliced over two delete reducers. The summary rows
+ * are the command's (I and U rows in input order, then the D rows in index order), the rejects and
+ * every count too; with {@code --single-file true} the summary file is the command's, byte for
+ * byte.
  */
 class EpDiffToolTest {
   static final String TIME = "2024-05-01 12:00:00";
@@ -47,7 +48,7 @@ class EpDiffToolTest {
   @TempDir static Path dir;
   static Path day2;
   static Path index;
-  static EpDiffJob.Result want;
+  static LocalEpJobs.Result<DiffCounts> want;
   static byte[] cliSummary;
   static List<String> cliRejects;
 
@@ -69,7 +70,7 @@ class EpDiffToolTest {
 
     Path cli = dir.resolve("cli-summary.tsv");
     Path rej = dir.resolve("cli.rej");
-    want = EpDiffJob.run(day2, Loader.MMAP.load(index).asProducts(), cli, rej, TIME, 65536, 2);
+    want = LocalEpJobs.diff(day2, index, "mmap", cli, rej, TIME, 65536, 2);
     cliSummary = Files.readAllBytes(cli);
     cliRejects = MrTests.lines(Files.readAllBytes(rej));
     assertTrue(want.counts.inserted() > 0 && want.counts.updated() > 0, "I and U rows");

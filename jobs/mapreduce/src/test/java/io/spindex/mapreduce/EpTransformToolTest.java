@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.ep.EpTransformJob;
-import io.spindex.ep.TransformSpec;
+import io.spindex.ep.EpCounts;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.gen.EpGenerator;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.LineJob;
+import io.spindex.job.LocalEpJobs;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ep-transform on the LocalJobRunner against the single-machine core ({@link EpTransformJob}, what
+ * ep-transform on the LocalJobRunner against the single-machine core ({@link LocalEpJobs}, what
  * {@code spindex ep transform} runs) on the same generated feed and the example spec: data rows
  * byte for byte, rejects by reason and line, counters against the core's counts.
  */
@@ -45,7 +45,7 @@ class EpTransformToolTest {
 
   @TempDir static Path dir;
   static Path input;
-  static EpTransformJob.Result core;
+  static LocalEpJobs.Result<EpCounts> core;
   static byte[] coreOut;
   static List<String> coreRejects;
 
@@ -58,7 +58,7 @@ class EpTransformToolTest {
     }
     Path out = dir.resolve("core.tsv");
     Path rej = dir.resolve("core-rejects.tsv");
-    core = EpTransformJob.run(input, out, rej, TransformSpec.load(SPEC), 2);
+    core = LocalEpJobs.transform(input, out, rej, SPEC, 2);
     coreOut = Files.readAllBytes(out);
     coreRejects = MrTests.lines(Files.readAllBytes(rej));
   }

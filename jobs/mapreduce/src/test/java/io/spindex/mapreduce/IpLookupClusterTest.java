@@ -273,8 +273,7 @@ class IpLookupClusterTest {
       new io.spindex.gen.EpGenerator(3000, 11, 0.03).writeTo(o);
     }
     Path cli = dir.resolve("cli.tsv");
-    io.spindex.ep.EpTransformJob.run(
-        feed, cli, dir.resolve("cli.rej"), io.spindex.ep.TransformSpec.load(spec), 1);
+    io.spindex.job.LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
     fs.copyFromLocalFile(
         new org.apache.hadoop.fs.Path(feed.toUri()), new org.apache.hadoop.fs.Path("/data/ep/in"));
 

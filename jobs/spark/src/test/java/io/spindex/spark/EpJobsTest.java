@@ -9,12 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
-import io.spindex.ep.EpDiffJob;
-import io.spindex.ep.EpTransformJob;
-import io.spindex.ep.TransformSpec;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
+import io.spindex.job.LocalEpJobs;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,8 +86,7 @@ class EpJobsTest {
   @Test
   void transformSingleFileEqualsTheCommand() throws Exception {
     Path cli = dir.resolve("cli.tsv");
-    EpTransformJob.Result want =
-        EpTransformJob.run(day1, cli, dir.resolve("cli.rej"), TransformSpec.load(spec), 2);
+    var want = LocalEpJobs.transform(day1, cli, dir.resolve("cli.rej"), spec, 2);
     Path out = dir.resolve("t-single");
     JobResult r =
         run(
@@ -149,9 +146,7 @@ class EpJobsTest {
   @Test
   void diffEqualsTheCommand() throws Exception {
     Path cli = dir.resolve("cli-summary.tsv");
-    EpDiffJob.Result want =
-        EpDiffJob.run(
-            day2, Loader.MMAP.load(index).asProducts(), cli, dir.resolve("d.rej"), TIME, 65536, 2);
+    var want = LocalEpJobs.diff(day2, index, "mmap", cli, dir.resolve("d.rej"), TIME, 65536, 2);
     assertTrue(want.counts.inserted() > 0 && want.counts.updated() > 0);
     assertTrue(want.counts.deleted() > 0);
     Path out = dir.resolve("d-single");

@@ -1,0 +1,129 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.job;
+
+import io.spindex.annotations.Internal;
+import io.spindex.ep.DiffCounts;
+import io.spindex.ep.EpCounts;
+import io.spindex.ep.EpDiff;
+import io.spindex.ep.TransformSpec;
+import io.spindex.ep.feed.EpHeader;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * {@code spindex ep transform} and {@code spindex ep diff}: {@link EpTransformDefinition} and
+ * {@link EpDiffDefinition} run by the {@link LocalDriver} into one EP file (one header line, LF
+ * line ends) and one rejects file, both written atomically. Messages name the input as given.
+ */
+@Internal
+public final class LocalEpJobs {
+  private LocalEpJobs() {}
+
+  /** What a run did. */
+  public static final class Result<C> {
+    public final C counts;
+    public final EpHeader outputHeader;
+
+    /** Bytes of the output file, its header included. */
+    public final long bytesOut;
+
+    Result(C counts, EpHeader outputHeader, long bytesOut) {
+      this.counts = counts;
+      this.outputHeader = outputHeader;
+      this.bytesOut = bytesOut;
+    }
+  }
+
+  /**
+   * Transforms {@code in} with the spec in {@code specFile} into {@code out}; rejected rows go to
+   * {@code rejects} with their reason and position ({@link io.spindex.text.Rejects}).
+   */
+  public static Result<EpCounts> transform(
+      Path in, Path out, Path rejects, Path specFile, int threads) throws IOException {
+    return transform(in, out, rejects, specFile, threads, LocalDriver.CHUNK_BYTES);
+  }
+
+  /** As above with a given chunk size (tests: small chunks put lines across chunk edges). */
+  public static Result<EpCounts> transform(
+      Path in, Path out, Path rejects, Path specFile, int threads, int chunkBytes)
+      throws IOException {
+    TransformSpec spec = TransformSpec.load(specFile);
+    LocalDriver.Options o =
+        new LocalDriver.Options()
+            .threads(threads)
+            .maxLineBytes(spec.maxLineBytes())
+            .chunkBytes(chunkBytes);
+    EpTransformDefinition job = new EpTransformDefinition();
+    JobArgs args =
+        job.parse(
+            new String[] {
+              "--input", in.toString(),
+              "--output", out.toString(),
+              "--spec", specFile.toString(),
+              "--index-ship", "local",
+              "--single-file", "true"
+            },
+            k -> null,
+            "");
+    // The spec checked against the input's header as the command always did: a spec that does not
+    // fit the feed is the spec's error (exit 2), not wrapped as the job's.
+    spec.compile(new LocalDriver.Local(o).firstEpHeader(in.toString()));
+    LocalDriver.Run<EpTransformDefinition.Plan> r = LocalDriver.toFiles(job, args, o, out, rejects);
+    return new Result<>(
+        EpCounts.of(spec.stepLabels(), r.totals), header(r.plan), java.nio.file.Files.size(out));
+  }
+
+  /**
+   * Diffs today's full EP {@code today} against yesterday's product index into a summary EP {@code
+   * out} (I and U rows in input order, then the D rows in index order) and {@code rejects}.
+   *
+   * @param loader how tasks load the index ({@code io}, {@code nio}, {@code mmap}, {@code mapped})
+   */
+  public static Result<DiffCounts> diff(
+      Path today,
+      Path yesterday,
+      String loader,
+      Path out,
+      Path rejects,
+      String updateTime,
+      int maxLineBytes,
+      int threads)
+      throws IOException {
+    EpDiff.checkUpdateTime(updateTime);
+    LocalDriver.Options o = new LocalDriver.Options().threads(threads).maxLineBytes(maxLineBytes);
+    EpDiffDefinition job = new EpDiffDefinition();
+    JobArgs args =
+        job.parse(
+            new String[] {
+              "--input",
+              today.toString(),
+              "--yesterday",
+              yesterday.toString(),
+              "--output",
+              out.toString(),
+              "--update-time",
+              updateTime,
+              "--loader",
+              loader,
+              "--max-line-bytes",
+              String.valueOf(maxLineBytes),
+              "--index-ship",
+              "local",
+              "--single-file",
+              "true"
+            },
+            k -> null,
+            "");
+    LocalDriver.Run<EpDiffDefinition.Plan> r = LocalDriver.toFiles(job, args, o, out, rejects);
+    return new Result<>(DiffCounts.of(r.totals), header(r.plan), java.nio.file.Files.size(out));
+  }
+
+  private static EpHeader header(LineJob.Plan p) throws IOException {
+    byte[] h = p.singleFileHeader();
+    return EpHeader.parse(h, 0, h.length - 1, "output header");
+  }
+}
