@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
 import io.spindex.job.LocalEpJobs;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
