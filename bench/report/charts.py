@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from specs import ARTICLE_WRITE, BASELINE, COMPETITOR, COPY, EP, EP_TRANSFORM  # noqa: E402
-from specs import SQL_LABELS, sql_stats  # noqa: E402
+from specs import SQL_LABELS, mb_per_s, sql_stats  # noqa: E402
 from specs import RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, SPINDEX, STAGE_CHECKS  # noqa: E402
 
 
@@ -195,13 +195,14 @@ def fetch_chart(run, save):
     rate = float(fetch[0]["rate_bytes_per_s"]) / 1e6
     top = 1.5
     for i, (tool, color) in enumerate((("spindex", SPINDEX), ("curl", BASELINE))):
-        got = {int(r["n"]): float(r["bytes"]) / 1e6 / float(r["transfer_s"]) / (rate * int(r["n"]))
+        got = {int(r["n"]): mb_per_s(float(r["bytes"]), float(r["transfer_s"])) / (rate * int(r["n"]))
                for r in fetch if r["tool"].startswith(tool)}
         xs = [k + (i - 0.5) * 0.35 for k in range(len(ns))]
-        ys = [got.get(n, 0) for n in ns]
-        ax.bar(xs, [min(y, top) for y in ys], width=0.35, color=color, label=f"{tool} (transfer)")
-        for x, y in zip(xs, ys):
-            ax.annotate(f"{y:.2f}", (x, min(y, top)), ha="center", va="bottom", fontsize=8)
+        ys = [got.get(n, float("nan")) for n in ns]
+        shown = [min(y, top) if math.isfinite(y) else 0 for y in ys]
+        ax.bar(xs, shown, width=0.35, color=color, label=f"{tool} (transfer)")
+        for x, y, h in zip(xs, ys, shown):
+            ax.annotate(f"{y:.2f}" if math.isfinite(y) else "n/a", (x, h), ha="center", va="bottom", fontsize=8)
     ax.axhline(0.9, color="k", ls=":", alpha=0.6, label="goal, one stream: 0.9")
     ax.axhline(0.8, color="k", ls="--", alpha=0.6, label="goal, N ranges: 0.8")
     ax.set_ylim(0, top + 0.1)

@@ -16,7 +16,7 @@ import re
 import statistics
 
 import charts
-from specs import SQL_LABELS, sql_stats  # noqa: E402
+from specs import SQL_LABELS, mb_per_s, sql_stats  # noqa: E402
 from specs import ARTICLE_WRITE, COPY, DUAL_STACK, EP, EP_TRANSFORM, IPV6_BUILD, IPV6_LOOKUP
 from specs import IPV6_QUERIES, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, STAGE_CHECKS
 
@@ -407,7 +407,7 @@ def fetch_rows(run):
     for row in run.csv("fetch.csv"):
         size, n = float(row["bytes"]), int(row["n"])
         limit = float(row["rate_bytes_per_s"]) * n / 1e6 if row["limited"] == "1" else None
-        out.append((row, limit, size / 1e6 / float(row["wall_s"]), size / 1e6 / float(row["transfer_s"])))
+        out.append((row, limit, mb_per_s(size, float(row["wall_s"])), mb_per_s(size, float(row["transfer_s"]))))
     return out
 
 
@@ -415,8 +415,8 @@ def fetch(run):
     rows = []
     for row, limit, wall, transfer in fetch_rows(run):
         rows.append([row["tool"], row["n"], num(limit) if limit else "no limit", row["wall_s"],
-                     num(wall), f"{wall / limit:.2f}" if limit else "", num(transfer),
-                     f"{transfer / limit:.2f}" if limit else ""])
+                     num(wall), num(wall / limit) if limit else "", num(transfer),
+                     num(transfer / limit) if limit else ""])
     if not rows:
         return "(no fetch results in this run: scripts/bench --only fetch)"
     return table(["tool", "connections N", "N·R MB/s", "wall s", "MB/s (wall)", "÷ N·R",
@@ -551,7 +551,7 @@ def goals(run):
 
     def add(goal, value, err, test, measured):
         """A verdict on the mean, marked 'within noise' when the error bar crosses the threshold."""
-        if value is None:
+        if value is None or not math.isfinite(value):
             rows.append([goal, measured, "n/a"])
             return
         verdict = "**met**" if test(value) else "**missed**"
@@ -661,7 +661,7 @@ def goals(run):
             floor = 0.9 if n == 1 else 0.8
             add(f"fetch, {n} connection{'s' if n > 1 else ''}: ≥ {floor} · N · R (transfer)",
                 transfer / limit, float("nan"), lambda v, f=floor: v >= f,
-                f"{transfer / limit:.2f} · N · R (wall, JVM start included: {wall / limit:.2f})")
+                f"{num(transfer / limit)} · N · R (wall, JVM start included: {num(wall / limit)})")
     best = spark_throughput_best(run)
     if "lookup-mapped" in best and "identity-strings" in best:
         r = best["identity-strings"][0] / best["lookup-mapped"][0]

@@ -7,6 +7,12 @@ import statistics
 
 SPINDEX, BASELINE, COMPETITOR = "#1f77b4", "#7f7f7f", "#ff7f0e"
 
+
+def mb_per_s(size_bytes, seconds):
+    """MB/s, or NaN when the time is below the millisecond the scripts record (too fast to time)."""
+    return size_bytes / 1e6 / seconds if seconds > 0 else float("nan")
+
+
 SET_LOAD = [
     ("textNaive", "text, naive (article: `readLine` + `split` + `Long.parseLong`)", BASELINE),
     ("textSpindex", "text, Spindex parser (parse + sort + dedupe)", SPINDEX),
