@@ -136,7 +136,7 @@ class IpLookupClusterTest {
               "--index",
               fs.makeQualified(INDEX).toString(),
               "--split-mb",
-              "0.1"
+              "0.25" // five map tasks: two splits of each plain file (about 0.45 MB), the .gz whole
             });
     assertEquals(0, exit);
     return tool;
@@ -288,7 +288,7 @@ class IpLookupClusterTest {
               "--input", fs.makeQualified(new org.apache.hadoop.fs.Path("/data/ep/in")).toString(),
               "--output", "/data/ep/out",
               "--spec", spec.toString(),
-              "--split-mb", "0.25",
+              "--split-mb", "0.8", // three map tasks over the 2.2 MB feed
               "--single-file", "true"
             });
     assertEquals(0, exit);
