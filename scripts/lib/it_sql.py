@@ -1,8 +1,9 @@
 """Spark SQL and PySpark checks for scripts/it-spark-dist, against a reference computed here with
 bisect over the range text (independent of Spindex). Usage:
 
-  spark-submit --jars JOB_JAR it_sql.py pyspark RANGES_TXT INPUT_DIR INDEX
-      (a PySpark job: spindex.register(spark), SQL and the Column API, every row compared)
+  spark-submit --jars JOB_JAR it_sql.py pyspark RANGES_TXT INPUT_DIR INDEX [TABLE_OUTPUT]
+      (a PySpark job: spindex.register(spark), SQL and the Column API, every row compared; with
+      TABLE_OUTPUT, also the lines per label of an ip-lookup --format parquet output and rejects)
   it_sql.py counts RANGES_TXT INPUT_DIR SPARK_SQL_OUTPUT
       (the `label<TAB>count` lines a spark-sql query printed, compared with the reference)
   it_sql.py functions RANGES_TXT SET_TXT INPUT_DIR SPARK_SQL_OUTPUT
@@ -62,7 +63,7 @@ def first_tokens(input_dir):
     return out
 
 
-def pyspark_checks(ranges_txt, input_dir, index):
+def pyspark_checks(ranges_txt, input_dir, index, table_output=None):
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
     import spindex
@@ -91,20 +92,30 @@ def pyspark_checks(ranges_txt, input_dir, index):
           "spindex.ip: a dotted quad is its own canonical text, anything else NULL")
     plan = spark.sql("SELECT spindex_label(ip, 'geo') FROM logs")._jdf.queryExecution().executedPlan().toString()
     check("*(" in plan and "spindex_label" in plan, "the lookup runs in whole-stage generated code")
+    if table_output:
+        out = spark.read.parquet(table_output).groupBy("spindex_label").count().collect()
+        got = {r.spindex_label if r.spindex_label is not None else "\\N": r["count"] for r in out}
+        rejects = spark.read.parquet(table_output + "/_rejects").count()
+        got["\\N"] = got.get("\\N", 0) + rejects
+        check_counts(ref, input_dir, got, "ip-lookup --format parquet (%d rejects)" % rejects)
     spark.stop()
 
 
-def counts(ranges_txt, input_dir, output):
-    ref = Reference(ranges_txt)
+def check_counts(ref, input_dir, got, what):
+    """got: lines per label (unlabelled and rejected lines under \\N), against the reference."""
     want = collections.Counter(ref.label(t) or "\\N" for t in first_tokens(input_dir))
+    check(sum(got.values()) == sum(want.values()), "%s: %d rows counted (reference %d)"
+          % (what, sum(got.values()), sum(want.values())))
+    check(got == dict(want), "%s: lines per label equal the reference (%d labels)" % (what, len(got)))
+
+
+def counts(ranges_txt, input_dir, output):
     got = {}
     with open(output, encoding="utf-8") as f:
         for line in f:
             label, n = line.rstrip("\n").rsplit("\t", 1)
             got[label] = int(n)
-    check(sum(got.values()) == sum(want.values()), "spark-sql: %d rows counted (reference %d)"
-          % (sum(got.values()), sum(want.values())))
-    check(got == dict(want), "spark-sql: lines per label equal the reference (%d labels)" % len(got))
+    check_counts(Reference(ranges_txt), input_dir, got, "spark-sql")
 
 
 def functions(ranges_txt, set_txt, input_dir, output):
@@ -164,7 +175,7 @@ def wrong_line(stderr, version, module):
 
 if __name__ == "__main__":
     if sys.argv[1] == "pyspark":
-        pyspark_checks(*sys.argv[2:5])
+        pyspark_checks(*sys.argv[2:6])
     elif sys.argv[1] == "counts":
         counts(*sys.argv[2:5])
     elif sys.argv[1] == "functions":
