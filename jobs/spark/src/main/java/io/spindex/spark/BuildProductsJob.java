@@ -6,13 +6,13 @@
 package io.spindex.spark;
 
 import io.spindex.builder.Assembled;
-import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.builder.ProductPart;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.EpSplitLines;
 import io.spindex.ep.feed.ProductColumns;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
+import io.spindex.job.BuildIndexDefinition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,13 +38,13 @@ final class BuildProductsJob {
 
   static JobResult build(BuildIndexJob.Run r, JavaNewHadoopRDD<LongWritable, LineChunk> in)
       throws IOException {
-    List<String> intFields = r.o.get(BuildIndexJob.INT_FIELD);
-    int maxLineBytes = r.o.get(BuildIndexJob.MAX_LINE_BYTES).intValue();
+    List<String> intFields = r.b.o.get(BuildIndexDefinition.INT_FIELD);
+    int maxLineBytes = r.b.o.get(BuildIndexDefinition.MAX_LINE_BYTES).intValue();
     List<String> sources = new ArrayList<>();
     List<EpHeader> headers = new ArrayList<>();
-    for (FileStatus f : r.files) {
+    for (FileStatus f : r.b.files) {
       String name = f.getPath().toString();
-      try (InputStream head = HadoopIo.open(r.conf, f.getPath())) {
+      try (InputStream head = HadoopIo.open(r.b.conf, f.getPath())) {
         EpHeader h = EpSplitLines.readHeader(head, name);
         new ProductColumns(h, intFields, name); // the fields the index needs are there
         headers.add(h);
@@ -60,26 +60,18 @@ final class BuildProductsJob {
                     file, name, headers.get(file), intFields, maxLineBytes, start),
             ProductPart.EXPECTED,
             rejectCounts);
-    ProductIndexBuilder b =
-        new ProductIndexBuilder()
-            .prefixTable(r.o.get(BuildIndexJob.PREFIX_TABLE))
-            .extraIntFields(intFields)
-            .maxLineBytes(maxLineBytes);
-    Long created = BuildIndexJob.createdMillis();
-    if (created != null) {
-      b.createdMillis(created);
-    }
     Assembled index =
-        b.assembleParts(parts, headers.get(0), sources, r.sourceBytes, BuildIndexJob.get(r.digest));
+        BuildIndexDefinition.productBuilder(r.b.o)
+            .assembleParts(parts, headers.get(0), sources, r.b.sourceBytes, r.b.sourceDigest());
     long duplicates = index.counts.get("duplicates");
     if (duplicates > 0) {
       rejectCounts.merge("duplicate-id", duplicates, Long::sum);
-      Path file = new Path(r.work, "_rejects/part-duplicates");
-      try (OutputStream out = file.getFileSystem(r.conf).create(file, true)) {
+      Path file = new Path(r.b.rejects(), "part-duplicates");
+      try (OutputStream out = file.getFileSystem(r.b.conf).create(file, true)) {
         out.write(index.rejectRecords);
       }
     }
-    r.phase("sort ms");
-    return r.finish(index, rejectCounts, r.report(parts.size()));
+    r.b.phase("sort ms");
+    return r.finish(index, rejectCounts, r.b.report(parts.size()));
   }
 }

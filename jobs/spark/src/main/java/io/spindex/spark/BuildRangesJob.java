@@ -10,8 +10,7 @@ import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.RangePart;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
-import io.spindex.job.JobArgs;
-import io.spindex.job.UsageException;
+import io.spindex.job.BuildIndexDefinition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -27,53 +26,6 @@ import org.apache.spark.api.java.JavaNewHadoopRDD;
 final class BuildRangesJob {
   private BuildRangesJob() {}
 
-  /** The range builder the options describe; a bad combination is a usage error. */
-  static IpRangeBuilder builder(JobArgs o) {
-    IpRangeBuilder b =
-        new IpRangeBuilder()
-            .strict(o.get(BuildIndexJob.STRICT))
-            .prefixTable(o.get(BuildIndexJob.PREFIX_TABLE))
-            .onOverlap(o.get(BuildIndexJob.ON_OVERLAP));
-    List<String> fields = o.get(BuildIndexJob.LABEL_FIELDS);
-    if (!fields.isEmpty() && o.get(BuildIndexJob.LABEL_FIELDS_FROM_HEADER)) {
-      throw new UsageException(
-          BuildIndexJob.NAME
-              + ": --label-fields and --label-fields-from-header exclude each other");
-    }
-    try {
-      if (!fields.isEmpty()) {
-        b.labelFields(fields, o.get(BuildIndexJob.LABEL_DELIMITER));
-      }
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(BuildIndexJob.NAME + ": " + e.getMessage());
-    }
-    if (o.get(BuildIndexJob.LABEL_FIELDS_FROM_HEADER)) {
-      b.labelFieldsFromHeader();
-    }
-    if (o.get(BuildIndexJob.DELIMITER) != 0) {
-      b.delimiter(o.get(BuildIndexJob.DELIMITER));
-    }
-    Long created = BuildIndexJob.createdMillis();
-    if (created != null) {
-      b.createdMillis(created);
-    }
-    return b;
-  }
-
-  /** {@code detect} (0), {@code tab}, or one character the range parser can split on. */
-  static Character delimiter(String v) {
-    if (v.equals("detect")) {
-      return 0;
-    }
-    char c = v.equals("tab") || v.equals("\\t") ? '\t' : v.length() == 1 ? v.charAt(0) : 0;
-    if (c == 0) {
-      throw new IllegalArgumentException(
-          "expected one character, 'tab' or detect, got '" + v + "'");
-    }
-    new IpRangeBuilder().delimiter(c); // its own check: no quote, dot, slash or line end
-    return c;
-  }
-
   /**
    * Ranges: the executors parse their splits with the command's own line sink, each told what its
    * file's first lines settled (delimiter, header); the driver appends the parts in input order,
@@ -86,15 +38,15 @@ final class BuildRangesJob {
       throws IOException {
     List<String> sources = new ArrayList<>();
     List<RangePart.FileStart> starts = new ArrayList<>();
-    byte delimiter = (byte) r.o.get(BuildIndexJob.DELIMITER).charValue();
-    CompressionCodecFactory codecs = new CompressionCodecFactory(r.conf);
-    for (FileStatus f : r.files) {
+    byte delimiter = (byte) r.b.o.get(BuildIndexDefinition.DELIMITER).charValue();
+    CompressionCodecFactory codecs = new CompressionCodecFactory(r.b.conf);
+    for (FileStatus f : r.b.files) {
       String name = f.getPath().toString();
       sources.add(name);
       if (codecs.getCodec(f.getPath()) != null) {
         starts.add(RangePart.FileStart.NONE); // read whole by one split
       } else {
-        try (InputStream head = HadoopIo.open(r.conf, f.getPath())) {
+        try (InputStream head = HadoopIo.open(r.b.conf, f.getPath())) {
           starts.add(RangePart.FileStart.read(head, name, delimiter));
         }
       }
@@ -107,9 +59,8 @@ final class BuildRangesJob {
                 new RangePart.Parser(file, name, delimiter, starts.get(file), start),
             RangePart.EXPECTED,
             rejectCounts);
-    Assembled index =
-        builder.assembleParts(parts, sources, r.sourceBytes, BuildIndexJob.get(r.digest));
-    r.phase("sort ms");
-    return r.finish(index, rejectCounts, r.report(parts.size()));
+    Assembled index = builder.assembleParts(parts, sources, r.b.sourceBytes, r.b.sourceDigest());
+    r.b.phase("sort ms");
+    return r.finish(index, rejectCounts, r.b.report(parts.size()));
   }
 }

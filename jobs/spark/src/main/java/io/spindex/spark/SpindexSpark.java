@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.Dispatcher;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
@@ -36,8 +37,8 @@ public final class SpindexSpark {
               LoaderCompareJob.NAME,
               "load an index with every loader on every executor; timing table")
           .job(
-              BuildIndexJob.NAME,
-              "build an IP set index from IP lists on the cluster (= spindex build)")
+              BuildIndexDefinition.NAME,
+              "build an index of IP lists, ranges or products on the cluster (= spindex build)")
           .job(GenLogsJob.NAME, "write reproducible nginx-style access-log lines")
           .job(EpTransformDefinition.NAME, new EpTransformDefinition().description())
           .job(EpDiffDefinition.NAME, new EpDiffDefinition().description())
@@ -118,7 +119,7 @@ public final class SpindexSpark {
         return SparkEpDiff.run(sc, args);
       case LoaderCompareJob.NAME:
         return LoaderCompareJob.run(spark, args);
-      case BuildIndexJob.NAME:
+      case BuildIndexDefinition.NAME:
         return BuildIndexJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);

@@ -15,6 +15,7 @@ import io.spindex.builder.BuildReport;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.BuildIndexDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -135,7 +136,7 @@ class BuildIndexJobTest {
     JobResult r =
         SpindexSpark.run(
             SparkTests.session(),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             new String[] {
               "--kind", "ips",
               "--input", dir.resolve("in/*").toString(),
@@ -187,7 +188,7 @@ class BuildIndexJobTest {
     assertEquals(
         0,
         sparkRun(
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             "--kind=ips",
             "--input=" + plain + "," + gzip,
             "--output=" + out,
@@ -203,7 +204,7 @@ class BuildIndexJobTest {
         SpindexSpark.run(
             SparkTests.session(),
             new String[] {
-              BuildIndexJob.NAME,
+              BuildIndexDefinition.NAME,
               "--kind",
               "ips",
               "--input",
@@ -225,31 +226,17 @@ class BuildIndexJobTest {
   }
 
   @Test
-  void cutsGiveEqualSharesAndNoEmptyPartitions() {
-    int[] even = new int[65536];
-    Arrays.fill(even, 3);
-    assertArrayEquals(new int[] {16384, 32768, 49152}, BuildIndexJob.cuts(even, 4));
-    int[] one = new int[65536];
-    one[4660] = 1_000_000;
-    assertArrayEquals(new int[0], BuildIndexJob.cuts(one, 8), "a single block cannot be cut");
-    int[] skewed = new int[65536];
-    skewed[10] = 900;
-    skewed[20] = 50;
-    skewed[30] = 50;
-    // Half of the addresses are in block 10: the first cut can only follow it.
-    assertArrayEquals(new int[] {11}, BuildIndexJob.cuts(skewed, 2));
-    assertArrayEquals(new int[0], BuildIndexJob.cuts(new int[65536], 3), "nothing to cut");
-  }
-
-  @Test
   void usageMistakesExitTwo() {
-    assertEquals(2, sparkRun(BuildIndexJob.NAME, "--input", plain.toString(), "--output", "x"));
     assertEquals(
-        2, sparkRun(BuildIndexJob.NAME, "--kind", "trees", "--input", "in", "--output", "x.spx"));
+        2, sparkRun(BuildIndexDefinition.NAME, "--input", plain.toString(), "--output", "x"));
     assertEquals(
         2,
         sparkRun(
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME, "--kind", "trees", "--input", "in", "--output", "x.spx"));
+    assertEquals(
+        2,
+        sparkRun(
+            BuildIndexDefinition.NAME,
             "--kind",
             "ips",
             "--input",
@@ -273,7 +260,13 @@ class BuildIndexJobTest {
       assertEquals(
           0,
           sparkRun(
-              BuildIndexJob.NAME, "--kind", "ips", "--input", plain + "," + gzip, "--output", uri));
+              BuildIndexDefinition.NAME,
+              "--kind",
+              "ips",
+              "--input",
+              plain + "," + gzip,
+              "--output",
+              uri));
       ByteArrayOutputStream got = new ByteArrayOutputStream();
       try (java.io.InputStream in = fs.open(new org.apache.hadoop.fs.Path(uri))) {
         in.transferTo(got);

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.BuildReport;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.gen.EpGenerator;
+import io.spindex.job.BuildIndexDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -103,7 +104,7 @@ class BuildProductsJobTest {
     JobResult r =
         SpindexSpark.run(
             SparkTests.session(),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             new String[] {
               "--kind", "products",
               "--input", dir.resolve("in/*").toString(),
@@ -156,7 +157,7 @@ class BuildProductsJobTest {
         SpindexSpark.run(
             SparkTests.session(),
             new String[] {
-              BuildIndexJob.NAME,
+              BuildIndexDefinition.NAME,
               "--kind=products",
               "--input=" + plain,
               "--output=" + dir.resolve("none/x.spx"),

@@ -16,6 +16,7 @@ import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.RangePart;
 import io.spindex.index.IpRanges;
+import io.spindex.job.BuildIndexDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -150,7 +151,7 @@ class BuildRangesJobTest {
     JobResult r =
         SpindexSpark.run(
             SparkTests.session(),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             new String[] {
               "--kind", "ranges",
               "--input", dir.resolve("in/*").toString(),
@@ -199,7 +200,7 @@ class BuildRangesJobTest {
     int code =
         run(
             new PrintStream(err),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             "--kind=ranges",
             "--input=" + plain,
             "--output=" + out,
@@ -218,7 +219,7 @@ class BuildRangesJobTest {
         2,
         run(
             new PrintStream(err),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             "--kind=ips",
             "--input=" + plain,
             "--output=" + dir.resolve("x.spx"),
@@ -228,7 +229,7 @@ class BuildRangesJobTest {
         2,
         run(
             new PrintStream(new ByteArrayOutputStream()),
-            BuildIndexJob.NAME,
+            BuildIndexDefinition.NAME,
             "--kind=ranges",
             "--input=" + plain,
             "--output=" + dir.resolve("x.spx"),
