@@ -84,6 +84,9 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
   /** The keep option (for the Spark table path). */
   public static final JobOption<String> KEEP_OPTION = KEEP;
 
+  /** The loader option (for the Spark table path). */
+  public static final JobOption<String> LOADER_OPTION = LOADER;
+
   /**
    * Input format: text lines (both engines), or a table (the Spark job reads it with Spark SQL).
    */

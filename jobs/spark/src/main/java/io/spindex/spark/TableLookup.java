@@ -20,6 +20,7 @@ import io.spindex.job.UsageException;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.Report;
 import io.spindex.spark.side.SparkSides;
+import io.spindex.spark.side.SpindexConf;
 import io.spindex.spark.sql.functions;
 import java.util.Arrays;
 import java.util.Collections;
@@ -29,6 +30,7 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -42,7 +44,26 @@ import org.apache.spark.sql.SparkSession;
 final class TableLookup {
   private TableLookup() {}
 
+  /**
+   * Runs the table lookup with the SQL functions loading the index with {@code --loader} (the
+   * session's {@code spark.spindex.loader} for the time of the job, then as it was).
+   */
   static JobResult run(SparkSession spark, JobArgs a) throws Exception {
+    RuntimeConfig conf = spark.conf();
+    String before = conf.get(SpindexConf.LOADER, null);
+    conf.set(SpindexConf.LOADER, a.get(IpLookupDefinition.LOADER_OPTION));
+    try {
+      return lookup(spark, a);
+    } finally {
+      if (before == null) {
+        conf.unset(SpindexConf.LOADER);
+      } else {
+        conf.set(SpindexConf.LOADER, before);
+      }
+    }
+  }
+
+  private static JobResult lookup(SparkSession spark, JobArgs a) throws Exception {
     String format = a.get(IpLookupDefinition.FORMAT);
     String column = a.get(IpLookupDefinition.IP_COLUMN);
     String name = IpLookupDefinition.NAME;
@@ -119,7 +140,8 @@ final class TableLookup {
     boolean balanced = balanced(rowsIn, rowsOut, filtered, rejected);
     Report r = new Report(name);
     r.put("input", input).put("format", format).put("ip column", column).put("index", index);
-    r.put("index kind", kind.toString()).put("mode", mode.optionName()).put("output", output);
+    r.put("index kind", kind.toString()).put("loader", a.get(IpLookupDefinition.LOADER_OPTION));
+    r.put("mode", mode.optionName()).put("output", output);
     r.put("rows in", rowsIn).put(mode == LookupMode.COUNT ? "rows counted" : "rows out", rowsOut);
     if (mode == LookupMode.FILTER) {
       r.put("rows filtered out", filtered);

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.index.IndexHolder;
+import io.spindex.index.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,25 +81,45 @@ class TableLookupTest {
     assertEquals(hits.totals.get("rows filtered out"), misses.totals.get("rows out"));
   }
 
-  private static JobResult filter(String keep) throws Exception {
-    return SpindexSpark.run(
-        spark,
-        "ip-lookup",
-        new String[] {
-          "--input",
-          csv.toString(),
-          "--format",
-          "csv",
-          "--ip-column",
-          "ip",
-          "--mode",
-          "filter",
-          "--keep",
-          keep,
-          "--index",
-          fx.set.toString(),
-          "--output",
-          dir.resolve("out-" + keep).toString()
-        });
+  /** The table path's SQL functions load the index with --loader, as the text path does. */
+  @Test
+  void theIndexIsLoadedWithTheLoaderGiven() throws Exception {
+    String loader = "nio"; // not the default, mapped
+    try {
+      IndexHolder.clear();
+      JobResult r = filter("hits", "--loader", loader);
+      assertTrue(r.ok, r.report.toText());
+      assertEquals(inSet, (long) r.totals.get("rows out"));
+      assertEquals(1, IndexHolder.size(), "one version held");
+      assertFalse(
+          IndexHolder.acquire(fx.set, Loader.forOption(loader)).loadedByThisCall(),
+          "the job loaded the index with --loader");
+      assertTrue(r.report.toJson().contains("\"loader\": \"nio\""), r.report.toJson());
+      assertEquals(null, spark.conf().get("spark.spindex.loader", null), "the session's as before");
+    } finally {
+      IndexHolder.clear();
+    }
+  }
+
+  private static JobResult filter(String keep, String... more) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--input",
+                csv.toString(),
+                "--format",
+                "csv",
+                "--ip-column",
+                "ip",
+                "--mode",
+                "filter",
+                "--keep",
+                keep,
+                "--index",
+                fx.set.toString(),
+                "--output",
+                dir.resolve("out-" + keep + String.join("", more)).toString()));
+    args.addAll(List.of(more));
+    return SpindexSpark.run(spark, "ip-lookup", args.toArray(new String[0]));
   }
 }
