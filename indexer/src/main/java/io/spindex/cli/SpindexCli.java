@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
       BenchLoadCommand.class,
       FetchCommand.class,
       StageCommand.class,
+      RunCommand.class,
       CommandLine.HelpCommand.class
     })
 @Internal

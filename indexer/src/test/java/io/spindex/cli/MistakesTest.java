@@ -45,6 +45,35 @@ class MistakesTest {
     return Files.write(dir.resolve(name), text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** spindex run: the job jars' dispatcher and option tables, their one-line answers. */
+  @Test
+  void runAnswersAsTheJobJarsDo() {
+    assertEquals(0, spindex("run", "--help"));
+    assertTrue(out.startsWith("usage: spindex run <job> [options]\n"), out);
+    assertTrue(out.contains("  ip-lookup ") && out.contains("  ep-diff "), out);
+    assertEquals(0, spindex("run", "ip-lookup", "--help"));
+    assertTrue(out.startsWith("usage: ip-lookup [options]\n"), out);
+    assertEquals(2, spindex("run", "trees"));
+    assertTrue(err.startsWith("spindex: unknown job 'trees': expected one of ip-lookup"), err);
+    assertEquals(2, spindex("run", "ip-lookup", "--input", "x"));
+    assertEquals(
+        "ip-lookup: option --output is required ('ip-lookup --help' lists the options)\n", err);
+    assertEquals(
+        1,
+        spindex(
+            "run",
+            "ip-lookup",
+            "--input",
+            dir.resolve("none").toString(),
+            "--output",
+            dir.resolve("out").toString(),
+            "--index",
+            dir.resolve("no.spx").toString()));
+    assertEquals(1, err.split("\n").length, err);
+    assertTrue(err.startsWith("spindex ip-lookup: "), err);
+    assertFalse(Files.exists(dir.resolve("out")));
+  }
+
   @Test
   void aBuildNeverWritesOverItsInput() throws IOException {
     Path ips = write("ips.txt", "10.0.0.1\n10.0.0.2\n");

@@ -13,7 +13,6 @@ import io.spindex.ep.TransformSpec;
 import io.spindex.gen.EpGenerator;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
-import io.spindex.lookup.RejectReason;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,9 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,20 +50,10 @@ class LocalLineJobsTest {
             "unused",
             "--index",
             fx.ranges.toString());
-    List<String> want = new ArrayList<>();
-    List<String> wantRejects = new ArrayList<>();
-    for (IpLookupFixture.Line l : fx.lines) {
-      long a = IpLookupFixture.address(l.text);
-      if (a < 0) {
-        String src = "file:" + fx.inputDir.resolve(l.file).toAbsolutePath();
-        wantRejects.add(
-            src + "\t" + l.offset + "\t" + RejectReason.ofCode(a).label() + "\t\t" + l.text);
-      } else {
-        want.add(l.text + "\t" + fx.rangeLabel(a));
-      }
-    }
-    assertEquals(sorted(want), sorted(r.output));
-    assertEquals(sorted(wantRejects), sorted(r.rejects));
+    List<List<String>> want =
+        fx.annotateReference(f -> "file:" + fx.inputDir.resolve(f).toAbsolutePath());
+    assertEquals(want.get(0), sorted(r.output));
+    assertEquals(want.get(1), sorted(r.rejects));
     LookupCounts c = LookupCounts.fromMap(r.totals);
     assertTrue(r.reconciles && c.balanced());
     assertEquals(fx.lines.size(), c.linesIn());
@@ -86,18 +73,7 @@ class LocalLineJobsTest {
             fx.set.toString(),
             "--mode",
             "count");
-    Map<String, Long> want = new HashMap<>();
-    for (IpLookupFixture.Line l : fx.lines) {
-      long a = IpLookupFixture.address(l.text);
-      if (a >= 0) {
-        want.merge(Boolean.toString(fx.inSet(a)), 1L, Long::sum);
-      }
-    }
-    List<String> lines = new ArrayList<>();
-    want.entrySet().stream()
-        .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .forEach(e -> lines.add(e.getKey() + "\t" + e.getValue()));
-    assertEquals(lines, r.counts);
+    assertEquals(fx.setCountsReference(), r.counts);
     assertTrue(r.output.isEmpty() && r.reconciles);
   }
 

@@ -14,12 +14,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -195,5 +197,49 @@ public final class IpLookupFixture {
 
   public boolean inSet(long a) {
     return setRef.containsKey(a);
+  }
+
+  /**
+   * What ip-lookup must write over the input with the range index, computed here: the annotated
+   * lines ({@code line<TAB>label}) and the reject records ({@code source<TAB>offset<TAB>reason
+   * <TAB><TAB>line}, the source named by {@code source} from the file's name), each sorted.
+   */
+  public List<List<String>> annotateReference(Function<String, String> source) {
+    List<String> out = new ArrayList<>();
+    List<String> rejects = new ArrayList<>();
+    for (Line l : lines) {
+      long a = address(l.text);
+      if (a < 0) {
+        rejects.add(
+            source.apply(l.file)
+                + "\t"
+                + l.offset
+                + "\t"
+                + RejectReason.ofCode(a).label()
+                + "\t\t"
+                + l.text);
+      } else {
+        out.add(l.text + "\t" + rangeLabel(a));
+      }
+    }
+    Collections.sort(out);
+    Collections.sort(rejects);
+    return List.of(out, rejects);
+  }
+
+  /** What ip-lookup's count mode must write with the set index: {@code true|false<TAB>lines}. */
+  public List<String> setCountsReference() {
+    Map<String, Long> counts = new TreeMap<>();
+    for (Line l : lines) {
+      long a = address(l.text);
+      if (a >= 0) {
+        counts.merge(Boolean.toString(inSet(a)), 1L, Long::sum);
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    counts.entrySet().stream()
+        .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+        .forEach(e -> rows.add(e.getKey() + "\t" + e.getValue()));
+    return rows;
   }
 }

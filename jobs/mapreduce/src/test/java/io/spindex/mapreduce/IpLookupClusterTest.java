@@ -15,7 +15,6 @@ import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
-import io.spindex.lookup.RejectReason;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -319,18 +318,7 @@ class IpLookupClusterTest {
    * reference, independently of the job, both sorted.
    */
   private static List<List<String>> reference() {
-    List<String> out = new ArrayList<>();
-    List<String> rejects = new ArrayList<>();
-    for (IpLookupFixture.Line l : fx.lines) {
-      long a = IpLookupFixture.address(l.text);
-      if (a < 0) {
-        rejects.add(
-            l.file + "\t" + l.offset + "\t" + RejectReason.ofCode(a).label() + "\t\t" + l.text);
-      } else {
-        out.add(l.text + "\t" + fx.rangeLabel(a));
-      }
-    }
-    return List.of(sorted(out), sorted(rejects));
+    return fx.annotateReference(f -> f);
   }
 
   private static List<String> sorted(List<String> lines) {

@@ -57,21 +57,7 @@ class IpLookupToolTest {
 
   /** Expected annotate output and rejects for the fixture's ranges index. */
   static List<List<String>> expectedAnnotate() {
-    List<String> wantOut = new ArrayList<>();
-    List<String> wantRejects = new ArrayList<>();
-    for (IpLookupFixture.Line l : fx.lines) {
-      long a = IpLookupFixture.address(l.text);
-      if (a < 0) {
-        String src = "file:" + fx.inputDir.resolve(l.file).toAbsolutePath();
-        wantRejects.add(
-            src + "\t" + l.offset + "\t" + RejectReason.ofCode(a).label() + "\t\t" + l.text);
-      } else {
-        wantOut.add(l.text + "\t" + fx.rangeLabel(a));
-      }
-    }
-    Collections.sort(wantOut);
-    Collections.sort(wantRejects);
-    return List.of(wantOut, wantRejects);
+    return fx.annotateReference(f -> "file:" + fx.inputDir.resolve(f).toAbsolutePath());
   }
 
   @Test
