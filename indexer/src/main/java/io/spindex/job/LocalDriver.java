@@ -171,8 +171,9 @@ public final class LocalDriver {
     Direct direct = new Direct(records, byKey);
     List<LineTask> tasks = new ArrayList<>();
     Map<String, Long> totals = new TreeMap<>();
+    Map<String, Long> loads = new ConcurrentHashMap<>(); // what the engines add: index loads
     for (Path file : inputFiles(args.get(LineJob.INPUT))) {
-      TaskSide side = new Side(o.source.apply(file));
+      TaskSide side = new Side(o.source.apply(file), loads);
       List<LineTask> fileTasks = new ArrayList<>();
       try (ReadableByteChannel in = EpFiles.open(file)) {
         pipeline.run(
@@ -209,10 +210,12 @@ public final class LocalDriver {
       for (LineTask t : tasks) {
         seen.or(EpDiffDefinition.seen(t));
       }
-      long d = EpDiffDefinition.writeDeletes(p, new Side("delete stage"), seen, 0, 1, direct);
+      long d =
+          EpDiffDefinition.writeDeletes(p, new Side("delete stage", loads), seen, 0, 1, direct);
       direct.flush();
       totals.put(EpDiffDefinition.DELETED, d);
     }
+    loads.forEach((k, v) -> totals.merge(k, v, Long::sum));
     List<Object[]> rows = new ArrayList<>();
     byKey.forEach((k, v) -> rows.add(new Object[] {k, v}));
     rows.sort(
@@ -359,11 +362,14 @@ public final class LocalDriver {
     }
   }
 
+  /** A task's side: files opened in place; its index loads counted as the engines count them. */
   static final class Side implements TaskSide {
     private final String source;
+    private final Map<String, Long> loads;
 
-    Side(String source) {
+    Side(String source, Map<String, Long> loads) {
       this.source = source;
+      this.loads = loads;
     }
 
     @Override
@@ -377,6 +383,10 @@ public final class LocalDriver {
     }
 
     @Override
-    public void loaded(IndexHolder.Acquired acquired, String loader) {}
+    public void loaded(IndexHolder.Acquired acquired, String loader) {
+      loads.merge(LineJob.INDEX_LOADS, 1L, Long::sum);
+      loads.merge(LineJob.INDEX_BYTES, acquired.bytes(), Long::sum);
+      loads.merge(LineJob.INDEX_LOAD_MS, Math.round(acquired.loadNanos() / 1e6), Long::sum);
+    }
   }
 }

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.gen.EpGenerator;
+import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -79,6 +80,7 @@ class LocalJobsTest {
   @Test
   void ipLookupWritesTheEnginesLayoutWithTheFixturesAnswers() throws Exception {
     Path out = dir.resolve("annotated");
+    IndexHolder.clear(); // so that this run loads the index
     Object[] r = ipLookup(out, fx.ranges);
     assertEquals(0, r[0], r[2].toString());
     List<List<String>> want =
@@ -87,6 +89,7 @@ class LocalJobsTest {
     assertEquals(want.get(1), lines(out.resolve("_rejects/part-00000")));
     String summary = Files.readString(out.resolve("_summary.json"));
     assertTrue(summary.contains("\"balanced\": true"), summary);
+    assertTrue(summary.contains("\"index loads\": 1,"), summary);
     assertTrue(r[1].toString().contains("balanced"), r[1].toString());
     try (var s = Files.list(dir)) {
       assertFalse(

@@ -138,7 +138,8 @@ public final class LocalLineJobs {
         LoaderCompareDefinition.plan(
             a, new LocalDriver.Local(new LocalDriver.Options()), 1, "local/" + System.nanoTime());
     List<LoaderCompareDefinition.Sample> samples =
-        LoaderCompareDefinition.measure(plan, new LocalDriver.Side(""), "local");
+        LoaderCompareDefinition.measure(
+            plan, new LocalDriver.Side("", new java.util.HashMap<>()), "local");
     List<List<Object>> table = LoaderCompareDefinition.table(plan, samples);
     io.spindex.lookup.Report r = new io.spindex.lookup.Report(LoaderCompareDefinition.NAME);
     boolean ok = LoaderCompareDefinition.summarize(plan, a, samples, table, r);
