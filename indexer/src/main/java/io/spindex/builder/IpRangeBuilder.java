@@ -441,14 +441,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     @Override
     public void line(byte[] b, int from, int to, long index) {
-      int f = from;
-      int t = to;
-      while (f < t && Ipv4Text.isBlank(b[f])) {
-        f++;
-      }
-      while (t > f && Ipv4Text.isBlank(b[t - 1])) {
-        t--;
-      }
+      int f = Ipv4Text.skipBlanks(b, from, to);
+      int t = Ipv4Text.trimBlanks(b, f, to);
       if (f == t || b[f] == '#') {
         skipped++;
         return;

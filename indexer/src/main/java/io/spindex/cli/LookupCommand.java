@@ -135,14 +135,8 @@ final class LookupCommand implements Callable<Integer> {
 
     void line(byte[] b, int from, int to, long idx, OutputStream out, String source)
         throws IOException {
-      int f = from;
-      int t = to;
-      while (f < t && Ipv4Text.isBlank(b[f])) {
-        f++;
-      }
-      while (t > f && Ipv4Text.isBlank(b[t - 1])) {
-        t--;
-      }
+      int f = Ipv4Text.skipBlanks(b, from, to);
+      int t = Ipv4Text.trimBlanks(b, f, to);
       if (f == t || b[f] == '#') {
         return; // blank lines and # comments are skipped, as the builds skip them
       }

@@ -140,14 +140,8 @@ public final class AddressText {
    *     negative code
    */
   public static long parse(byte[] b, int from, int to, int forms, long[] out) {
-    int f = from;
-    int t = to;
-    while (f < t && Ipv4Text.isBlank(b[f])) {
-      f++;
-    }
-    while (t > f && Ipv4Text.isBlank(b[t - 1])) {
-      t--;
-    }
+    int f = Ipv4Text.skipBlanks(b, from, to);
+    int t = Ipv4Text.trimBlanks(b, f, to);
     int found = 0;
     if (t - f >= 2 && b[f] == '"' && b[t - 1] == '"') {
       f++;

@@ -93,4 +93,22 @@ public final class Ipv4Text {
   public static boolean isBlank(int c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0B;
   }
+
+  /** The first index of {@code b[from, to)} that is not {@link #isBlank blank}, or {@code to}. */
+  public static int skipBlanks(byte[] b, int from, int to) {
+    int f = from;
+    while (f < to && isBlank(b[f])) {
+      f++;
+    }
+    return f;
+  }
+
+  /** The end of {@code b[from, to)} without its trailing {@link #isBlank blanks}. */
+  public static int trimBlanks(byte[] b, int from, int to) {
+    int t = to;
+    while (t > from && isBlank(b[t - 1])) {
+      t--;
+    }
+    return t;
+  }
 }
