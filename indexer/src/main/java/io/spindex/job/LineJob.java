@@ -9,6 +9,8 @@ import io.spindex.annotations.Internal;
 import io.spindex.lookup.Report;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -177,6 +179,30 @@ public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
   public final JobArgs parse(
       String[] args, java.util.function.UnaryOperator<String> conf, String confHint) {
     return JobArgs.parse(name(), options(), args, conf, confHint);
+  }
+
+  /**
+   * Count mode's rows, as every driver writes them to {@code OUT/part-00000}: {key, count}, most
+   * first, ties by key.
+   */
+  public static List<Object[]> countRows(Map<String, Long> sums) {
+    List<Object[]> rows = new ArrayList<>();
+    sums.forEach((k, v) -> rows.add(new Object[] {k, v}));
+    rows.sort(
+        (a, b) -> {
+          int c = Long.compare((Long) b[1], (Long) a[1]);
+          return c != 0 ? c : ((String) a[0]).compareTo((String) b[0]);
+        });
+    return rows;
+  }
+
+  /** Count mode's file: one {@code key<TAB>count} line per row of {@link #countRows}. */
+  public static byte[] countFile(List<Object[]> rows) {
+    StringBuilder b = new StringBuilder();
+    for (Object[] r : rows) {
+      b.append(r[0]).append('\t').append(r[1]).append('\n');
+    }
+    return b.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** Puts the engine's task and index-load counts of {@code totals} into the summary. */

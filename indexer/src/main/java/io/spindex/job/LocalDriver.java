@@ -216,13 +216,7 @@ public final class LocalDriver {
       totals.put(EpDiffDefinition.DELETED, d);
     }
     loads.forEach((k, v) -> totals.merge(k, v, Long::sum));
-    List<Object[]> rows = new ArrayList<>();
-    byKey.forEach((k, v) -> rows.add(new Object[] {k, v}));
-    rows.sort(
-        (x, y) -> {
-          int c = Long.compare((Long) y[1], (Long) x[1]);
-          return c != 0 ? c : ((String) x[0]).compareTo((String) y[0]);
-        });
+    List<Object[]> rows = LineJob.countRows(byKey);
     Report report = new Report(job.name());
     boolean ok =
         job.summarize(

@@ -95,12 +95,7 @@ public final class LocalJobs {
         run = LocalDriver.run(job, args, o, parts);
       }
       if (run.plan.countsByKey()) {
-        try (OutputStream w =
-            new BufferedOutputStream(Files.newOutputStream(tmp.resolve("part-00000")))) {
-          for (Object[] row : run.countRows) {
-            w.write((row[0] + "\t" + row[1] + "\n").getBytes(StandardCharsets.UTF_8));
-          }
-        }
+        Files.write(tmp.resolve("part-00000"), LineJob.countFile(run.countRows));
       }
       Files.write(
           tmp.resolve("_summary.json"), run.report.toJson().getBytes(StandardCharsets.UTF_8));

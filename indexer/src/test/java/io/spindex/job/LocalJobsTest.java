@@ -10,16 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -108,12 +105,8 @@ class LocalJobsTest {
 
   @Test
   void epTransformSingleFileIsTheCommandsFile() throws Exception {
-    Path feed = dir.resolve("ep/feed.tsv");
-    Files.createDirectories(feed.getParent());
-    try (OutputStream o = Files.newOutputStream(feed)) {
-      new EpGenerator(3000, 5, 0.05).writeTo(o);
-    }
-    Path spec = Paths.get("..", "conf", "ep-transform.example.conf").toAbsolutePath().normalize();
+    Path feed = LocalLineJobs.epFeed(dir.resolve("ep/feed.tsv"), 3000, 5, 0.05);
+    Path spec = LocalLineJobs.EXAMPLE_SPEC;
     Path cli = dir.resolve("cli.tsv");
     LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
     Path out = dir.resolve("ep-out");

@@ -5,13 +5,16 @@
  */
 package io.spindex.job;
 
+import io.spindex.gen.EpGenerator;
 import io.spindex.lookup.Report;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +95,19 @@ public final class LocalLineJobs {
   }
 
   /** A file or the non-hidden files of a directory, in name order. */
+  /** The example transform spec in {@code conf/}. */
+  static final Path EXAMPLE_SPEC =
+      Paths.get("..", "conf", "ep-transform.example.conf").toAbsolutePath().normalize();
+
+  /** Writes a generated EP feed to {@code file} (its directory made); returns {@code file}. */
+  static Path epFeed(Path file, int rows, long seed, double defects) throws IOException {
+    Files.createDirectories(file.getParent());
+    try (OutputStream o = Files.newOutputStream(file)) {
+      new EpGenerator(rows, seed, defects).writeTo(o);
+    }
+    return file;
+  }
+
   static List<Path> inputFiles(String input) throws IOException {
     return LocalDriver.inputFiles(input);
   }

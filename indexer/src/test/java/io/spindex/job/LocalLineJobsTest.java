@@ -17,7 +17,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -79,12 +78,8 @@ class LocalLineJobsTest {
 
   @Test
   void epTransformGivesTheCommandsRows() throws Exception {
-    Path feed = dir.resolve("ep/feed.tsv");
-    Files.createDirectories(feed.getParent());
-    try (OutputStream o = Files.newOutputStream(feed)) {
-      new EpGenerator(2000, 5, 0.05).writeTo(o);
-    }
-    Path spec = Paths.get("..", "conf", "ep-transform.example.conf").toAbsolutePath().normalize();
+    Path feed = LocalLineJobs.epFeed(dir.resolve("ep/feed.tsv"), 2000, 5, 0.05);
+    Path spec = LocalLineJobs.EXAMPLE_SPEC;
     Path cli = dir.resolve("cli.tsv");
     var want = LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
     LocalLineJobs.Result r =

@@ -7,6 +7,7 @@ package io.spindex.hadoop;
 
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.EpSplitLines;
+import io.spindex.job.LineJob;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import java.io.IOException;
@@ -129,18 +130,10 @@ public final class HadoopIo {
    */
   public static List<Object[]> writeCounts(
       Configuration conf, String output, Map<String, Long> sums) throws IOException {
-    List<Object[]> rows = new ArrayList<>();
-    sums.forEach((k, v) -> rows.add(new Object[] {k, v}));
-    rows.sort(
-        (a, b) -> {
-          int c = Long.compare((Long) b[1], (Long) a[1]);
-          return c != 0 ? c : ((String) a[0]).compareTo((String) b[0]);
-        });
+    List<Object[]> rows = LineJob.countRows(sums);
     Path file = new Path(output, "part-00000");
     try (OutputStream out = file.getFileSystem(conf).create(file, false)) {
-      for (Object[] r : rows) {
-        out.write((r[0] + "\t" + r[1] + "\n").getBytes(StandardCharsets.UTF_8));
-      }
+      out.write(LineJob.countFile(rows));
     }
     return rows;
   }

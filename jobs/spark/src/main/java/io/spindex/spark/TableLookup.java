@@ -44,26 +44,7 @@ import org.apache.spark.sql.SparkSession;
 final class TableLookup {
   private TableLookup() {}
 
-  /**
-   * Runs the table lookup with the SQL functions loading the index with {@code --loader} (the
-   * session's {@code spark.spindex.loader} for the time of the job, then as it was).
-   */
   static JobResult run(SparkSession spark, JobArgs a) throws Exception {
-    RuntimeConfig conf = spark.conf();
-    String before = conf.get(SpindexConf.LOADER, null);
-    conf.set(SpindexConf.LOADER, a.get(IpLookupDefinition.LOADER_OPTION));
-    try {
-      return lookup(spark, a);
-    } finally {
-      if (before == null) {
-        conf.unset(SpindexConf.LOADER);
-      } else {
-        conf.set(SpindexConf.LOADER, before);
-      }
-    }
-  }
-
-  private static JobResult lookup(SparkSession spark, JobArgs a) throws Exception {
     String format = a.get(IpLookupDefinition.FORMAT);
     String column = a.get(IpLookupDefinition.IP_COLUMN);
     String name = IpLookupDefinition.NAME;
@@ -99,10 +80,7 @@ final class TableLookup {
     Column valid = functions.try_ip(ip).isNotNull();
     IndexKind kind = SparkSides.resolve(spark, index).header.kind();
     String added = kind == IndexKind.IPV4_SET ? "spindex_hit" : "spindex_label";
-    Column answer =
-        kind == IndexKind.IPV4_SET
-            ? functions.try_contains(ip, index)
-            : functions.try_label(ip, index);
+    Column answer = answer(spark, kind, ip, index, a.get(IpLookupDefinition.LOADER_OPTION));
     Dataset<Row> good = in.where(valid).withColumn(added, answer);
     Dataset<Row> rejects =
         in.where(functions.try_ip(ip).isNull())
@@ -155,6 +133,29 @@ final class TableLookup {
     totals.put("rows filtered out", filtered);
     totals.put("rows rejected", rejected);
     return new JobResult(r, totals, Collections.emptyList(), Collections.emptyMap(), balanced);
+  }
+
+  /**
+   * The call of the SQL function for {@code kind}, its index loaded with {@code loader}: a call
+   * resolves its index (and takes {@code spark.spindex.loader}) when it is built, so the session's
+   * setting is the job's only while the call is built, then as it was.
+   */
+  private static Column answer(
+      SparkSession spark, IndexKind kind, Column ip, String index, String loader) {
+    RuntimeConfig conf = spark.conf();
+    String before = conf.get(SpindexConf.LOADER, null);
+    conf.set(SpindexConf.LOADER, loader);
+    try {
+      return kind == IndexKind.IPV4_SET
+          ? functions.try_contains(ip, index)
+          : functions.try_label(ip, index);
+    } finally {
+      if (before == null) {
+        conf.unset(SpindexConf.LOADER);
+      } else {
+        conf.set(SpindexConf.LOADER, before);
+      }
+    }
   }
 
   /**
