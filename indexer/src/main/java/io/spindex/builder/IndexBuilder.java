@@ -5,7 +5,11 @@
  */
 package io.spindex.builder;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -13,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * @param <B> the concrete builder, so that the setters chain
  */
-abstract class IndexBuilder<B extends IndexBuilder<B>> {
+@Internal
+public abstract class IndexBuilder<B extends IndexBuilder<B>> {
   boolean strict;
   boolean prefixTable = true;
   LongAdder progress;
@@ -22,6 +27,9 @@ abstract class IndexBuilder<B extends IndexBuilder<B>> {
   IndexBuilder() {}
 
   abstract B self();
+
+  /** Builds the index and writes it atomically to {@code output}. */
+  public abstract BuildReport build(List<Path> inputs, Path output) throws IOException;
 
   /** Makes the first rejected line fail the build. */
   public B strict(boolean strict) {

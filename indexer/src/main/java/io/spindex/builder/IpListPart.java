@@ -182,7 +182,7 @@ public final class IpListPart implements Serializable {
 
   /** Parses the lines of one input split into a part. Not thread-safe. */
   public static final class Parser implements SplitParser<IpListPart> {
-    private final IpSetBuilder.IpSink sink;
+    private final IpSink sink;
     private final SplitFeed feed;
 
     /**
@@ -190,7 +190,7 @@ public final class IpListPart implements Serializable {
      * @param bytesGuess the split's size, to size the first buffer
      */
     public Parser(String source, long bytesGuess) {
-      this.sink = new IpSetBuilder.IpSink(source, bytesGuess / 12 + 16);
+      this.sink = new IpSink(source, bytesGuess / 12 + 16);
       this.feed = new SplitFeed(source, EXPECTED, sink, sink.rejects);
     }
 

@@ -6,20 +6,16 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
-import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Section;
 import io.spindex.text.InputException;
-import io.spindex.text.Ipv4Text;
 import io.spindex.text.RangeLine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Builds an IP range index from range text ({@link RangeLine}): delimiter given or detected per
@@ -108,28 +104,15 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
-  /** Builds the index and writes it atomically to {@code output}. */
+  @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    Built b = assemble(inputs);
-    long t1 = System.nanoTime();
-    IndexHeader h = b.writer.writeTo(output);
-    long t2 = System.nanoTime();
-    b.phases.put("write", t2 - t1);
-    return new BuildReport(b.counts, b.rejects, b.notes, h, b.phases, t2 - t0);
+    return assemble(inputs).writeTo(output, t0);
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
   public IpRanges buildInMemory(List<Path> inputs) throws IOException {
     return assemble(inputs).writer.toIndex(inputs.get(0), "text").asRanges();
-  }
-
-  private static final class Built {
-    IndexWriter writer;
-    Map<String, Long> counts = new LinkedHashMap<>();
-    Rejects rejects;
-    List<String> notes = new ArrayList<>();
-    Map<String, Long> phases = new LinkedHashMap<>();
   }
 
   private Built assemble(List<Path> inputs) throws IOException {
@@ -146,7 +129,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
           "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
     }
     long skipped = 0;
-    List<FileHead> heads = new ArrayList<>();
+    List<RangeSink.FileHead> heads = new ArrayList<>();
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
       heads.add(s.head);
@@ -158,7 +141,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     Built b = new Built();
     b.phases.put("read", System.nanoTime() - t0);
     b.rejects = scan.rejects;
-    b.notes = notes;
+    b.notes.addAll(notes);
     finish(
         b,
         rows,
@@ -187,7 +170,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       throws InputException {
     RangeRows rows = new RangeRows();
     Ipv6RangeRows rows6 = new Ipv6RangeRows();
-    FileHead[] heads = new FileHead[sources.size()];
+    RangeSink.FileHead[] heads = new RangeSink.FileHead[sources.size()];
     long lines = 0;
     long skipped = 0;
     long rejected = 0;
@@ -198,8 +181,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       skipped += p.skipped;
       rejected += p.rejected();
     }
-    List<FileHead> inOrder = new ArrayList<>();
-    for (FileHead h : heads) {
+    List<RangeSink.FileHead> inOrder = new ArrayList<>();
+    for (RangeSink.FileHead h : heads) {
       if (h != null) {
         inOrder.add(h);
       }
@@ -225,7 +208,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       Built b,
       RangeRows rows,
       Ipv6RangeRows rows6,
-      List<FileHead> heads,
+      List<RangeSink.FileHead> heads,
       List<String> sources,
       long[] lineCounts,
       byte[] digest)
@@ -288,8 +271,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   }
 
   /** The label fields named by the first header whose file has a parsed range after it. */
-  private void fieldsFromHeader(List<FileHead> heads, List<String> inputs) throws InputException {
-    for (FileHead s : heads) {
+  private void fieldsFromHeader(List<RangeSink.FileHead> heads, List<String> inputs)
+      throws InputException {
+    for (RangeSink.FileHead s : heads) {
       if (s.header == null || s.fieldsBeforeLabel < 0) {
         continue;
       }
@@ -347,212 +331,6 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     }
     return prefix;
   }
-
-  /**
-   * What the start of one input file said, for {@code --label-fields-from-header}: its header line
-   * and the layout of its first range.
-   */
-  static final class FileHead implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-
-    final String source;
-
-    /** The first header line skipped, its 1-based line number; {@code null} when none. */
-    byte[] header;
-
-    long headerLine;
-
-    /** In the first range parsed: the fields before its label, and its delimiter. */
-    int fieldsBeforeLabel = -1;
-
-    byte dataDelimiter;
-
-    FileHead(String source) {
-      this.source = source;
-    }
-
-    /** This file's head, completed by what a later part of the same file saw. */
-    FileHead then(FileHead later) {
-      if (header == null && later.header != null) {
-        header = later.header;
-        headerLine = later.headerLine;
-      }
-      if (fieldsBeforeLabel < 0 && later.fieldsBeforeLabel >= 0) {
-        fieldsBeforeLabel = later.fieldsBeforeLabel;
-        dataDelimiter = later.dataDelimiter;
-      }
-      return this;
-    }
-  }
-
-  /** Parses lines of one file into {@link RangeRows}, detecting delimiter and header. */
-  static final class RangeSink implements SourceScan.PieceSink {
-    private final Rejects rejects = new Rejects();
-    private final SourceScan.Piece piece;
-    private final RangeRows rows;
-    private final Ipv6RangeRows rows6;
-    private final List<String> notes;
-    private RangeLine parser;
-    private boolean sawData;
-    long skipped;
-    final FileHead head;
-
-    RangeSink(
-        SourceScan.Piece piece,
-        RangeRows rows,
-        Ipv6RangeRows rows6,
-        byte delimiter,
-        List<String> notes) {
-      this.piece = piece;
-      this.rows = rows;
-      this.rows6 = rows6;
-      this.notes = notes;
-      this.parser = delimiter == 0 ? null : new RangeLine(delimiter);
-      this.head = new FileHead(piece.name());
-    }
-
-    /**
-     * Goes on with a file whose earlier lines another reader read (a later split of it): {@code
-     * delimiter} as those lines set it (0 when they did not) and whether one of them was a data
-     * line (a header candidate).
-     */
-    RangeSink resume(byte delimiter, boolean sawData) {
-      if (parser == null && delimiter != 0) {
-        parser = new RangeLine(delimiter);
-      }
-      this.sawData = sawData;
-      return this;
-    }
-
-    /** The delimiter the lines so far settled on; 0 while none has. */
-    byte delimiter() {
-      return parser == null ? 0 : parser.delimiter();
-    }
-
-    /** Whether a data line (not blank, not a comment) has been read. */
-    boolean sawData() {
-      return sawData;
-    }
-
-    @Override
-    public Rejects rejects() {
-      return rejects;
-    }
-
-    @Override
-    public void line(byte[] b, int from, int to, long index) {
-      int f = Ipv4Text.skipBlanks(b, from, to);
-      int t = Ipv4Text.trimBlanks(b, f, to);
-      if (f == t || b[f] == '#') {
-        skipped++;
-        return;
-      }
-      boolean firstData = !sawData;
-      sawData = true;
-      // A first line that does not parse is a header only when no field of it is an address;
-      // a malformed first range is a reject like any other (fatal under --strict).
-      boolean header = firstData && RangeLine.looksLikeHeader(b, f, t);
-      if (parser == null) {
-        byte d = RangeLine.detectDelimiter(b, from, to);
-        if (d == 0 && header) {
-          skipHeader(b, from, to, index);
-          return;
-        }
-        parser = new RangeLine(d == 0 ? RangeLine.firstDelimiter(b, f, t) : d);
-        notes.add(piece.name() + ": delimiter " + describe(parser.delimiter()) + " (detected)");
-      }
-      String reason = parser.parse(b, from, to);
-      if (reason != null && header) {
-        skipHeader(b, from, to, index);
-        return;
-      }
-      if (reason != null) {
-        rejects.add(reason, piece.name(), index + 1, b, from, to);
-        return;
-      }
-      if (head.fieldsBeforeLabel < 0) {
-        head.fieldsBeforeLabel = 0;
-        head.dataDelimiter = parser.delimiter();
-        for (int i = from; i < parser.labelFrom(); i++) {
-          if (b[i] == head.dataDelimiter) {
-            head.fieldsBeforeLabel++;
-          }
-        }
-      }
-      if (parser.family() == 4) {
-        rows.add(
-            parser.start(),
-            parser.end(),
-            b,
-            parser.labelFrom(),
-            parser.labelTo(),
-            piece.fileIndex,
-            index + 1);
-      } else {
-        addIpv6(b, index + 1);
-      }
-    }
-
-    /**
-     * An IPv6 range; the part of it in {@code ::ffff:0:0/96} (IPv4-mapped addresses, looked up as
-     * IPv4) is stored as an IPv4 range, the parts below and above it as IPv6 ranges.
-     */
-    private void addIpv6(byte[] b, long line) {
-      int label = rows.internLabel(b, parser.labelFrom(), parser.labelTo());
-      long sHi = parser.startHi();
-      long sLo = parser.startLo();
-      long eHi = parser.endHi();
-      long eLo = parser.endLo();
-      int file = piece.fileIndex;
-      boolean startsBelow = sHi == 0 && Long.compareUnsigned(sLo, MAPPED_FIRST) < 0;
-      boolean endsAbove = eHi != 0 || Long.compareUnsigned(eLo, MAPPED_LAST) > 0;
-      boolean startsAbove = sHi != 0 || Long.compareUnsigned(sLo, MAPPED_LAST) > 0;
-      boolean endsBelow = eHi == 0 && Long.compareUnsigned(eLo, MAPPED_FIRST) < 0;
-      if (startsAbove || endsBelow) {
-        rows6.add(sHi, sLo, eHi, eLo, label, file, line);
-        return;
-      }
-      if (startsBelow) {
-        rows6.add(sHi, sLo, 0, MAPPED_FIRST - 1, label, file, line);
-      }
-      long from = startsBelow ? 0 : sLo & 0xFFFF_FFFFL;
-      long to = endsAbove ? 0xFFFF_FFFFL : eLo & 0xFFFF_FFFFL;
-      rows.addLabelled(from, to, label, file, line);
-      if (endsAbove) {
-        rows6.add(0, MAPPED_LAST + 1, eHi, eLo, label, file, line);
-      }
-    }
-
-    private void skipHeader(byte[] b, int from, int to, long index) {
-      skipped++;
-      if (head.header == null) {
-        int t = to;
-        while (t > from && (b[t - 1] == '\r' || Ipv4Text.isBlank(b[t - 1]))) {
-          t--;
-        }
-        head.header = java.util.Arrays.copyOfRange(b, from, t);
-        head.headerLine = index + 1;
-      }
-      notes.add(
-          piece.name()
-              + ":"
-              + (index + 1)
-              + ": skipped header line '"
-              + Rejects.snippet(b, from, to)
-              + "'");
-    }
-
-    @Override
-    public void tooLong(byte[] b, int from, int to, long index) {
-      sawData = true;
-      rejects.add("line-too-long", piece.name(), index + 1, b, from, to);
-    }
-  }
-
-  /** The IPv4-mapped block {@code ::ffff:0:0/96}: the low halves of its first and last address. */
-  private static final long MAPPED_FIRST = 0xFFFF_0000_0000L;
-
-  private static final long MAPPED_LAST = 0xFFFF_FFFF_FFFFL;
 
   static String describe(byte d) {
     return d == '\t' ? "tab" : "'" + (char) d + "'";

@@ -6,14 +6,12 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
-import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpSet;
 import io.spindex.index.Section;
 import io.spindex.text.AddressText;
 import io.spindex.text.InputException;
-import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,15 +47,10 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     return this;
   }
 
-  /** Builds the index and writes it atomically to {@code output}. */
+  @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    Built b = parseAndSort(inputs);
-    long t1 = System.nanoTime();
-    IndexHeader h = b.writer.writeTo(output);
-    long t2 = System.nanoTime();
-    b.phases.put("write", t2 - t1);
-    return new BuildReport(b.counts, b.scan.rejects, new ArrayList<>(), h, b.phases, t2 - t0);
+    return parseAndSort(inputs).writeTo(output, t0);
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
@@ -66,26 +59,9 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     return b.writer.toIndex(inputs.get(0), "text").asSet();
   }
 
-  private final class Built {
-    final IndexWriter writer;
-    final Map<String, Long> counts;
-    final SourceScan.Result<IpSink> scan;
-    final Map<String, Long> phases;
-
-    Built(
-        IndexWriter writer,
-        Map<String, Long> counts,
-        SourceScan.Result<IpSink> scan,
-        Map<String, Long> phases) {
-      this.writer = writer;
-      this.counts = counts;
-      this.scan = scan;
-      this.phases = phases;
-    }
-  }
-
   private Built parseAndSort(List<Path> inputs) throws IOException {
-    Map<String, Long> phases = new LinkedHashMap<>();
+    Built b = new Built();
+    Map<String, Long> phases = b.phases;
     long t0 = System.nanoTime();
     SourceScan.Result<IpSink> scan = SourceScan.scan(inputs, threads, IpSink::new, progress);
     long t1 = System.nanoTime();
@@ -162,7 +138,10 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
             scan.rejects.total(),
             scan.bytes,
             scan.digest);
-    return new Built(a.writer, a.counts, scan, phases);
+    b.writer = a.writer;
+    b.counts.putAll(a.counts);
+    b.rejects = scan.rejects;
+    return b;
   }
 
   /**
@@ -365,73 +344,5 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       p--;
     }
     return p;
-  }
-
-  /** Parses one piece of input into addresses and a /16 histogram. */
-  static final class IpSink implements SourceScan.PieceSink {
-    final Rejects rejects = new Rejects();
-    private final String file;
-    final int[] histogram = new int[65536];
-    int[] values;
-    int count;
-    long[] hi6 = new long[16];
-    long[] lo6 = new long[16];
-    int count6;
-    private final long[] v6 = new long[2];
-    long skipped;
-
-    IpSink(SourceScan.Piece piece) {
-      // Lines are at least 8 bytes ("1.2.3.4\n"); typical lists average ~14.
-      this(piece.name(), piece.gzip ? 1 << 20 : (piece.end - piece.start) / 12 + 16);
-    }
-
-    IpSink(String file, long guess) {
-      this.file = file;
-      this.values = new int[(int) Math.min(guess, Integer.MAX_VALUE - 16)];
-    }
-
-    @Override
-    public Rejects rejects() {
-      return rejects;
-    }
-
-    @Override
-    public void line(byte[] b, int from, int to, long index) {
-      int f = Ipv4Text.skipBlanks(b, from, to);
-      int t = Ipv4Text.trimBlanks(b, f, to);
-      if (f == t || b[f] == '#') {
-        skipped++;
-        return;
-      }
-      long a = AddressText.parse(b, f, t, AddressText.PLAIN, v6);
-      if (a == AddressText.IPV6) {
-        addIpv6(v6[0], v6[1]);
-        return;
-      } else if (a < 0) {
-        rejects.add(AddressText.reason(a), file, index + 1, b, from, to);
-        return;
-      }
-      if (count == values.length) {
-        values = Arrays.copyOf(values, (int) Math.min(Integer.MAX_VALUE - 16, count * 3L / 2 + 16));
-      }
-      int v = (int) a;
-      values[count++] = v;
-      histogram[v >>> 16]++;
-    }
-
-    private void addIpv6(long hi, long lo) {
-      if (count6 == hi6.length) {
-        int n = (int) Math.min(Integer.MAX_VALUE - 16, count6 * 2L);
-        hi6 = Arrays.copyOf(hi6, n);
-        lo6 = Arrays.copyOf(lo6, n);
-      }
-      hi6[count6] = hi;
-      lo6[count6++] = lo;
-    }
-
-    @Override
-    public void tooLong(byte[] b, int from, int to, long index) {
-      rejects.add("line-too-long", file, index + 1, b, from, to);
-    }
   }
 }

@@ -9,7 +9,6 @@ import io.spindex.annotations.Internal;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.LineCheck;
 import io.spindex.ep.feed.ProductColumns;
-import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.ProductIndex;
@@ -20,9 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Builds a product index from full EP files ({@code spindex build products}): every row's id hash,
@@ -70,31 +67,15 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     return this;
   }
 
-  /** Builds the index and writes it atomically to {@code output}. */
+  @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    Built b = assemble(inputs);
-    long t1 = System.nanoTime();
-    IndexHeader h = b.writer.writeTo(output);
-    long t2 = System.nanoTime();
-    b.phases.put("write", t2 - t1);
-    return new BuildReport(b.counts, b.rejects, new ArrayList<>(), h, b.phases, t2 - t0);
+    return assemble(inputs).writeTo(output, t0);
   }
 
   /** Builds the index in memory only (the {@code text} loader). */
   public ProductIndex buildInMemory(List<Path> inputs) throws IOException {
     return assemble(inputs).writer.toIndex(inputs.get(0), "text").asProducts();
-  }
-
-  private static final class Built {
-    IndexWriter writer;
-    final Map<String, Long> counts = new LinkedHashMap<>();
-    Rejects rejects;
-
-    /** Lines rejected while parsing elsewhere, before {@link #rejects} (a distributed build's). */
-    long rejectedBefore;
-
-    final Map<String, Long> phases = new LinkedHashMap<>();
   }
 
   private Built assemble(List<Path> inputs) throws IOException {

@@ -35,7 +35,7 @@ public final class RangePart extends SplitPart {
 
   final RangeRows rows;
   final Ipv6RangeRows rows6;
-  final IpRangeBuilder.FileHead head;
+  final RangeSink.FileHead head;
 
   private RangePart(Parser p) {
     super(p.file, p.splitStart, p.feed.lines(), p.sink.skipped, p.feed, p.sink.rejects().counts());
@@ -50,7 +50,7 @@ public final class RangePart extends SplitPart {
     private final long splitStart;
     private final RangeRows rows = new RangeRows();
     private final Ipv6RangeRows rows6 = new Ipv6RangeRows();
-    private final IpRangeBuilder.RangeSink sink;
+    private final RangeSink sink;
     private final SplitFeed feed;
 
     /**
@@ -64,7 +64,7 @@ public final class RangePart extends SplitPart {
       this.file = file;
       this.splitStart = splitStart;
       this.sink =
-          new IpRangeBuilder.RangeSink(
+          new RangeSink(
               new SourceScan.Piece(file, source, splitStart),
               rows,
               rows6,
@@ -116,8 +116,8 @@ public final class RangePart extends SplitPart {
      */
     public static FileStart read(InputStream stream, String source, byte delimiter)
         throws IOException {
-      IpRangeBuilder.RangeSink sink =
-          new IpRangeBuilder.RangeSink(
+      RangeSink sink =
+          new RangeSink(
               new SourceScan.Piece(0, source, 0),
               new RangeRows(),
               new Ipv6RangeRows(),
