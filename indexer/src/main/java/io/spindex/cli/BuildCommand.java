@@ -6,18 +6,22 @@
 package io.spindex.cli;
 
 import io.spindex.builder.BuildReport;
-import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.IndexBuilder;
 import io.spindex.builder.IpSetBuilder;
-import io.spindex.builder.OverlapPolicy;
+import io.spindex.job.BuildIndexDefinition;
+import io.spindex.job.JobArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -73,14 +77,37 @@ final class BuildCommand {
       return n;
     }
 
-    Long createdMillis() {
-      String epoch = System.getenv("SOURCE_DATE_EPOCH");
-      return epoch == null || epoch.isEmpty() ? null : Long.parseLong(epoch.trim()) * 1000;
+    /**
+     * These options and a kind's, as the build-index job reads them ({@link
+     * BuildIndexDefinition#OPTIONS}): one option table and one meaning of each value for every
+     * engine that builds.
+     *
+     * @param kindOptions name, value pairs; a null value stays at its default
+     */
+    JobArgs definition(String kind, String... kindOptions) {
+      List<String> a = new ArrayList<>();
+      Collections.addAll(a, "--kind", kind, "--input", inputs.get(0).toString(), "--output", "-");
+      Collections.addAll(a, "--strict", String.valueOf(strict));
+      Collections.addAll(a, "--prefix-table", String.valueOf(!noPrefixTable));
+      for (int i = 0; i < kindOptions.length; i += 2) {
+        if (kindOptions[i + 1] != null) {
+          Collections.addAll(a, "--" + kindOptions[i], kindOptions[i + 1]);
+        }
+      }
+      return JobArgs.parse(
+          "build " + kind, BuildIndexDefinition.OPTIONS, a.toArray(new String[0]), null, "");
     }
 
-    int report(PrintWriter out, PrintWriter err, BuildReport r, Path written) {
+    /** Runs a build, showing progress, and reports it. */
+    int run(CommandSpec spec, IndexBuilder<?> b) throws IOException {
+      Path written = output();
+      BuildReport r;
+      try (Progress p = new Progress("reading", totalBytes())) {
+        r = b.progress(p.counter()).build(inputs, written);
+      }
+      PrintWriter out = spec.commandLine().getOut();
       for (String s : r.rejectSamples()) {
-        err.println("rejected " + s);
+        spec.commandLine().getErr().println("rejected " + s);
       }
       out.println("wrote " + written);
       out.print(r.format());
@@ -106,17 +133,8 @@ final class BuildCommand {
 
     @Override
     public Integer call() throws IOException {
-      IpSetBuilder b = new IpSetBuilder().strict(common.strict).prefixTable(!common.noPrefixTable);
-      b.threads(EpCommand.threads(threads));
-      if (common.createdMillis() != null) {
-        b.createdMillis(common.createdMillis());
-      }
-      Path out = common.output();
-      BuildReport r;
-      try (Progress p = new Progress("reading", common.totalBytes())) {
-        r = b.progress(p.counter()).build(common.inputs, out);
-      }
-      return common.report(spec.commandLine().getOut(), spec.commandLine().getErr(), r, out);
+      IpSetBuilder b = BuildIndexDefinition.setBuilder(common.definition("ips"));
+      return common.run(spec, b.threads(EpCommand.threads(threads)));
     }
   }
 
@@ -174,44 +192,20 @@ final class BuildCommand {
 
     @Override
     public Integer call() throws IOException {
-      IpRangeBuilder b =
-          new IpRangeBuilder()
-              .strict(common.strict)
-              .prefixTable(!common.noPrefixTable)
-              .onOverlap(OverlapPolicy.parse(onOverlap));
-      if (labelFields != null && labelFieldsFromHeader) {
-        throw new picocli.CommandLine.ParameterException(
-            spec.commandLine(), "--label-fields and --label-fields-from-header exclude each other");
-      }
-      if (labelFields != null) {
-        b.labelFields(labelFields, labelDelimiter);
-      }
-      if (labelFieldsFromHeader) {
-        b.labelFieldsFromHeader();
-      }
-      if (delimiter != null) {
-        b.delimiter(parseDelimiter(delimiter));
-      }
-      if (common.createdMillis() != null) {
-        b.createdMillis(common.createdMillis());
-      }
-      Path out = common.output();
-      BuildReport r;
-      try (Progress p = new Progress("reading", common.totalBytes())) {
-        r = b.progress(p.counter()).build(common.inputs, out);
-      }
-      return common.report(spec.commandLine().getOut(), spec.commandLine().getErr(), r, out);
-    }
-
-    static char parseDelimiter(String s) {
-      if (s.equals("tab") || s.equals("\\t")) {
-        return '\t';
-      }
-      if (s.length() != 1) {
-        throw new IllegalArgumentException(
-            "--delimiter takes one character or 'tab', not '" + s + "'");
-      }
-      return s.charAt(0);
+      JobArgs o =
+          common.definition(
+              "ranges",
+              "delimiter",
+              delimiter,
+              "on-overlap",
+              onOverlap,
+              "label-fields",
+              labelFields == null ? null : String.join(",", labelFields),
+              "label-fields-from-header",
+              String.valueOf(labelFieldsFromHeader),
+              "label-delimiter",
+              labelDelimiter);
+      return common.run(spec, BuildIndexDefinition.rangeBuilder(o));
     }
   }
 }

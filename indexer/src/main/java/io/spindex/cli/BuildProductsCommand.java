@@ -5,10 +5,10 @@
  */
 package io.spindex.cli;
 
-import io.spindex.builder.BuildReport;
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.job.BuildIndexDefinition;
+import io.spindex.job.JobArgs;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,23 +47,14 @@ final class BuildProductsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ProductIndexBuilder b =
-        new ProductIndexBuilder()
-            .strict(common.strict)
-            .prefixTable(!common.noPrefixTable)
-            .extraIntFields(intFields)
-            .maxLineBytes(maxLineBytes);
-    if (threads != null) {
-      b.threads(threads);
-    }
-    if (common.createdMillis() != null) {
-      b.createdMillis(common.createdMillis());
-    }
-    Path out = common.output();
-    BuildReport r;
-    try (Progress p = new Progress("reading", common.totalBytes())) {
-      r = b.progress(p.counter()).build(common.inputs, out);
-    }
-    return common.report(spec.commandLine().getOut(), spec.commandLine().getErr(), r, out);
+    JobArgs o =
+        common.definition(
+            "products",
+            "int-field",
+            intFields.isEmpty() ? null : String.join(",", intFields),
+            "max-line-bytes",
+            String.valueOf(maxLineBytes));
+    ProductIndexBuilder b = BuildIndexDefinition.productBuilder(o);
+    return common.run(spec, b.threads(EpCommand.threads(threads)));
   }
 }

@@ -124,6 +124,11 @@ public final class BuildIndexDefinition {
 
   private BuildIndexDefinition() {}
 
+  /** The options only {@code kind} takes. */
+  public static List<JobOption<?>> kindOptions(String kind) {
+    return KIND_OPTIONS.get(kind);
+  }
+
   /** The kind the options name, after checking that no option of another kind was given. */
   public static String kind(JobArgs o) {
     String kind = o.get(KIND);
@@ -140,7 +145,7 @@ public final class BuildIndexDefinition {
 
   /** The IP list builder the options describe. */
   public static IpSetBuilder setBuilder(JobArgs o) {
-    IpSetBuilder b = new IpSetBuilder().prefixTable(o.get(PREFIX_TABLE));
+    IpSetBuilder b = new IpSetBuilder().strict(o.get(STRICT)).prefixTable(o.get(PREFIX_TABLE));
     stamp(b::createdMillis);
     return b;
   }
@@ -155,14 +160,14 @@ public final class BuildIndexDefinition {
     List<String> fields = o.get(LABEL_FIELDS);
     if (!fields.isEmpty() && o.get(LABEL_FIELDS_FROM_HEADER)) {
       throw new UsageException(
-          NAME + ": --label-fields and --label-fields-from-header exclude each other");
+          o.job() + ": --label-fields and --label-fields-from-header exclude each other");
     }
     try {
       if (!fields.isEmpty()) {
         b.labelFields(fields, o.get(LABEL_DELIMITER));
       }
     } catch (IllegalArgumentException e) {
-      throw new UsageException(NAME + ": " + e.getMessage());
+      throw new UsageException(o.job() + ": " + e.getMessage());
     }
     if (o.get(LABEL_FIELDS_FROM_HEADER)) {
       b.labelFieldsFromHeader();
@@ -178,6 +183,7 @@ public final class BuildIndexDefinition {
   public static ProductIndexBuilder productBuilder(JobArgs o) {
     ProductIndexBuilder b =
         new ProductIndexBuilder()
+            .strict(o.get(STRICT))
             .prefixTable(o.get(PREFIX_TABLE))
             .extraIntFields(o.get(INT_FIELD))
             .maxLineBytes(o.get(MAX_LINE_BYTES).intValue());

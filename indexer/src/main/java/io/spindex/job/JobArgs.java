@@ -103,6 +103,11 @@ public final class JobArgs {
     return sb.append(confHint).append('\n').toString();
   }
 
+  /** The job these arguments are for, as messages name it. */
+  public String job() {
+    return job;
+  }
+
   /** The checked value of {@code option}. */
   @SuppressWarnings("unchecked")
   public <T> T get(JobOption<T> option) {
