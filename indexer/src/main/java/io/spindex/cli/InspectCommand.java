@@ -11,6 +11,7 @@ import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

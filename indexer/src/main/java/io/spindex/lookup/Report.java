@@ -5,6 +5,8 @@
  */
 package io.spindex.lookup;
 
+import static io.spindex.text.Json.quote;
+
 import io.spindex.annotations.Internal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -140,21 +142,5 @@ public final class Report {
       return v.toString();
     }
     return quote(v.toString());
-  }
-
-  /** A JSON string literal. */
-  static String quote(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else if (c < 0x20) {
-        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    return sb.append('"').toString();
   }
 }
