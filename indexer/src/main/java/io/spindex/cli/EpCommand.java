@@ -26,9 +26,25 @@ import picocli.CommandLine.Parameters;
     subcommands = {EpCommand.Transform.class, EpDiffCommand.class, EpBenchCommand.class})
 final class EpCommand {
 
-  /** Where rejects go by default: beside the output. */
-  static Path rejectsFor(Path out, Path given) {
-    return given != null ? given : Paths.get(out.toString() + ".rejects.tsv");
+  /** The options of every EP command that writes a feed, beside its {@code -o}. */
+  static final class Run {
+    @Option(
+        names = "--rejects",
+        paramLabel = "FILE",
+        description = "Rejects file (default: OUT.rejects.tsv).")
+    Path rejects;
+
+    @Option(names = "--threads", description = "Worker threads (default: all processors).")
+    Integer threads;
+
+    /** Where rejects go: the option, or beside the output. */
+    Path rejectsFor(Path out) {
+      return rejects != null ? rejects : Paths.get(out.toString() + ".rejects.tsv");
+    }
+
+    int threads() {
+      return EpCommand.threads(threads);
+    }
   }
 
   /** The thread count an option gives: all processors when not given, at least 1 when given. */
@@ -40,6 +56,23 @@ final class EpCommand {
       throw new IllegalArgumentException("--threads must be at least 1, not " + given);
     }
     return given;
+  }
+
+  /** The last lines of an EP command's summary: elapsed time and rates, and a failed reconcile. */
+  static void printElapsed(PrintWriter o, Path in, long rows, double secs, boolean reconciles)
+      throws IOException {
+    long bytes = java.nio.file.Files.size(in);
+    o.printf(
+        Locale.ROOT,
+        "%-44s %14.3f  (%,.0f MB/s, %,.0f rows/s)%n",
+        "elapsed s",
+        secs,
+        bytes / 1e6 / secs,
+        rows / secs);
+    if (!reconciles) {
+      o.println("WARNING: counts do not reconcile (in != out + rejected): please report");
+    }
+    o.flush();
   }
 
   @Command(
@@ -64,20 +97,13 @@ final class EpCommand {
     @Option(names = "--spec", required = true, paramLabel = "FILE", description = "Spec file.")
     Path specFile;
 
-    @Option(
-        names = "--rejects",
-        paramLabel = "FILE",
-        description = "Rejects file (default: OUT.rejects.tsv).")
-    Path rejects;
-
-    @Option(names = "--threads", description = "Worker threads (default: all processors).")
-    Integer threads;
+    @CommandLine.Mixin Run run;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-      Path rej = rejectsFor(out, rejects);
+      Path rej = run.rejectsFor(out);
       new DistinctPaths()
           .input("input", in)
           .input("--spec", specFile)
@@ -85,29 +111,13 @@ final class EpCommand {
           .output("--rejects", rej)
           .check();
       long t0 = System.nanoTime();
-      LocalEpJobs.Result<EpCounts> r =
-          LocalEpJobs.transform(in, out, rej, specFile, threads(threads));
+      LocalEpJobs.Result<EpCounts> r = LocalEpJobs.transform(in, out, rej, specFile, run.threads());
       double secs = (System.nanoTime() - t0) / 1e9;
       PrintWriter o = spec.commandLine().getOut();
       o.println("wrote " + out + " (" + r.outputHeader.size() + " columns), rejects " + rej);
-      print(o, r.counts, in, secs);
+      o.print(r.counts.format());
+      printElapsed(o, in, r.counts.in(), secs, r.counts.reconciles());
       return 0;
     }
-  }
-
-  static void print(PrintWriter o, EpCounts c, Path in, double secs) throws IOException {
-    o.print(c.format());
-    long bytes = java.nio.file.Files.size(in);
-    o.printf(
-        Locale.ROOT,
-        "%-44s %14.3f  (%,.0f MB/s, %,.0f rows/s)%n",
-        "elapsed s",
-        secs,
-        bytes / 1e6 / secs,
-        c.in() / secs);
-    if (!c.reconciles()) {
-      o.println("WARNING: counts do not reconcile (in != out + rejected): please report");
-    }
-    o.flush();
   }
 }

@@ -52,11 +52,7 @@ final class EpDiffCommand implements Callable<Integer> {
       description = "Summary EP to write (atomically).")
   Path out;
 
-  @Option(
-      names = "--rejects",
-      paramLabel = "FILE",
-      description = "Rejects file (default: OUT.rejects.tsv).")
-  Path rejects;
+  @CommandLine.Mixin EpCommand.Run run;
 
   @Option(
       names = "--update-time",
@@ -76,9 +72,6 @@ final class EpDiffCommand implements Callable<Integer> {
       description = "Longest accepted line in bytes (default 65536).")
   int maxLineBytes;
 
-  @Option(names = "--threads", description = "Worker threads (default: all processors).")
-  Integer threads;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -88,7 +81,7 @@ final class EpDiffCommand implements Callable<Integer> {
         .input("input", today)
         .input("--yesterday", yesterday)
         .output("-o", out)
-        .output("--rejects", EpCommand.rejectsFor(out, rejects))
+        .output("--rejects", run.rejectsFor(out))
         .check();
     long t0 = System.nanoTime();
     IndexHolder.Acquired a = IndexHolder.acquire(yesterday, Loader.byName(loader));
@@ -100,10 +93,9 @@ final class EpDiffCommand implements Callable<Integer> {
               + " index, not a product index (build one with spindex build products)");
     }
     ProductIndex index = a.index().asProducts();
-    Path rej = EpCommand.rejectsFor(out, rejects);
+    Path rej = run.rejectsFor(out);
     LocalEpJobs.Result<DiffCounts> r =
-        LocalEpJobs.diff(
-            today, yesterday, loader, out, rej, time, maxLineBytes, EpCommand.threads(threads));
+        LocalEpJobs.diff(today, yesterday, loader, out, rej, time, maxLineBytes, run.threads());
     double secs = (System.nanoTime() - t0) / 1e9;
     PrintWriter o = spec.commandLine().getOut();
     o.println("wrote " + out + ", rejects " + rej);
@@ -114,18 +106,7 @@ final class EpDiffCommand implements Callable<Integer> {
         index.size(),
         a.loadNanos() / 1e9);
     o.print(r.counts.format());
-    long bytes = java.nio.file.Files.size(today);
-    o.printf(
-        Locale.ROOT,
-        "%-44s %14.3f  (%,.0f MB/s, %,.0f rows/s)%n",
-        "elapsed s",
-        secs,
-        bytes / 1e6 / secs,
-        r.counts.in() / secs);
-    if (!r.counts.reconciles()) {
-      o.println("WARNING: counts do not reconcile: please report");
-    }
-    o.flush();
+    EpCommand.printElapsed(o, today, r.counts.in(), secs, r.counts.reconciles());
     return 0;
   }
 }
