@@ -91,6 +91,19 @@ final class ReadinessJob {
       this.answerMillis = System.currentTimeMillis();
       this.answer = answer;
     }
+
+    /** A task's way to its first answer. */
+    interface FirstAnswer {
+      long get() throws Exception;
+    }
+
+    /** Times one task's way to its first answer, from the task's start. */
+    static Sample time(FirstAnswer firstAnswer) throws Exception {
+      long s = System.currentTimeMillis();
+      long n0 = System.nanoTime();
+      long a = firstAnswer.get();
+      return new Sample(s, System.nanoTime() - n0, a);
+    }
   }
 
   private ReadinessJob() {}
@@ -119,19 +132,18 @@ final class ReadinessJob {
       samples =
           sc.parallelize(ids, tasks)
               .map(
-                  i -> {
-                    long s = System.currentTimeMillis();
-                    long n0 = System.nanoTime();
-                    SpindexIndex index =
-                        IndexHolder.acquire(
-                                new SparkTaskSide("", conf).local(ref), Loader.forOption(loader))
-                            .index();
-                    long a =
-                        index.kind() == IndexKind.IPV4_SET
-                            ? (index.asSet().contains(probe) ? 1 : 0)
-                            : index.asRanges().labelId(probe);
-                    return new Sample(s, System.nanoTime() - n0, a);
-                  })
+                  i ->
+                      Sample.time(
+                          () -> {
+                            SpindexIndex index =
+                                IndexHolder.acquire(
+                                        new SparkTaskSide("", conf).local(ref),
+                                        Loader.forOption(loader))
+                                    .index();
+                            return index.kind() == IndexKind.IPV4_SET
+                                ? (index.asSet().contains(probe) ? 1 : 0)
+                                : index.asRanges().labelId(probe);
+                          }))
               .collect();
       heap1 = usedHeap();
     } else if (via.equals("broadcast")) {
@@ -141,13 +153,7 @@ final class ReadinessJob {
       index = null;
       samples =
           sc.parallelize(ids, tasks)
-              .map(
-                  i -> {
-                    long s = System.currentTimeMillis();
-                    long n0 = System.nanoTime();
-                    long a = lookup(bc.value(), probe);
-                    return new Sample(s, System.nanoTime() - n0, a);
-                  })
+              .map(i -> Sample.time(() -> lookup(bc.value(), probe)))
               .collect();
       heap1 = usedHeap();
       bc.destroy();
