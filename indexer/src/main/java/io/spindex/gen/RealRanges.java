@@ -14,6 +14,9 @@ import java.util.SplittableRandom;
  * shape, documented there. Ranges come out /8 by /8 in address order, sorted and non-overlapping;
  * the rows of each /8 are drawn from a random generator of their own (from the seed and the /8), so
  * a /8's rows do not depend on the other /8s' draws.
+ *
+ * <p>Longer than most files here because of its tables: the reserved blocks and the registry's
+ * assignment of every /8 to a density tier are data, kept beside the code that draws from them.
  */
 final class RealRanges {
   /** Receives the ranges in address order. */

@@ -39,6 +39,9 @@ import java.util.zip.CRC32C;
  *
  * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between. Section
  * elements are 1, 4 or 8 bytes wide ({@link Section#width}).
+ *
+ * <p>Longer than most files here on purpose: it is the one place that knows byte offsets, so the
+ * writer, the verifier and the loaders cannot disagree about them.
  */
 final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};

@@ -45,6 +45,9 @@ import java.util.concurrent.ConcurrentMap;
  * accumulators, Hadoop counters): {@code loads (L)}, {@code load us (L)} per loader, {@code JVMs
  * measured}, {@code tasks}. All loads in a JVM read the same file, so after the first they run from
  * the page cache: the table compares decoding strategies, not disks.
+ *
+ * <p>Longer than most files here on purpose: the options, the timing loop, the pass rule and the
+ * three outputs are the job's contract with both engines, read and changed together.
  */
 @Internal
 public final class LoaderCompareDefinition {

@@ -43,6 +43,9 @@ import io.spindex.annotations.Internal;
  * #BRACKETS_NOT_ALLOWED} or {@link #PORT_NOT_ALLOWED} (what was expected, and what was found),
  * never with a parse error. A reject leaves {@code out[0]} and {@code out[1]} unchanged.
  *
+ * <p>Longer than most files here on purpose: every form and every reject reason of an address field
+ * lives in this one class, so that no caller can read an address another way.
+ *
  * <p>{@code out} has at least 2 elements; one of {@link #DETAILED} elements also receives, on
  * success, {@code out[FOUND]}: the forms found ({@link #QUOTED}, {@link #BRACKETS}, {@link #PORT},
  * {@link #DECIMAL}, {@link #CIDR}, {@link #MAPPED} bits), and {@code out[PREFIX]}: the CIDR prefix
