@@ -91,6 +91,26 @@ final class Http {
       };
     }
 
+    /**
+     * The {@link #contentRange} of a 206 that answers {@code Range: bytes=from-}; one missing or
+     * starting elsewhere closes this response and is a fatal error naming {@code uri}.
+     */
+    long[] contentRangeFrom(long from, URI uri) throws FetchException {
+      long[] cr = contentRange();
+      if (cr == null || cr[0] != from) {
+        close();
+        throw new FetchException(
+            FetchException.Kind.FATAL,
+            "server answered Range: bytes="
+                + from
+                + "- with Content-Range "
+                + header("Content-Range")
+                + ": "
+                + uri);
+      }
+      return cr;
+    }
+
     Validator validator(long length) {
       return new Validator(header("ETag"), header("Last-Modified"), length);
     }

@@ -139,17 +139,7 @@ final class RangeDownload {
           Kind.CHANGED,
           "server answered Range: bytes=" + from + "- with HTTP " + r.status() + ": " + uri);
     }
-    long[] cr = r.contentRange();
-    if (cr == null || cr[0] != from) {
-      throw new FetchException(
-          Kind.FATAL,
-          "server answered Range: bytes="
-              + from
-              + "- with Content-Range "
-              + r.header("Content-Range")
-              + ": "
-              + uri);
-    }
+    long[] cr = r.contentRangeFrom(from, uri);
     String etag = r.header("ETag");
     String lastModified = r.header("Last-Modified");
     if (cr[2] != validator.length

@@ -140,18 +140,7 @@ final class Session {
       o.firstResponseAt = System.nanoTime();
     }
     if (r.status() == 206) {
-      long[] cr = r.contentRange();
-      if (cr == null || cr[0] != from) {
-        r.close();
-        throw new FetchException(
-            Kind.FATAL,
-            "server answered Range: bytes="
-                + from
-                + "- with Content-Range "
-                + r.header("Content-Range")
-                + ": "
-                + r.uri);
-      }
+      long[] cr = r.contentRangeFrom(from, r.uri);
       if (cr[2] >= 0) {
         ranges(state, t, o, r, r.validator(cr[2]), complete);
         return;
