@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link Fetcher} against a real HTTP server on 127.0.0.1, one misbehaviour per test. */
 class FetchTest {
@@ -583,6 +585,39 @@ class FetchTest {
     assertEquals(sha256(data), sha256(dir.resolve("f.bin")));
     assertEquals(0, stolen.getCount(), "a connection took over part of the first piece");
     assertTrue(r.requests() > 4, "requests " + r.requests());
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aRangeAnswerThatStartsElsewhereIsAFatalErrorNamingBoth(boolean firstRequest)
+      throws Exception {
+    server = TestServer.http(data);
+    server.hook =
+        (ex, from, to, n) -> {
+          if (firstRequest != (from == 0)) {
+            return false;
+          }
+          ex.getResponseHeaders().set("ETag", server.etag);
+          ex.getResponseHeaders().set("Last-Modified", server.lastModified);
+          ex.getResponseHeaders()
+              .set("Content-Range", "bytes " + (from + 1) + "-" + to + "/" + LENGTH);
+          ex.sendResponseHeaders(206, to - from);
+          try (java.io.OutputStream out = ex.getResponseBody()) {
+            out.write(data, (int) from + 1, (int) (to - from));
+          }
+          return true;
+        };
+    FetchException e = fails(quick(notes).parallel(4).minSplitBytes(64 << 10), "/f");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "server answered Range: bytes=(\\d+)- with Content-Range bytes (\\d+)-\\d+/"
+                    + LENGTH
+                    + ": "
+                    + java.util.regex.Pattern.quote(server.uri("/f").toString()))
+            .matcher(e.getMessage());
+    assertTrue(m.find(), e.getMessage());
+    assertEquals(Long.parseLong(m.group(1)) + 1, Long.parseLong(m.group(2)), e.getMessage());
+    assertEquals(firstRequest, m.group(1).equals("0"), e.getMessage());
   }
 
   @Test
