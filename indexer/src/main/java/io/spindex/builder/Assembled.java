@@ -32,4 +32,33 @@ public final class Assembled {
     this.counts = counts;
     this.rejectRecords = rejectRecords;
   }
+
+  /**
+   * Whether every line read was skipped, accepted or rejected: a build that does not writes
+   * nothing.
+   */
+  public boolean reconciles() {
+    return reconciles(counts);
+  }
+
+  static boolean reconciles(Map<String, Long> c) {
+    return c.get("lines") == c.get("skipped") + c.get("accepted") + c.get("rejected");
+  }
+
+  /** What a build that does not reconcile says. */
+  public String unreconciled() {
+    return unreconciled(counts);
+  }
+
+  static String unreconciled(Map<String, Long> c) {
+    return "counts do not reconcile: lines "
+        + c.get("lines")
+        + " != skipped "
+        + c.get("skipped")
+        + " + accepted "
+        + c.get("accepted")
+        + " + rejected "
+        + c.get("rejected")
+        + "; nothing written (please report)";
+  }
 }

@@ -32,6 +32,9 @@ final class Built {
    * @param started when the build started ({@link System#nanoTime()})
    */
   BuildReport writeTo(Path output, long started) throws IOException {
+    if (!Assembled.reconciles(counts)) {
+      throw new IllegalStateException(output + ": " + Assembled.unreconciled(counts));
+    }
     long t1 = System.nanoTime();
     IndexHeader h = writer.writeTo(output);
     long t2 = System.nanoTime();

@@ -129,9 +129,11 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
           "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
     }
     long skipped = 0;
+    long extraRows = 0;
     List<RangeSink.FileHead> heads = new ArrayList<>();
     for (RangeSink s : scan.sinks) {
       skipped += s.skipped;
+      extraRows += s.extraRows;
       heads.add(s.head);
     }
     List<String> sources = new ArrayList<>();
@@ -148,7 +150,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         rows6,
         heads,
         sources,
-        new long[] {scan.lines, skipped, scan.rejects.total(), scan.bytes},
+        new long[] {scan.lines, skipped, scan.rejects.total(), scan.bytes, extraRows},
         scan.digest);
     return b;
   }
@@ -174,7 +176,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     long lines = 0;
     long skipped = 0;
     long rejected = 0;
+    long extraRows = 0;
     for (RangePart p : parts) {
+      extraRows += p.extraRows;
       rows6.addAll(p.rows6, rows.addAll(p.rows));
       heads[p.file] = heads[p.file] == null ? p.head : heads[p.file].then(p.head);
       lines += p.lines;
@@ -194,7 +198,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         rows6,
         inOrder,
         sources,
-        new long[] {lines, skipped, rejected, sourceBytes},
+        new long[] {lines, skipped, rejected, sourceBytes, extraRows},
         digest);
     return new Assembled(b.writer, b.counts);
   }
@@ -202,7 +206,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   /**
    * Flattens the rows and lays out the index, for both builds.
    *
-   * @param lineCounts lines, skipped, rejected, source bytes
+   * @param lineCounts lines, skipped, rejected, source bytes, rows beyond one per accepted line
    */
   private void finish(
       Built b,
@@ -217,14 +221,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       fieldsFromHeader(heads, sources);
     }
     long t1 = System.nanoTime();
-    int accepted = rows.size() + rows6.size();
+    long accepted = (long) rows.size() + rows6.size() - lineCounts[4];
     RangeFlattener.Flat flat = RangeFlattener.flatten(rows, policy, sources);
     Ipv6RangeRows.Flat flat6 = rows6.size() == 0 ? null : rows6.flatten(policy, sources);
     int size6 = flat6 == null ? 0 : flat6.size;
     b.phases.put("sort", System.nanoTime() - t1);
     b.counts.put("lines", lineCounts[0]);
     b.counts.put("skipped", lineCounts[1]);
-    b.counts.put("accepted", (long) accepted);
+    b.counts.put("accepted", accepted);
     b.counts.put("rejected", lineCounts[2]);
     b.counts.put("overlapping", (long) flat.overlapping + (flat6 == null ? 0 : flat6.overlapping));
     b.counts.put("ranges", (long) flat.size + size6);

@@ -36,12 +36,14 @@ public final class RangePart extends SplitPart {
   final RangeRows rows;
   final Ipv6RangeRows rows6;
   final RangeSink.FileHead head;
+  final long extraRows;
 
   private RangePart(Parser p) {
     super(p.file, p.splitStart, p.feed.lines(), p.sink.skipped, p.feed, p.sink.rejects().counts());
     this.rows = p.rows.trim();
     this.rows6 = p.rows6.trim();
     this.head = p.sink.head;
+    this.extraRows = p.sink.extraRows;
   }
 
   /** Parses the lines of one input split into a part. Not thread-safe. */

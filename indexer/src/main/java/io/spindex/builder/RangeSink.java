@@ -19,6 +19,12 @@ final class RangeSink extends DataLineSink {
   private boolean sawData;
   final FileHead head;
 
+  /**
+   * Rows beyond one per accepted line: an IPv6 range across {@code ::ffff:0:0/96} is stored as up
+   * to three rows but is one accepted line.
+   */
+  long extraRows;
+
   RangeSink(
       SourceScan.Piece piece,
       RangeRows rows,
@@ -130,12 +136,14 @@ final class RangeSink extends DataLineSink {
     }
     if (startsBelow) {
       rows6.add(sHi, sLo, 0, MAPPED_FIRST - 1, label, file, line);
+      extraRows++;
     }
     long from = startsBelow ? 0 : sLo & 0xFFFF_FFFFL;
     long to = endsAbove ? 0xFFFF_FFFFL : eLo & 0xFFFF_FFFFL;
     rows.addLabelled(from, to, label, file, line);
     if (endsAbove) {
       rows6.add(0, MAPPED_LAST + 1, eHi, eLo, label, file, line);
+      extraRows++;
     }
   }
 

@@ -273,7 +273,6 @@ public final class BuildIndexDefinition {
     if (index.counts.get("rejected") > 0) {
       r.put("rejects", rejects);
     }
-    Map<String, Long> c = index.counts;
-    return c.get("lines") == c.get("skipped") + c.get("accepted") + c.get("rejected");
+    return index.reconciles();
   }
 }

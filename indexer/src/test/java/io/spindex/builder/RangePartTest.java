@@ -40,6 +40,9 @@ class RangePartTest {
             + "1.0.0.0|1.0.0.255|KR|Seoul again\n",
         // A header that settles no delimiter: the first range does (','), later cuts must keep it.
         "ranges\n\n1.2.3.0,1.2.3.255,a\nhello\n5.6.7.8,5.6.7.9,b|c\n9.9.9.0/24,x,y\n",
+        // IPv6 ranges across ::ffff:0:0/96: stored as up to three rows, each one accepted line.
+        "::/0|world\n0|340282366920938463463374607431768211455|all\n::1|::ffff:1.2.3.4|low\n"
+            + "::ffff:5.6.7.8|2001:db8::1|high\n1.2.3.0|1.2.3.255|x\n",
         // No header: the first line is a bad range, a reject and not a header.
         "10.0.0.10|10.0.0.1|x\n1.1.1.0|1.1.1.255|one\n# c\n2.2.2.0|2.2.2.255|two\n"
       })
@@ -81,7 +84,25 @@ class RangePartTest {
       assertEquals(
           want.count("rejected"), parts.get(0).rejected() + parts.get(1).rejected(), "cut " + cut);
       assertEquals(want.count("skipped"), got.counts.get("skipped"), "cut at byte " + cut);
+      assertEquals(want.count("accepted"), got.counts.get("accepted"), "cut at byte " + cut);
+      assertEquals(true, got.reconciles(), "cut at byte " + cut);
     }
     assertEquals(text.split("\n", -1).length - 2, cuts);
+  }
+
+  /**
+   * An IPv6 range across the IPv4-mapped block is stored as three rows (below, the IPv4 part,
+   * above) but is one accepted line: the counts reconcile (lines = skipped + accepted + rejected).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"::/0|world", "0|340282366920938463463374607431768211455|world"})
+  void aRangeAcrossTheMappedBlockIsOneAcceptedLine(String line) throws Exception {
+    Path in = dir.resolve("across.txt");
+    Files.write(in, (line + "\n").getBytes(StandardCharsets.UTF_8));
+    BuildReport r = new IpRangeBuilder().build(List.of(in), dir.resolve("across.spx"));
+    assertEquals(1, r.count("lines"));
+    assertEquals(1, r.count("accepted"));
+    assertEquals(0, r.count("rejected") + r.count("skipped"));
+    assertEquals(3, r.count("ranges"), "below ::ffff:0:0/96, the IPv4 part, above it");
   }
 }

@@ -122,9 +122,13 @@ public final class IndexBuild {
 
   /**
    * Writes the index atomically and the summary beside it; returns whether the build reconciles.
+   * One that does not writes no index.
    */
   public boolean finish(Assembled index, Map<String, Long> rejectCounts, Report r)
       throws IOException {
+    if (!index.reconciles()) {
+      throw new IllegalStateException(out + ": " + index.unreconciled());
+    }
     IndexHeader header = write(index, out, conf);
     phase("write ms");
     boolean reconciles =
