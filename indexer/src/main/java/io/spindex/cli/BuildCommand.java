@@ -9,6 +9,7 @@ import io.spindex.builder.BuildReport;
 import io.spindex.builder.IndexBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.job.BuildIndexDefinition;
+import io.spindex.job.DistinctPaths;
 import io.spindex.job.JobArgs;
 import java.io.IOException;
 import java.io.PrintWriter;

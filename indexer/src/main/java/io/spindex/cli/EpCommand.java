@@ -6,6 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.ep.EpCounts;
+import io.spindex.job.DistinctPaths;
 import io.spindex.job.LocalEpJobs;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -11,6 +11,7 @@ import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
+import io.spindex.job.DistinctPaths;
 import io.spindex.job.LocalEpJobs;
 import io.spindex.text.InputException;
 import java.io.IOException;

@@ -105,6 +105,11 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     final boolean single;
     final int deleteTasks;
 
+    @Override
+    public Map<String, String> reads() {
+      return Map.of("--yesterday", yesterday.given());
+    }
+
     Plan(JobArgs a, SideFile yesterday, int rows, EpHeader header) {
       this.yesterday = yesterday;
       this.rows = rows;

@@ -64,6 +64,14 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
     final List<String> stepLabels;
     final boolean single;
 
+    @Override
+    public Map<String, String> reads() {
+      Map<String, String> r = new LinkedHashMap<>();
+      r.put("--spec", specFile);
+      sideFiles.forEach((name, f) -> r.put("side file of --spec", f.given()));
+      return r;
+    }
+
     Plan(
         String specText,
         String specFile,

@@ -134,6 +134,11 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     final boolean gzip;
     final int reducers;
 
+    @Override
+    public java.util.Map<String, String> reads() {
+      return java.util.Map.of("--index", index.given());
+    }
+
     Plan(JobArgs a, SideFile index, IndexHeader header) {
       this.index = index;
       this.kind = header.kind();

@@ -76,6 +76,14 @@ public abstract class LineJob<P extends LineJob.Plan> implements Serializable {
   public abstract static class Plan implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The files the job reads beside its input (an index, a spec and its side files), each by what
+     * names it ({@code --index}, {@code side file of --spec}): no output may be one of them.
+     */
+    public Map<String, String> reads() {
+      return Map.of();
+    }
+
     /** Whether output parts are gzip-compressed. */
     public boolean gzip() {
       return false;

@@ -139,6 +139,10 @@ public final class LocalDriver {
               new Records() {
                 @Override
                 public void start(LineJob.Plan plan) throws IOException {
+                  DistinctPaths d = new DistinctPaths().output("-o", out);
+                  d.output("--rejects", rejects);
+                  plan.reads().forEach((what, p) -> d.input(what, Paths.get(p)));
+                  d.check();
                   byte[] h = plan.singleFileHeader();
                   if (h != null) {
                     w.write(h, 0, h.length);

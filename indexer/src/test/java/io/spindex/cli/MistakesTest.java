@@ -117,6 +117,52 @@ class MistakesTest {
     assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(feed));
   }
 
+  /** A spec's side file is read by the transform: neither -o nor --rejects may write over it. */
+  @Test
+  void anEpTransformNeverWritesOverASideFileOfItsSpec() throws IOException {
+    Path feed = write("feed.tsv", "id\ttitle\tcategory_name1\nP1\tapple\tfruit\n");
+    Path map = write("cats.tsv", "fruit\t50000001\n");
+    byte[] before = Files.readAllBytes(map);
+    Path spec =
+        write(
+            "spec.conf",
+            "steps = [ { map { key = [ category_name1 ], file = \"cats.tsv\", to = cat } } ]\n");
+    for (String option : new String[] {"-o", "--rejects"}) {
+      String[] args =
+          option.equals("-o")
+              ? new String[] {"ep", "transform", "" + feed, "-o", "" + map, "--spec", "" + spec}
+              : new String[] {
+                "ep",
+                "transform",
+                "" + feed,
+                "-o",
+                "" + dir.resolve("out.tsv"),
+                "--rejects",
+                "" + map,
+                "--spec",
+                "" + spec
+              };
+      assertEquals(2, spindex(args), option + ": " + err);
+      assertEquals(
+          "spindex: "
+              + option
+              + " "
+              + map
+              + " is the same file as side file of --spec "
+              + map
+              + ": it would be overwritten\n",
+          err);
+      assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(map), option);
+      assertFalse(Files.exists(dir.resolve("out.tsv")), option);
+    }
+    // The same spec with its outputs elsewhere runs: the guard names only files the spec reads.
+    assertEquals(
+        0,
+        spindex(
+            "ep", "transform", "" + feed, "-o", "" + dir.resolve("out.tsv"), "--spec", "" + spec),
+        err);
+  }
+
   @Test
   void aMalformedFirstRangeIsARejectNotAHeader() throws IOException {
     for (String first :

@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.cli;
+package io.spindex.job;
 
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,25 +20,26 @@ import java.util.Map;
  * compared by identity ({@link Files#isSameFile}: symbolic and hard links, {@code ./x} and {@code
  * x} included) when both exist, else by their real directory and name.
  */
-final class DistinctPaths {
+@Internal
+public final class DistinctPaths {
   private final Map<String, Path> inputs = new LinkedHashMap<>();
   private final Map<String, Path> outputs = new LinkedHashMap<>();
 
-  DistinctPaths input(String what, Path p) {
+  public DistinctPaths input(String what, Path p) {
     if (p != null) {
       inputs.put(what + " " + p, p);
     }
     return this;
   }
 
-  DistinctPaths inputs(List<Path> ps) {
+  public DistinctPaths inputs(List<Path> ps) {
     for (Path p : ps) {
       input("input", p);
     }
     return this;
   }
 
-  DistinctPaths output(String what, Path p) {
+  public DistinctPaths output(String what, Path p) {
     if (p != null) {
       outputs.put(what + " " + p, p);
     }
@@ -47,7 +49,7 @@ final class DistinctPaths {
   /**
    * @throws IllegalArgumentException (a usage error, exit 2) naming both paths
    */
-  void check() throws IOException {
+  public void check() throws IOException {
     List<Map.Entry<String, Path>> outs = new ArrayList<>(outputs.entrySet());
     for (int i = 0; i < outs.size(); i++) {
       Map.Entry<String, Path> o = outs.get(i);
