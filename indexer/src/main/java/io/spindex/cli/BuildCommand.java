@@ -121,8 +121,9 @@ final class BuildCommand {
       name = "ips",
       mixinStandardHelpOptions = true,
       description = {
-        "Build an IPv4 set from IP lists: one dotted quad per line; white space trimmed; blank"
-            + " lines and # comments skipped; duplicates removed; other lines rejected by reason."
+        "Build an IP set from IP lists: one address per line, IPv4 or IPv6 (an IPv4-mapped"
+            + " address is its IPv4 address); white space trimmed; blank lines and # comments"
+            + " skipped; duplicates removed; other lines rejected by reason."
       })
   static final class Ips implements Callable<Integer> {
     @Mixin Common common;
@@ -143,8 +144,9 @@ final class BuildCommand {
       name = "ranges",
       mixinStandardHelpOptions = true,
       description = {
-        "Build an IPv4 range index. Lines: start<d>end<d>label (dotted quads or unsigned decimal"
-            + " integers, optionally double-quoted) or a.b.c.d/len<d>label. The label is the rest"
+        "Build an IP range index, IPv4 and IPv6. Lines: start<d>end<d>label (addresses or"
+            + " unsigned decimal integers, optionally double-quoted) or addr/len<d>label. The"
+            + " label is the rest"
             + " of the line, byte for byte. A first line that is not a range is a header and is"
             + " skipped."
       })

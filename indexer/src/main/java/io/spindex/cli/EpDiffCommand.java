@@ -89,9 +89,9 @@ final class EpDiffCommand implements Callable<Integer> {
     if (a.index().kind() != IndexKind.PRODUCTS) {
       throw new InputException(
           yesterday
-              + ": a "
-              + a.index().kind()
-              + " index, not a product index (build one with spindex build products)");
+              + ": "
+              + a.index().kind().description()
+              + ", not a product index (build one with spindex build products)");
     }
     ProductIndex index = a.index().asProducts();
     Path rej = run.rejectsFor(out);

@@ -48,7 +48,7 @@ final class InspectCommand implements Callable<Integer> {
           json(h, labels, index instanceof IpRanges ? ((IpRanges) index).labelFields() : null));
     } else {
       out.printf(Locale.ROOT, "file           %s%n", h.file());
-      out.printf(Locale.ROOT, "kind           %s%n", h.kind());
+      out.printf(Locale.ROOT, "kind           %s%n", h.kind().displayName());
       out.printf(Locale.ROOT, "format         %d%n", h.version());
       out.printf(Locale.ROOT, "rows           %,d%n", h.rowCount());
       if (h.kind() != IndexKind.PRODUCTS) {

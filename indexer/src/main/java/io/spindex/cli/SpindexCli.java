@@ -7,6 +7,7 @@ package io.spindex.cli;
 
 import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -103,7 +104,15 @@ public final class SpindexCli implements Runnable {
     @Override
     public String[] getVersion() {
       String v = SpindexCli.class.getPackage().getImplementationVersion();
-      return new String[] {"spindex " + (v == null ? "dev" : v) + ", index format 1"};
+      return new String[] {
+        "spindex "
+            + (v == null ? "dev" : v)
+            + ", index format "
+            + IndexHeader.NEWEST_FORMAT_VERSION
+            + " (reads 1 to "
+            + IndexHeader.NEWEST_FORMAT_VERSION
+            + ")"
+      };
     }
   }
 }

@@ -49,7 +49,7 @@ final class VerifyCommand implements Callable<Integer> {
             Locale.ROOT,
             "%s: ok (%s, %,d rows, %,d bytes)%n",
             f,
-            h.kind(),
+            h.kind().displayName(),
             h.rowCount(),
             h.fileLength());
       } catch (NoSuchFileException e) {

@@ -188,9 +188,8 @@ public final class TransformSpec {
     if (!(index instanceof ProductIndex)) {
       throw new InputException(
           path
-              + ": a filter step needs a product index (spindex build products), not a "
-              + index.kind()
-              + " index");
+              + ": a filter step needs a product index (spindex build products), not "
+              + index.kind().description());
     }
     return (ProductIndex) index;
   }

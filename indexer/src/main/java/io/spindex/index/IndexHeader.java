@@ -24,6 +24,10 @@ import java.util.zip.CRC32C;
 public final class IndexHeader {
   private final Path file;
   private final IndexKind kind;
+
+  /** The newest index format version this code writes; it reads every older one too. */
+  public static final int NEWEST_FORMAT_VERSION = Layout.VERSION;
+
   private final int version;
   private final long rowCount;
   private final long createdMillis;

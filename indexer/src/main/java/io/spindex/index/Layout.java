@@ -455,8 +455,8 @@ final class Layout {
             e.offset(),
             "no '"
                 + s.displayName()
-                + "' in a "
-                + h.kind()
+                + "' in "
+                + h.kind().description()
                 + " file"
                 + (h.find(group[0]) == null ? " without '" + group[0].displayName() + "'" : ""),
             e.length() + " bytes");

@@ -44,19 +44,20 @@ public abstract class SpindexIndex {
 
   /** This index as a set; fails with a message naming the file when it is not one. */
   public IpSet asSet() {
-    throw new IllegalStateException(header.file() + " is a " + kind() + " index, not an IPv4 set");
+    throw new IllegalStateException(
+        header.file() + " is " + kind().description() + ", not an IP set index");
   }
 
   /** This index as ranges; fails with a message naming the file when it is not one. */
   public IpRanges asRanges() {
     throw new IllegalStateException(
-        header.file() + " is a " + kind() + " index, not an IPv4 range index");
+        header.file() + " is " + kind().description() + ", not an IP range index");
   }
 
   /** This index as a product index; fails with a message naming the file when it is not one. */
   public ProductIndex asProducts() {
     throw new IllegalStateException(
-        header.file() + " is a " + kind() + " index, not a product index");
+        header.file() + " is " + kind().description() + ", not a product index");
   }
 
   /**

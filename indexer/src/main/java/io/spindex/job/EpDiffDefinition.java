@@ -159,7 +159,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     IndexHeader h = driver.indexHeader(f);
     if (h.kind() != IndexKind.PRODUCTS) {
       throw new InputException(
-          args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind());
+          args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind().description());
     }
     return new Plan(args, f, (int) h.rowCount(), driver.firstEpHeader(args.get(INPUT)));
   }

@@ -184,7 +184,9 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     IndexHeader header = driver.indexHeader(index);
     if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {
       throw new InputException(
-          args.get(INDEX) + ": ip-lookup needs an IP set or range index, not " + header.kind());
+          args.get(INDEX)
+              + ": ip-lookup needs an IP set or range index, not "
+              + header.kind().description());
     }
     return new Plan(args, index, header);
   }

@@ -100,7 +100,7 @@ public final class LineLookup {
         throw new IllegalArgumentException(
             index.header().file()
                 + ": ip-lookup needs an IP set or range index, not "
-                + index.kind());
+                + index.kind().description());
     }
     this.perSlot = new long[mode == LookupMode.COUNT ? labels.length : 0];
   }

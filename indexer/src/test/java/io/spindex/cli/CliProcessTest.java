@@ -218,7 +218,7 @@ class CliProcessTest {
     assertEquals(
         String.format(
             java.util.Locale.ROOT,
-            "ips.spx: ok (IPV4_SET, 2 rows, %,d bytes)%n",
+            "ips.spx: ok (IP set, 2 rows, %,d bytes)%n",
             Files.size(dir.resolve("ips.spx"))),
         v.out);
   }

@@ -60,7 +60,7 @@ class EpCliProcessTest {
     assertTrue(b[1].matches("(?s).*\\bproducts\\s+3,000\\b.*"), b[1]);
     String[] v = spindex("verify", "d1.spx");
     assertEquals("0", v[0], v[2]);
-    assertTrue(v[1].contains("ok (PRODUCTS, 3,000 rows"), v[1]);
+    assertTrue(v[1].contains("ok (products, 3,000 rows"), v[1]);
     String[] d =
         spindex(
             "ep",
@@ -106,7 +106,7 @@ class EpCliProcessTest {
     String[] d = spindex("ep", "diff", "f.tsv", "--yesterday", "ips.spx", "-o", "s.tsv");
     assertEquals("1", d[0]);
     assertEquals(
-        "spindex: ips.spx: a IPV4_SET index, not a product index (build one with spindex build"
+        "spindex: ips.spx: an IP set index, not a product index (build one with spindex build"
             + " products)\n",
         d[2]);
   }

@@ -74,6 +74,18 @@ class MistakesTest {
     assertFalse(Files.exists(dir.resolve("out")));
   }
 
+  /** --version names the newest format version, as docs/FORMAT.md's title does. */
+  @Test
+  void versionNamesTheNewestFormatVersion() throws IOException {
+    String title = Files.readAllLines(Path.of("..", "docs", "FORMAT.md")).get(0);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("versions 1 to (\\d+)$").matcher(title);
+    assertTrue(m.find(), title);
+    assertEquals(0, spindex("--version"));
+    assertTrue(
+        out.contains(", index format " + m.group(1) + " (reads 1 to " + m.group(1) + ")"), out);
+  }
+
   @Test
   void aBuildNeverWritesOverItsInput() throws IOException {
     Path ips = write("ips.txt", "10.0.0.1\n10.0.0.2\n");
@@ -231,7 +243,7 @@ class MistakesTest {
     assertEquals(
         "spindex: "
             + index
-            + ": a filter step needs a product index (spindex build products), not a IPV4_RANGES"
+            + ": a filter step needs a product index (spindex build products), not an IP range"
             + " index\n",
         err);
   }

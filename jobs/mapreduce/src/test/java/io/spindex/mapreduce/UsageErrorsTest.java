@@ -218,7 +218,9 @@ class UsageErrorsTest {
     oneLine(1, "nothing-", ipLookup("--input", dir.resolve("nothing-*").toString()));
     oneLine(1, noSuch + ": no such file", epDiff("--yesterday", noSuch.toString()));
     oneLine(
-        1, "needs a product index, not IPV4_RANGES", epDiff("--yesterday", fx.ranges.toString()));
+        1,
+        "needs a product index, not an IP range index",
+        epDiff("--yesterday", fx.ranges.toString()));
     oneLine(1, "no input files", epDiff("--input", dir.resolve("nothing-*").toString()));
     Path noSpec = dir.resolve("no-such.conf");
     oneLine(1, noSpec.toString(), epTransform("--spec", noSpec.toString()));

@@ -178,7 +178,7 @@ class SqlFunctionsTest {
   void mistakesAreAnalysisErrorsNamingTheFile() {
     String set = fx.set.toString();
     analysisError(
-        "spindex_label: " + set + " is a IPV4_SET index; spindex_label needs a range index",
+        "spindex_label: " + set + " is an IP set index; spindex_label needs a range index",
         "SELECT spindex_label(ip, '" + set + "') FROM clients");
     analysisError(
         "spindex_label: " + dir.resolve("nope.spx") + ": no such file",

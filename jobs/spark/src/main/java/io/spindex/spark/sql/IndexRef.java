@@ -112,9 +112,9 @@ public final class IndexRef implements AddressTarget {
             function
                 + ": "
                 + path
-                + " is a "
-                + h.kind()
-                + " index; "
+                + " is "
+                + h.kind().description()
+                + "; "
                 + function
                 + " needs "
                 + (need == IndexKind.IPV4_SET ? "a set index" : "a range index"));
