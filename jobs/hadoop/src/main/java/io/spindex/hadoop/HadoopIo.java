@@ -47,7 +47,8 @@ public final class HadoopIo {
    * The input files of a path or glob, in name order, as the input formats list them: a directory
    * stands for its files, less the hidden ones ({@code _}, {@code .}).
    *
-   * @throws InputException when nothing matches
+   * @throws InputException when nothing matches, and for a directory inside an input directory (the
+   *     input formats read one level: name the files, or a glob that matches them)
    */
   public static List<FileStatus> inputFiles(Configuration conf, String input) throws IOException {
     List<FileStatus> out = new ArrayList<>();
@@ -59,9 +60,20 @@ public final class HadoopIo {
         if (s.isDirectory()) {
           for (FileStatus c : fs.listStatus(s.getPath())) {
             String n = c.getPath().getName();
-            if (c.isFile() && !n.startsWith("_") && !n.startsWith(".")) {
-              out.add(c);
+            if (n.startsWith("_") || n.startsWith(".")) {
+              continue;
             }
+            if (!c.isFile()) {
+              throw new InputException(
+                  shown(c.getPath())
+                      + ": a directory inside the input directory "
+                      + shown(s.getPath())
+                      + " (an input directory stands for its files, one level: name the files,"
+                      + " or a glob such as "
+                      + shown(new Path(s.getPath(), "*/*"))
+                      + ")");
+            }
+            out.add(c);
           }
         } else {
           out.add(s);
@@ -73,6 +85,11 @@ public final class HadoopIo {
       throw new InputException(input + ": no input files (nothing matches)");
     }
     return out;
+  }
+
+  /** A path as a user wrote it: a local file without {@code file:}, any other with its scheme. */
+  static String shown(Path p) {
+    return "file".equals(p.toUri().getScheme()) ? p.toUri().getPath() : p.toString();
   }
 
   /**

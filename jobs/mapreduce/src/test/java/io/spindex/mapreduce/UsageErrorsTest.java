@@ -225,6 +225,15 @@ class UsageErrorsTest {
     Path noSpec = dir.resolve("no-such.conf");
     oneLine(1, noSpec.toString(), epTransform("--spec", noSpec.toString()));
     oneLine(1, "no input files", epTransform("--input", dir.resolve("nothing-*").toString()));
+    // A directory inside the input directory: one line naming both (as on Spark); the input
+    // format's listing failed with an uncaught NullPointerException.
+    Path nested = Files.createDirectories(dir.resolve("nested/inner"));
+    Files.write(nested.resolveSibling("a.log"), List.of("1.2.3.4 x"));
+    Files.write(nested.resolve("b.log"), List.of("1.2.3.5 y"));
+    oneLine(
+        1,
+        nested + ": a directory inside the input directory " + nested.getParent(),
+        ipLookup("--input", nested.getParent().toString()));
   }
 
   @Test

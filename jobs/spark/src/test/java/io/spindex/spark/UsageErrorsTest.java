@@ -154,6 +154,27 @@ class UsageErrorsTest {
         1,
         "no input files",
         ipLookup("--input", dir.resolve("nothing-*").toString(), "--mode", "count").clone());
+    // A directory inside the input directory: one line naming both, no output left (as on
+    // MapReduce); Spark's own listing failed in a task with a NullPointerException.
+    Path nested = Files.createDirectories(dir.resolve("nested/inner"));
+    Files.write(nested.resolveSibling("a.log"), List.of("1.2.3.4 x"));
+    Files.write(nested.resolve("b.log"), List.of("1.2.3.5 y"));
+    oneLine(
+        1,
+        nested + ": a directory inside the input directory " + nested.getParent(),
+        ipLookup("--input", nested.getParent().toString()));
+    assertFalse(Files.exists(dir.resolve("never")), "no output directory is left behind");
+    oneLine(
+        1,
+        nested + ": a directory inside the input directory",
+        "build-index",
+        "--kind",
+        "ips",
+        "--input",
+        nested.getParent().toString(),
+        "--output",
+        dir.resolve("never.spx").toString());
+    assertFalse(Files.exists(dir.resolve("never.spx.build")), "no work directory is left behind");
   }
 
   private static Path fxProducts() throws Exception {
