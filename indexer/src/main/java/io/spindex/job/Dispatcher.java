@@ -126,10 +126,17 @@ public final class Dispatcher {
       err.println("spindex " + job + ": " + e.getMessage());
       return 1;
     }
-    // A task that failed on bad input fails the engine's job: say why in one line, not 200 frames.
+    // A task that failed on bad input fails the engine's job: say why in one line, not 200 frames,
+    // and when a task's own message names the input or index (an InputException or a
+    // CorruptIndexException in the causes), that message.
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
+      if (root instanceof io.spindex.text.InputException
+          || root instanceof io.spindex.index.CorruptIndexException) {
+        err.println("spindex " + job + ": " + root.getMessage());
+        return 1;
+      }
     }
     err.println("spindex " + job + ": failed: " + oneLine(root.toString()));
     return 1;

@@ -87,6 +87,19 @@ public final class HadoopIo {
     return out;
   }
 
+  /**
+   * Removes the output directory of a job that failed: it did not exist when the job started
+   * ({@link #requireNoOutput}), so what is there is the failed run's, and a rerun must not find it.
+   */
+  public static void removeFailedOutput(Configuration conf, String output) {
+    try {
+      Path out = new Path(output);
+      out.getFileSystem(conf).delete(out, true);
+    } catch (IOException | RuntimeException e) {
+      // The job's own failure is what the user must see; a leftover directory is named by a rerun.
+    }
+  }
+
   /** A path as a user wrote it: a local file without {@code file:}, any other with its scheme. */
   static String shown(Path p) {
     return "file".equals(p.toUri().getScheme()) ? p.toUri().getPath() : p.toString();

@@ -53,6 +53,12 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
     private final LongWritable key = new LongWritable();
     private final LineChunk chunk = new LineChunk();
     private InputStream in;
+
+    /**
+     * What a compressed input cut short is ("x.log.gz: not a complete gzip file"); null if plain.
+     */
+    private String compressed;
+
     private long start;
     private long end;
     // buf[0, filled) holds bytes from file offset bufOffset; lines before `next` are handed out.
@@ -77,6 +83,12 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
       CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(file);
       FSDataInputStream raw = fs.open(file);
       if (codec != null) {
+        String ext = codec.getDefaultExtension();
+        compressed =
+            HadoopIo.shown(file)
+                + ": not a complete "
+                + (ext.equals(".gz") ? "gzip" : ext.substring(1))
+                + " file";
         in = codec.createInputStream(raw);
         start = 0;
         end = Long.MAX_VALUE;
@@ -116,7 +128,16 @@ public final class LineChunkInputFormat extends FileInputFormat<LongWritable, Li
       if (filled == buf.length) {
         buf = Arrays.copyOf(buf, buf.length * 2);
       }
-      int n = in.read(buf, filled, buf.length - filled);
+      int n;
+      try {
+        n = in.read(buf, filled, buf.length - filled);
+      } catch (java.io.EOFException e) {
+        if (compressed == null) {
+          throw e;
+        }
+        // The file name belongs in the message, as the command line says it.
+        throw new io.spindex.text.InputException(compressed + " (" + e.getMessage() + ")");
+      }
       if (n < 0) {
         eof = true;
         return false;

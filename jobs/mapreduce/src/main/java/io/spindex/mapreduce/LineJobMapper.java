@@ -72,6 +72,17 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
     task.begin(sink);
   }
 
+  /** The split's task; a failure on bad input is recorded for the client ({@link TaskFailures}). */
+  @Override
+  public void run(Context context) throws IOException, InterruptedException {
+    try {
+      super.run(context);
+    } catch (IOException | RuntimeException e) {
+      TaskFailures.record(context, e);
+      throw e;
+    }
+  }
+
   private static <P extends LineJob.Plan> LineTask newTask(Configuration conf, TaskSide side)
       throws IOException {
     LineJob<P> job = definition(conf);

@@ -159,16 +159,21 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
     this.job = job;
     counters = job.getCounters();
     if (!ok || counters == null) {
+      String why = TaskFailures.userMessage(job, output);
+      HadoopIo.removeFailedOutput(conf, output);
       System.err.println(
           "spindex "
               + definition.name()
-              + ": job "
-              + job.getJobID()
-              + " failed: "
-              + job.getStatus().getFailureInfo());
+              + ": "
+              + (why != null
+                  ? why
+                  : "job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo()));
       return 1;
     }
     Configuration jc = job.getConfiguration();
+    // An attempt that failed on its input and was retried with success left its message.
+    Path failures = new Path(output, TaskFailures.DIR);
+    failures.getFileSystem(jc).delete(failures, true);
     List<Object[]> countRows = Collections.emptyList();
     if (plan.countsByKey()) {
       countRows =

@@ -234,6 +234,17 @@ class UsageErrorsTest {
         1,
         nested + ": a directory inside the input directory " + nested.getParent(),
         ipLookup("--input", nested.getParent().toString()));
+    // A gzip input cut short: one line naming the file, as the command line says it; no output.
+    Path cut = Files.createDirectories(dir.resolve("cut")).resolve("cut.log.gz");
+    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(whole)) {
+      for (int i = 0; i < 20000; i++) {
+        z.write(("10.0." + (i % 250) + "." + (i % 199) + " line " + i + "\n").getBytes());
+      }
+    }
+    Files.write(cut, java.util.Arrays.copyOf(whole.toByteArray(), whole.size() / 2));
+    String err = oneLine(1, cut + ": not a complete gzip file", ipLookup("--input", "" + cut));
+    assertEquals(1, err.trim().split("\n").length, err);
   }
 
   @Test

@@ -182,17 +182,22 @@ final class SparkLineJobs {
                 LineChunk.class,
                 conf);
     run.splitTasks = in.getNumPartitions();
-    JavaPairRDD.fromJavaRDD(
-            in.mapPartitionsWithInputSplit(
-                new Split<>(
-                    job, run.plan, new HadoopConf(sc.hadoopConfiguration()), run.metrics, done),
-                true))
-        .saveAsNewAPIHadoopFile(
-            run.args.get(LineJob.OUTPUT),
-            String.class,
-            SplitRecords.Record.class,
-            RoutedTextOutputFormat.class,
-            out.getConfiguration());
+    try {
+      JavaPairRDD.fromJavaRDD(
+              in.mapPartitionsWithInputSplit(
+                  new Split<>(
+                      job, run.plan, new HadoopConf(sc.hadoopConfiguration()), run.metrics, done),
+                  true))
+          .saveAsNewAPIHadoopFile(
+              run.args.get(LineJob.OUTPUT),
+              String.class,
+              SplitRecords.Record.class,
+              RoutedTextOutputFormat.class,
+              out.getConfiguration());
+    } catch (Throwable e) { // SparkException too, which Scala throws undeclared
+      HadoopIo.removeFailedOutput(sc.hadoopConfiguration(), run.args.get(LineJob.OUTPUT));
+      throw e;
+    }
   }
 
   /** Runs in a task after its split is done. */

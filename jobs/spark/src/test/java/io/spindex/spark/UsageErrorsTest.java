@@ -175,6 +175,17 @@ class UsageErrorsTest {
         "--output",
         dir.resolve("never.spx").toString());
     assertFalse(Files.exists(dir.resolve("never.spx.build")), "no work directory is left behind");
+    // A gzip input cut short: one line naming the file, as the command line says it; no output.
+    Path cut = Files.createDirectories(dir.resolve("cut")).resolve("cut.log.gz");
+    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(whole)) {
+      for (int i = 0; i < 20000; i++) {
+        z.write(("10.0." + (i % 250) + "." + (i % 199) + " line " + i + "\n").getBytes());
+      }
+    }
+    Files.write(cut, java.util.Arrays.copyOf(whole.toByteArray(), whole.size() / 2));
+    oneLine(1, cut + ": not a complete gzip file", ipLookup("--input", cut.getParent().toString()));
+    assertFalse(Files.exists(dir.resolve("never")), "no output directory is left behind");
   }
 
   private static Path fxProducts() throws Exception {
