@@ -242,4 +242,24 @@ public final class IpLookupFixture {
         .forEach(e -> rows.add(e.getKey() + "\t" + e.getValue()));
     return rows;
   }
+
+  /**
+   * Bad input both engines must name in one line: an input directory {@code DIR/nested} with a
+   * directory {@code inner} in it, and {@code DIR/cut/cut.log.gz}, a gzip file cut in the middle.
+   * Returns {nested/inner, cut.log.gz}.
+   */
+  public static Path[] badInputs(Path dir) throws IOException {
+    Path inner = Files.createDirectories(dir.resolve("nested/inner"));
+    Files.write(inner.resolveSibling("a.log"), List.of("1.2.3.4 x"));
+    Files.write(inner.resolve("b.log"), List.of("1.2.3.5 y"));
+    Path cut = Files.createDirectories(dir.resolve("cut")).resolve("cut.log.gz");
+    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(whole)) {
+      for (int i = 0; i < 20000; i++) {
+        z.write(("10.0." + (i % 250) + "." + (i % 199) + " line " + i + "\n").getBytes());
+      }
+    }
+    Files.write(cut, java.util.Arrays.copyOf(whole.toByteArray(), whole.size() / 2));
+    return new Path[] {inner, cut};
+  }
 }

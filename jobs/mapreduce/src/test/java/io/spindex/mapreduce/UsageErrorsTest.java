@@ -225,24 +225,15 @@ class UsageErrorsTest {
     Path noSpec = dir.resolve("no-such.conf");
     oneLine(1, noSpec.toString(), epTransform("--spec", noSpec.toString()));
     oneLine(1, "no input files", epTransform("--input", dir.resolve("nothing-*").toString()));
-    // A directory inside the input directory: one line naming both (as on Spark); the input
-    // format's listing failed with an uncaught NullPointerException.
-    Path nested = Files.createDirectories(dir.resolve("nested/inner"));
-    Files.write(nested.resolveSibling("a.log"), List.of("1.2.3.4 x"));
-    Files.write(nested.resolve("b.log"), List.of("1.2.3.5 y"));
+    // A directory inside the input directory, and a gzip input cut short: one line naming the
+    // user's path, as on the other engine, and no output left.
+    Path[] bad = IpLookupFixture.badInputs(dir);
+    Path nested = bad[0];
+    Path cut = bad[1];
     oneLine(
         1,
         nested + ": a directory inside the input directory " + nested.getParent(),
         ipLookup("--input", nested.getParent().toString()));
-    // A gzip input cut short: one line naming the file, as the command line says it; no output.
-    Path cut = Files.createDirectories(dir.resolve("cut")).resolve("cut.log.gz");
-    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(whole)) {
-      for (int i = 0; i < 20000; i++) {
-        z.write(("10.0." + (i % 250) + "." + (i % 199) + " line " + i + "\n").getBytes());
-      }
-    }
-    Files.write(cut, java.util.Arrays.copyOf(whole.toByteArray(), whole.size() / 2));
     String err = oneLine(1, cut + ": not a complete gzip file", ipLookup("--input", "" + cut));
     assertEquals(1, err.trim().split("\n").length, err);
   }

@@ -154,11 +154,11 @@ class UsageErrorsTest {
         1,
         "no input files",
         ipLookup("--input", dir.resolve("nothing-*").toString(), "--mode", "count").clone());
-    // A directory inside the input directory: one line naming both, no output left (as on
-    // MapReduce); Spark's own listing failed in a task with a NullPointerException.
-    Path nested = Files.createDirectories(dir.resolve("nested/inner"));
-    Files.write(nested.resolveSibling("a.log"), List.of("1.2.3.4 x"));
-    Files.write(nested.resolve("b.log"), List.of("1.2.3.5 y"));
+    // A directory inside the input directory, and a gzip input cut short: one line naming the
+    // user's path, as on the other engine, and no output left.
+    Path[] bad = IpLookupFixture.badInputs(dir);
+    Path nested = bad[0];
+    Path cut = bad[1];
     oneLine(
         1,
         nested + ": a directory inside the input directory " + nested.getParent(),
@@ -175,15 +175,6 @@ class UsageErrorsTest {
         "--output",
         dir.resolve("never.spx").toString());
     assertFalse(Files.exists(dir.resolve("never.spx.build")), "no work directory is left behind");
-    // A gzip input cut short: one line naming the file, as the command line says it; no output.
-    Path cut = Files.createDirectories(dir.resolve("cut")).resolve("cut.log.gz");
-    java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(whole)) {
-      for (int i = 0; i < 20000; i++) {
-        z.write(("10.0." + (i % 250) + "." + (i % 199) + " line " + i + "\n").getBytes());
-      }
-    }
-    Files.write(cut, java.util.Arrays.copyOf(whole.toByteArray(), whole.size() / 2));
     oneLine(1, cut + ": not a complete gzip file", ipLookup("--input", cut.getParent().toString()));
     assertFalse(Files.exists(dir.resolve("never")), "no output directory is left behind");
   }
