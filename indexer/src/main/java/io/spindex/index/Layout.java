@@ -148,7 +148,7 @@ final class Layout {
           "header",
           0,
           "at least " + HEADER_BYTES + " bytes",
-          fileSize + " bytes (truncated, or not an index)");
+          "fewer: a truncated index, or not a Spindex index");
     }
   }
 
@@ -163,8 +163,13 @@ final class Layout {
     byte[] magic = new byte[MAGIC.length];
     b.duplicate().position(0).get(magic);
     if (!Arrays.equals(magic, MAGIC)) {
+      // Not the found bytes: a shared SQL server would show any readable file's first bytes.
       throw CorruptIndexException.at(
-          file, "header", 0, "magic " + hex(MAGIC) + " (a Spindex index)", hex(magic));
+          file,
+          "header",
+          0,
+          "magic " + hex(MAGIC) + " (a Spindex index)",
+          "other bytes: not a Spindex index");
     }
     int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
     if (version < 1 || version > VERSION) {

@@ -184,6 +184,21 @@ class SqlFunctionsTest {
         "spindex_label: " + dir.resolve("nope.spx") + ": no such file",
         "SELECT spindex_label(ip, '" + dir.resolve("nope.spx") + "') FROM clients");
     analysisError(
+        "spindex_label: no index named 'nogeo': set spark.spindex.index.nogeo to its path (or give"
+            + " a path)",
+        "SELECT spindex_label(ip, 'nogeo') FROM clients");
+    analysisError(
+        "spindex_label: the index name is empty: expected a name set as spark.spindex.index.NAME,"
+            + " or an index path",
+        "SELECT spindex_label(ip, '') FROM clients");
+    // A file that is not an index: named, but none of its bytes or its size shown.
+    analysisError(
+        "spindex_label: " + fx.inputDir + "/a.log: header at offset 0: expected magic",
+        "SELECT spindex_label(ip, '" + fx.inputDir + "/a.log') FROM clients");
+    analysisError(
+        "not a Spindex index",
+        "SELECT spindex_label(ip, '" + fx.inputDir + "/a.log') FROM clients");
+    analysisError(
         "spindex_label: the index must be a constant string",
         "SELECT spindex_label(ip, id) FROM clients");
     analysisError("spindex_ip takes 1 argument, not 2", "SELECT spindex_ip(ip, 'x') FROM clients");

@@ -97,7 +97,15 @@ public final class IndexRef implements AddressTarget {
       IndexKind need,
       boolean strict,
       String column) {
-    String path = spark.conf().get(SpindexConf.INDEX_PREFIX + name, name);
+    if (name == null || name.trim().isEmpty()) {
+      throw new IllegalArgumentException(
+          function
+              + ": the index name is empty: expected a name set as "
+              + SpindexConf.INDEX_PREFIX
+              + "NAME, or an index path");
+    }
+    String configured = spark.conf().get(SpindexConf.INDEX_PREFIX + name, null);
+    String path = configured != null ? configured : name;
     String loader;
     try {
       loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));
@@ -136,6 +144,20 @@ public final class IndexRef implements AddressTarget {
           new Unparseable(acc, strict, function, column),
           fields,
           delimiter);
+    } catch (java.io.FileNotFoundException e) {
+      if (configured == null && !name.contains("/") && !name.contains(".")) {
+        // A bare word: most likely a name that was never configured, not a path.
+        throw new IllegalArgumentException(
+            function
+                + ": no index named '"
+                + name
+                + "': set "
+                + SpindexConf.INDEX_PREFIX
+                + name
+                + " to its path (or give a path)",
+            e);
+      }
+      throw new IllegalArgumentException(function + ": " + path + ": no such file", e);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }
