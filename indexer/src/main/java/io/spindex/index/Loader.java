@@ -167,9 +167,36 @@ public enum Loader implements IndexLoader {
 
   private static SpindexIndex mapAndAssemble(
       Path file, Loader loader, boolean copy, boolean checksums) throws IOException {
+    if (!copy) {
+      return mapSnapshot(file, loader, checksums);
+    }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       IndexHeader h = readHeader(ch, file);
       return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, copy, checksums));
+    }
+  }
+
+  /**
+   * The zero-copy views map a private snapshot of the file ({@link Snapshots}), never the file
+   * itself, so that nothing done to the file can change or drop the pages a reader maps. Messages
+   * name the file, and the snapshot must hold the version whose header the file had.
+   */
+  private static SpindexIndex mapSnapshot(Path file, Loader loader, boolean checksums)
+      throws IOException {
+    IndexHeader expected = readHeader(file);
+    Path snapshot = Snapshots.of(file, expected);
+    try (FileChannel ch = FileChannel.open(snapshot, StandardOpenOption.READ)) {
+      IndexHeader h = readHeader(ch, file);
+      if (h.headerCrc32c() != expected.headerCrc32c() || h.fileLength() != expected.fileLength()) {
+        throw Snapshots.changedWhileInUse(
+            file,
+            "header checksum "
+                + Layout.crcHex(expected.headerCrc32c())
+                + " when opened, "
+                + Layout.crcHex(h.headerCrc32c())
+                + " when copied");
+      }
+      return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, false, checksums));
     }
   }
 

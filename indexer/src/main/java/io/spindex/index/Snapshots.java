@@ -1,0 +1,191 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Private, host-local copies of index files, which the {@code mapped} loader maps instead of the
+ * files themselves.
+ *
+ * <p>Why: a mapping shares the file's pages. A file written over in place ({@code cp new.spx
+ * live.spx} truncates the same inode, then writes it) changes or drops those pages under every
+ * reader: a read of a dropped page raises {@code SIGBUS}, which HotSpot turns into an {@code
+ * InternalError} ("a fault occurred in a recent unsafe memory access operation") thrown
+ * <em>asynchronously</em>, at some later point in the reading thread, often after the lookup has
+ * returned garbage; Spark treats that error as fatal. No check in a lookup can catch it or tell a
+ * torn answer from a right one. A snapshot is written once, by Spindex only, under a temporary name
+ * that is renamed into place, so nothing ever writes the inode a reader maps; whatever happens to
+ * the original, a reader answers from the version it mapped.
+ *
+ * <p>A snapshot is named by the original's path and content (header checksum, which covers every
+ * section checksum, and length), so every JVM on the host that maps the same version of the same
+ * file maps the same snapshot and shares its page cache; only the first one pays the copy. A new
+ * version of a file deletes the older snapshots of that path; a JVM that still maps one keeps its
+ * pages until it lets go. The directory is {@code spindex.snapshot.dir} when that system property
+ * is set, else {@code spindex-snapshots-USER} under {@code java.io.tmpdir}, readable by its owner
+ * only.
+ */
+final class Snapshots {
+  /** The system property that names the snapshot directory. */
+  static final String DIR_PROPERTY = "spindex.snapshot.dir";
+
+  private Snapshots() {}
+
+  /**
+   * A private snapshot of {@code file}, whose header (validated) is {@code header}: an existing one
+   * of the same version, or a fresh copy.
+   *
+   * @throws CorruptIndexException naming {@code file} when it changed while it was copied
+   */
+  static Path of(Path file, IndexHeader header) throws IOException {
+    Path dir = directory();
+    String prefix = prefixOf(file);
+    Path snapshot =
+        dir.resolve(
+            prefix
+                + "-"
+                + Layout.crcHex(header.headerCrc32c()).replace(" ", "")
+                + "-"
+                + header.fileLength()
+                + ".spx");
+    if (Files.isRegularFile(snapshot) && Files.size(snapshot) == header.fileLength()) {
+      return snapshot;
+    }
+    Path tmp = Files.createTempFile(dir, "." + prefix + "-", ".tmp");
+    try {
+      Stat before = Stat.of(file);
+      // Read with read(2), never through a mapping: a file cut short while it is copied makes a
+      // short copy, not a fault.
+      Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+      Stat after = Stat.of(file);
+      long copied = Files.size(tmp);
+      if (!after.equals(before) || copied != header.fileLength()) {
+        throw changedWhileInUse(
+            file,
+            "it changed while it was copied ("
+                + before
+                + " before, "
+                + after
+                + " after, "
+                + copied
+                + " bytes copied of "
+                + header.fileLength()
+                + ")");
+      }
+      // Replaces a copy of the same version another JVM renamed into place meanwhile; a reader
+      // that maps that one keeps its inode.
+      Files.move(tmp, snapshot, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    deleteOlderVersions(dir, prefix, snapshot);
+    return snapshot;
+  }
+
+  /**
+   * The error for a file that changed under a reader: one line, naming the file and saying how to
+   * replace an index safely.
+   */
+  static CorruptIndexException changedWhileInUse(Path file, String detail) {
+    return new CorruptIndexException(
+        file + ": changed while in use; replace indexes by renaming (" + detail + ")");
+  }
+
+  /** The snapshot directory, created readable by its owner only where the file system can. */
+  static Path directory() throws IOException {
+    String configured = System.getProperty(DIR_PROPERTY);
+    Path dir =
+        configured != null && !configured.isEmpty()
+            ? Paths.get(configured)
+            : Paths.get(
+                System.getProperty("java.io.tmpdir"),
+                "spindex-snapshots-" + System.getProperty("user.name", "user"));
+    if (!Files.isDirectory(dir)) {
+      try {
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+          Files.createDirectories(
+              dir,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+          Files.createDirectories(dir);
+        }
+      } catch (FileAlreadyExistsException raced) {
+        // Created by another thread or JVM in the meantime.
+      }
+    }
+    return dir;
+  }
+
+  /** The part of a snapshot's name that names the original: a hash of its absolute path. */
+  static String prefixOf(Path file) {
+    byte[] path = file.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8);
+    return String.format(Locale.ROOT, "%016x", Murmur3.hash64(path, 0, path.length));
+  }
+
+  /** Best effort: a snapshot another JVM maps keeps its pages; a failure here harms nothing. */
+  private static void deleteOlderVersions(Path dir, String prefix, Path keep) {
+    try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, prefix + "-*.spx")) {
+      for (Path p : old) {
+        if (!p.getFileName().equals(keep.getFileName())) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException ignored) {
+      // Left for the next new version of the file to delete.
+    }
+  }
+
+  /** What a {@code stat} tells of a file's version: file key (device, inode), size, time. */
+  private static final class Stat {
+    final Object key;
+    final long size;
+    final long modifiedNanos;
+
+    private Stat(Object key, long size, long modifiedNanos) {
+      this.key = key;
+      this.size = size;
+      this.modifiedNanos = modifiedNanos;
+    }
+
+    static Stat of(Path p) throws IOException {
+      BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+      return new Stat(a.fileKey(), a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Stat)) {
+        return false;
+      }
+      Stat s = (Stat) o;
+      return java.util.Objects.equals(key, s.key)
+          && size == s.size
+          && modifiedNanos == s.modifiedNanos;
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(key, size, modifiedNanos);
+    }
+
+    @Override
+    public String toString() {
+      return size + " bytes, modified " + modifiedNanos + " ns";
+    }
+  }
+}
