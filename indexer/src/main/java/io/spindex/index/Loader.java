@@ -183,18 +183,23 @@ public enum Loader implements IndexLoader {
    */
   private static SpindexIndex mapSnapshot(Path file, Loader loader, boolean checksums)
       throws IOException {
-    IndexHeader expected = readHeader(file);
-    Path snapshot = Snapshots.of(file, expected);
+    Snapshots.Stat opened = Snapshots.Stat.of(file);
+    Path snapshot;
+    IndexHeader expected;
+    try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+      expected = readHeader(source, file);
+      snapshot = Snapshots.of(file, source, expected, opened);
+    }
     try (FileChannel ch = FileChannel.open(snapshot, StandardOpenOption.READ)) {
       IndexHeader h = readHeader(ch, file);
-      if (h.headerCrc32c() != expected.headerCrc32c() || h.fileLength() != expected.fileLength()) {
+      if (h.headerCrc32c() != expected.headerCrc32c()) {
         throw Snapshots.changedWhileInUse(
             file,
             "header checksum "
                 + Layout.crcHex(expected.headerCrc32c())
                 + " when opened, "
                 + Layout.crcHex(h.headerCrc32c())
-                + " when copied");
+                + " in its copy");
       }
       return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, false, checksums));
     }

@@ -6,6 +6,8 @@
 package io.spindex.index;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -13,9 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,18 +45,23 @@ import java.util.concurrent.TimeUnit;
  * only.
  */
 final class Snapshots {
+  private static final int COPY_BUFFER_BYTES = 1 << 20;
+
   /** The system property that names the snapshot directory. */
   static final String DIR_PROPERTY = "spindex.snapshot.dir";
 
   private Snapshots() {}
 
   /**
-   * A private snapshot of {@code file}, whose header (validated) is {@code header}: an existing one
-   * of the same version, or a fresh copy.
+   * A private snapshot of {@code file}, open as {@code source} (whose header, validated, is {@code
+   * header}; {@code opened} is what a {@code stat} of the path told just before it was opened): an
+   * existing one of the same version, or a fresh copy of {@code source}.
    *
-   * @throws CorruptIndexException naming {@code file} when it changed while it was copied
+   * @throws CorruptIndexException naming {@code file} when it was written in place while it was
+   *     copied
    */
-  static Path of(Path file, IndexHeader header) throws IOException {
+  static Path of(Path file, FileChannel source, IndexHeader header, Stat opened)
+      throws IOException {
     Path dir = directory();
     String prefix = prefixOf(file);
     Path snapshot =
@@ -68,24 +77,22 @@ final class Snapshots {
     }
     Path tmp = Files.createTempFile(dir, "." + prefix + "-", ".tmp");
     try {
-      Stat before = Stat.of(file);
-      // Read with read(2), never through a mapping: a file cut short while it is copied makes a
-      // short copy, not a fault.
-      Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+      long copied = copy(source, tmp);
       Stat after = Stat.of(file);
-      long copied = Files.size(tmp);
-      if (!after.equals(before) || copied != header.fileLength()) {
+      // Another inode under the path: replaced by a rename, which leaves the one copied alone.
+      boolean inPlace = Objects.equals(after.key, opened.key) && !after.equals(opened);
+      if (inPlace || copied != header.fileLength()) {
         throw changedWhileInUse(
             file,
-            "it changed while it was copied ("
-                + before
+            "it was written while it was copied: "
+                + opened
                 + " before, "
                 + after
                 + " after, "
                 + copied
-                + " bytes copied of "
+                + " of "
                 + header.fileLength()
-                + ")");
+                + " bytes copied");
       }
       // Replaces a copy of the same version another JVM renamed into place meanwhile; a reader
       // that maps that one keeps its inode.
@@ -95,6 +102,29 @@ final class Snapshots {
     }
     deleteOlderVersions(dir, prefix, snapshot);
     return snapshot;
+  }
+
+  /**
+   * Copies {@code source} to {@code target} with positional reads, never through a mapping: a file
+   * cut short while it is copied makes a short copy, not a fault.
+   */
+  private static long copy(FileChannel source, Path target) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER_BYTES);
+    long pos = 0;
+    try (FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE)) {
+      while (true) {
+        buffer.clear();
+        int n = source.read(buffer, pos);
+        if (n < 0) {
+          return pos;
+        }
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+          out.write(buffer);
+        }
+        pos += n;
+      }
+    }
   }
 
   /**
@@ -151,7 +181,7 @@ final class Snapshots {
   }
 
   /** What a {@code stat} tells of a file's version: file key (device, inode), size, time. */
-  private static final class Stat {
+  static final class Stat {
     final Object key;
     final long size;
     final long modifiedNanos;
@@ -173,14 +203,12 @@ final class Snapshots {
         return false;
       }
       Stat s = (Stat) o;
-      return java.util.Objects.equals(key, s.key)
-          && size == s.size
-          && modifiedNanos == s.modifiedNanos;
+      return Objects.equals(key, s.key) && size == s.size && modifiedNanos == s.modifiedNanos;
     }
 
     @Override
     public int hashCode() {
-      return java.util.Objects.hash(key, size, modifiedNanos);
+      return Objects.hash(key, size, modifiedNanos);
     }
 
     @Override
