@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -17,9 +18,11 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  * version of a file deletes the older snapshots of that path; a JVM that still maps one keeps its
  * pages until it lets go. The directory is {@code spindex.snapshot.dir} when that system property
  * is set, else {@code spindex-snapshots-USER} under {@code java.io.tmpdir}, readable by its owner
- * only.
+ * only (see {@link #directory()}).
  */
 final class Snapshots {
   private static final int COPY_BUFFER_BYTES = 1 << 20;
@@ -136,7 +139,12 @@ final class Snapshots {
         file + ": changed while in use; replace indexes by renaming (" + detail + ")");
   }
 
-  /** The snapshot directory, created readable by its owner only where the file system can. */
+  /**
+   * The snapshot directory, created readable by its owner only where the file system can. A
+   * directory of that name that another user owns, or that others may write (a shared temporary
+   * directory is writable by all), is not used: whoever can write there could write a snapshot in
+   * place; this JVM then keeps its snapshots in a private directory of its own.
+   */
   static Path directory() throws IOException {
     String configured = System.getProperty(DIR_PROPERTY);
     Path dir =
@@ -145,20 +153,61 @@ final class Snapshots {
             : Paths.get(
                 System.getProperty("java.io.tmpdir"),
                 "spindex-snapshots-" + System.getProperty("user.name", "user"));
-    if (!Files.isDirectory(dir)) {
-      try {
-        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-          Files.createDirectories(
-              dir,
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } else {
-          Files.createDirectories(dir);
-        }
-      } catch (FileAlreadyExistsException raced) {
-        // Created by another thread or JVM in the meantime.
-      }
+    Checked known = checked;
+    if (known != null && known.asked.equals(dir)) {
+      return known.use;
     }
-    return dir;
+    synchronized (Snapshots.class) {
+      if (checked == null || !checked.asked.equals(dir)) {
+        checked = new Checked(dir, privateOrOwn(dir));
+      }
+      return checked.use;
+    }
+  }
+
+  /** The directory asked for and the one used (itself, or this JVM's own). */
+  private static final class Checked {
+    final Path asked;
+    final Path use;
+
+    Checked(Path asked, Path use) {
+      this.asked = asked;
+      this.use = use;
+    }
+  }
+
+  private static volatile Checked checked;
+
+  private static Path privateOrOwn(Path dir) throws IOException {
+    boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+    if (!posix) {
+      Files.createDirectories(dir);
+      return dir;
+    }
+    try {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (FileAlreadyExistsException notADirectory) {
+      return Files.createTempDirectory("spindex-snapshots-");
+    }
+    Path probe;
+    try {
+      probe = Files.createTempFile(dir, ".owner-", ".tmp");
+    } catch (AccessDeniedException someoneElses) {
+      return Files.createTempDirectory("spindex-snapshots-");
+    }
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+      boolean othersWrite =
+          perms.contains(PosixFilePermission.GROUP_WRITE)
+              || perms.contains(PosixFilePermission.OTHERS_WRITE);
+      if (othersWrite || !Files.getOwner(dir).equals(Files.getOwner(probe))) {
+        return Files.createTempDirectory("spindex-snapshots-");
+      }
+      return dir;
+    } finally {
+      Files.deleteIfExists(probe);
+    }
   }
 
   /** The part of a snapshot's name that names the original: a hash of its absolute path. */
