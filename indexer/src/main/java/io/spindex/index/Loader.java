@@ -57,8 +57,11 @@ public enum Loader implements IndexLoader {
     }
   },
   /**
-   * Zero-copy: read-only views over the mapping. Nothing is copied to the heap; the page cache is
-   * shared by every JVM on the host that maps the same file.
+   * Zero-copy: read-only views over a mapping of a private snapshot of the file ({@link
+   * Snapshots}): nothing done to the file afterwards (written over in place, truncated, deleted)
+   * reaches the views. Nothing is copied to the heap; the page cache is shared by every JVM on the
+   * host that maps the same version of the file, and only the host's first load of a version pays
+   * for copying it.
    */
   MAPPED {
     @Override
@@ -76,8 +79,9 @@ public enum Loader implements IndexLoader {
   }
 
   /**
-   * {@link #MAPPED} without section checksums: ready in microseconds whatever the size, for files
-   * that {@code spindex verify} or a staging step has already checked. The header is still checked.
+   * {@link #MAPPED} without section checksums: ready in microseconds whatever the size once the
+   * host holds a snapshot of the version (the first load copies the file), for files that {@code
+   * spindex verify} or a staging step has already checked. The header is still checked.
    */
   public static IndexLoader mappedUnchecked() {
     return new IndexLoader() {
