@@ -18,6 +18,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
@@ -42,13 +43,17 @@ import java.util.concurrent.TimeUnit;
  * <p>A snapshot is named by the original's path and content (header checksum, which covers every
  * section checksum, and length), so every JVM on the host that maps the same version of the same
  * file maps the same snapshot and shares its page cache; only the first one pays the copy. A new
- * version of a file deletes the older snapshots of that path; a JVM that still maps one keeps its
- * pages until it lets go. The directory is {@code spindex.snapshot.dir} when that system property
- * is set, else {@code spindex-snapshots-USER} under {@code java.io.tmpdir}, readable by its owner
- * only (see {@link #directory()}).
+ * version of a file deletes the older snapshots of that path, and snapshots no load has used for a
+ * day; a JVM deletes the snapshots it made when it exits; a JVM that still maps a deleted snapshot
+ * keeps its pages until it lets go. The directory is {@code spindex.snapshot.dir} when that system
+ * property is set, else {@code spindex-snapshots-USER} under {@code java.io.tmpdir}, readable by
+ * its owner only (see {@link #directory()}).
  */
 final class Snapshots {
   private static final int COPY_BUFFER_BYTES = 1 << 20;
+
+  /** A snapshot no load has used for this long is deleted by the next new snapshot. */
+  static final long UNUSED_MILLIS = TimeUnit.DAYS.toMillis(1);
 
   /** The system property that names the snapshot directory. */
   static final String DIR_PROPERTY = "spindex.snapshot.dir";
@@ -76,6 +81,8 @@ final class Snapshots {
                 + header.fileLength()
                 + ".spx");
     if (Files.isRegularFile(snapshot) && Files.size(snapshot) == header.fileLength()) {
+      // Marks it used, for the sweep of snapshots no load has used for a day.
+      Files.setLastModifiedTime(snapshot, FileTime.fromMillis(System.currentTimeMillis()));
       return snapshot;
     }
     Path tmp = Files.createTempFile(dir, "." + prefix + "-", ".tmp");
@@ -103,6 +110,8 @@ final class Snapshots {
     } finally {
       Files.deleteIfExists(tmp);
     }
+    // A JVM that still maps a snapshot deleted here keeps its pages; a later load copies again.
+    snapshot.toFile().deleteOnExit();
     deleteOlderVersions(dir, prefix, snapshot);
     return snapshot;
   }
@@ -216,16 +225,27 @@ final class Snapshots {
     return String.format(Locale.ROOT, "%016x", Murmur3.hash64(path, 0, path.length));
   }
 
-  /** Best effort: a snapshot another JVM maps keeps its pages; a failure here harms nothing. */
+  /**
+   * Deletes the other versions' snapshots of the same file, and every snapshot (or temporary file a
+   * crashed copy left) that no load has used for {@link #UNUSED_MILLIS}: the originals of those (a
+   * Spark application's shipped files, a test's temporary directory) may be long gone. Best effort:
+   * a snapshot another JVM maps keeps its pages, and a failure here harms nothing.
+   */
   private static void deleteOlderVersions(Path dir, String prefix, Path keep) {
-    try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, prefix + "-*.spx")) {
-      for (Path p : old) {
-        if (!p.getFileName().equals(keep.getFileName())) {
+    long unusedSince = System.currentTimeMillis() - UNUSED_MILLIS;
+    try (DirectoryStream<Path> all = Files.newDirectoryStream(dir)) {
+      for (Path p : all) {
+        String name = p.getFileName().toString();
+        if (p.getFileName().equals(keep.getFileName())) {
+          continue;
+        }
+        boolean oldVersion = name.startsWith(prefix + "-") && name.endsWith(".spx");
+        if (oldVersion || Files.getLastModifiedTime(p).toMillis() < unusedSince) {
           Files.deleteIfExists(p);
         }
       }
     } catch (IOException ignored) {
-      // Left for the next new version of the file to delete.
+      // Left for the next new snapshot to delete.
     }
   }
 
