@@ -31,9 +31,11 @@ public final class Spindex {
   /** Where an opened index lives. */
   public enum Mode {
     /**
-     * Zero-copy views over a read-only mapping of the file, every section checksum verified at
-     * open: ready in milliseconds, off the Java heap, and the page cache is shared by every JVM on
-     * the host that maps the same file. The default.
+     * Zero-copy views over a read-only mapping of a private snapshot of the file (so that a file
+     * written over in place or truncated while in use changes nothing under the readers), every
+     * section checksum verified at open: ready in milliseconds, off the Java heap, and the page
+     * cache is shared by every JVM on the host that maps the same version; the host's first load of
+     * a version copies the file once. The default.
      */
     MAPPED(Loader.MAPPED),
     /**

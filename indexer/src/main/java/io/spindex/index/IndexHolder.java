@@ -25,10 +25,10 @@ import java.util.concurrent.TimeUnit;
  * modification time: one {@code stat}, no read) with the held version's; a file replaced by atomic
  * rename is loaded again on the next acquire, and the held version is replaced, so the old one is
  * freed (unmapped, for {@code mapped}) once the last task that still uses it lets it go. A file
- * overwritten in place (same inode, new size or time) while a {@code mapped} version of it is in
- * use is an error naming the file: its pages changed under the readers; replace indexes by writing
- * a new file and renaming it over the old one. A failed load is not remembered: the next caller
- * tries again. Thread-safe.
+ * overwritten in place (same inode, new size or time) is loaded again the same way: no loader's
+ * index reads the file after its load ({@code mapped} maps a private snapshot of it), so the tasks
+ * that hold the old version finish on it. A failed load is not remembered: the next caller tries
+ * again. Thread-safe.
  */
 @Internal
 public final class IndexHolder {
@@ -97,16 +97,6 @@ public final class IndexHolder {
       if (held != null && held.identity.sameAs(now)) {
         return held.acquired;
       }
-      if (held != null
-          && now.overwrote(held.identity)
-          && held.acquired.index().loader().equals("mapped")) {
-        throw CorruptIndexException.at(
-            abs,
-            "file",
-            0,
-            "an index replaced by renaming a new file over it",
-            "the file overwritten in place while mapped (its pages changed under the readers)");
-      }
       IndexHeader header = Loader.readHeader(abs);
       if (held != null
           && held.identity.key == null
@@ -169,11 +159,6 @@ public final class IndexHolder {
 
     boolean sameAs(Identity o) {
       return key != null && key.equals(o.key) && size == o.size && modifiedNanos == o.modifiedNanos;
-    }
-
-    /** The same file (inode) with other contents: written in place, not replaced by a rename. */
-    boolean overwrote(Identity old) {
-      return key != null && key.equals(old.key) && !sameAs(old);
     }
   }
 

@@ -340,6 +340,15 @@ public final class IpRanges extends SpindexIndex {
   public byte[] labelBytes(int labelId) {
     int from = labelOffsets.get(labelId);
     int to = labelOffsets.get(labelId + 1);
+    if (from < 0 || to < from || to > labelBytes.limit()) {
+      // Only a file opened unchecked (whose offsets nothing checked) gets here: fail, never
+      // allocate what a wrong offset asks for.
+      throw new IllegalStateException(
+          String.format(
+              "%s: section 'label_offsets': expected label %d within the %d label bytes, found"
+                  + " [%d, %d) (run spindex verify)",
+              header().file(), labelId, labelBytes.limit(), from, to));
+    }
     byte[] out = new byte[to - from];
     labelBytes.duplicate().position(from).get(out);
     return out;

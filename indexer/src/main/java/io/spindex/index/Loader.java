@@ -57,8 +57,11 @@ public enum Loader implements IndexLoader {
     }
   },
   /**
-   * Zero-copy: read-only views over the mapping. Nothing is copied to the heap; the page cache is
-   * shared by every JVM on the host that maps the same file.
+   * Zero-copy: read-only views over a mapping of a private snapshot of the file ({@link
+   * Snapshots}): nothing done to the file afterwards (written over in place, truncated, deleted)
+   * reaches the views. Nothing is copied to the heap; the page cache is shared by every JVM on the
+   * host that maps the same version of the file, and only the host's first load of a version pays
+   * for copying it.
    */
   MAPPED {
     @Override
@@ -76,8 +79,9 @@ public enum Loader implements IndexLoader {
   }
 
   /**
-   * {@link #MAPPED} without section checksums: ready in microseconds whatever the size, for files
-   * that {@code spindex verify} or a staging step has already checked. The header is still checked.
+   * {@link #MAPPED} without section checksums: ready in microseconds whatever the size once the
+   * host holds a snapshot of the version (the first load copies the file), for files that {@code
+   * spindex verify} or a staging step has already checked. The header is still checked.
    */
   public static IndexLoader mappedUnchecked() {
     return new IndexLoader() {
@@ -167,9 +171,41 @@ public enum Loader implements IndexLoader {
 
   private static SpindexIndex mapAndAssemble(
       Path file, Loader loader, boolean copy, boolean checksums) throws IOException {
+    if (!copy) {
+      return mapSnapshot(file, loader, checksums);
+    }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       IndexHeader h = readHeader(ch, file);
       return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, copy, checksums));
+    }
+  }
+
+  /**
+   * The zero-copy views map a private snapshot of the file ({@link Snapshots}), never the file
+   * itself, so that nothing done to the file can change or drop the pages a reader maps. Messages
+   * name the file, and the snapshot must hold the version whose header the file had.
+   */
+  private static SpindexIndex mapSnapshot(Path file, Loader loader, boolean checksums)
+      throws IOException {
+    Snapshots.Stat opened = Snapshots.Stat.of(file);
+    Path snapshot;
+    IndexHeader expected;
+    try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+      expected = readHeader(source, file);
+      snapshot = Snapshots.of(file, source, expected, opened);
+    }
+    try (FileChannel ch = FileChannel.open(snapshot, StandardOpenOption.READ)) {
+      IndexHeader h = readHeader(ch, file);
+      if (h.headerCrc32c() != expected.headerCrc32c()) {
+        throw Snapshots.changedWhileInUse(
+            file,
+            "header checksum "
+                + Layout.crcHex(expected.headerCrc32c())
+                + " when opened, "
+                + Layout.crcHex(h.headerCrc32c())
+                + " in its copy");
+      }
+      return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, false, checksums));
     }
   }
 

@@ -207,7 +207,18 @@ public final class ProductIndex extends SpindexIndex {
 
   /** A copy of the id bytes of {@code row}, exactly as in the source. */
   public byte[] idBytes(int row) {
-    byte[] out = new byte[idLength(row)];
+    int a = idOffsets.get(row);
+    int b = idOffsets.get(row + 1);
+    if (a < 0 || b < a || b > idBytes.limit()) {
+      // Only a file opened unchecked (whose offsets nothing checked) gets here: fail, never
+      // allocate what a wrong offset asks for.
+      throw new IllegalStateException(
+          String.format(
+              "%s: section 'id_offsets': expected row %d within the %d id bytes, found [%d, %d)"
+                  + " (run spindex verify)",
+              header().file(), row, idBytes.limit(), a, b));
+    }
+    byte[] out = new byte[b - a];
     copyId(row, out, 0);
     return out;
   }

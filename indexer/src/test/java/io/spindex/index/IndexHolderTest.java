@@ -168,7 +168,8 @@ class IndexHolderTest {
   /**
    * Readers on three threads acquire and read the index while it is replaced by atomic rename 100
    * times: every answer comes from exactly one complete version, the holder keeps one version, and
-   * the old mappings go (counted in /proc/self/maps, Linux) once they are unreachable.
+   * the old mappings (of the file's snapshots) go (counted in /proc/self/maps, Linux) once they are
+   * unreachable.
    */
   @Test
   void aReplacedFileIsSeenAtTheNextAcquireAndOldVersionsAreReleased() throws Exception {
@@ -219,37 +220,46 @@ class IndexHolderTest {
     assertTrue(reads.get() > 0);
     assertEquals(1, IndexHolder.size());
     Path maps = Path.of("/proc/self/maps");
+    // The mapped loader maps private snapshots of the file, named after its path.
+    String snapshots = Snapshots.directory().resolve(Snapshots.prefixOf(file)).toString();
     if (Files.isReadable(maps)) {
       long mapped = Long.MAX_VALUE;
       for (int attempt = 0; attempt < 20 && mapped > 5; attempt++) {
         System.gc();
         Thread.sleep(100);
-        mapped = Files.readAllLines(maps).stream().filter(l -> l.contains(file.toString())).count();
+        mapped = Files.readAllLines(maps).stream().filter(l -> l.contains(snapshots)).count();
       }
       assertTrue(mapped <= 5, mapped + " mappings of the index left after 100 replacements");
     }
+    try (java.util.stream.Stream<Path> left = Files.list(Snapshots.directory())) {
+      long kept =
+          left.filter(p -> p.getFileName().toString().startsWith(Snapshots.prefixOf(file))).count();
+      assertEquals(1, kept, "snapshots of the file kept on disk: the current version's");
+    }
   }
 
-  /** An index written over in place while mapped is an error naming the file, not a crash. */
+  /**
+   * An index written over in place ({@code cp} over it: the same inode) while a {@code mapped}
+   * version of it is in use: the version in use keeps answering (it maps a private snapshot), and
+   * the next acquire loads the new contents.
+   */
   @Test
-  void anIndexOverwrittenInPlaceWhileMappedIsAClearError() throws Exception {
+  void anIndexOverwrittenInPlaceWhileMappedIsLoadedAgainAndTheOldVersionStillAnswers()
+      throws Exception {
     Path file = dir.resolve("in-place.spx");
     writeVersion(file, 1);
-    IndexHolder.acquire(file, Loader.MAPPED);
+    IpSet old = IndexHolder.acquire(file, Loader.MAPPED).index().asSet();
     Path other = dir.resolve("other.spx");
     writeVersion(other, 2);
     Files.write(file, Files.readAllBytes(other)); // truncates and rewrites the same inode
-    CorruptIndexException e =
-        assertThrows(CorruptIndexException.class, () -> IndexHolder.acquire(file, Loader.MAPPED));
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                file
-                    + ": file at offset 0: expected an index replaced by"
-                    + " renaming a new file over it"),
-        e.getMessage());
-    // A heap copy has nothing to lose: the new contents are loaded.
-    assertEquals(2, IndexHolder.acquire(file, Loader.NIO).index().asSet().address(0) >>> 16);
+    IndexHolder.Acquired now = IndexHolder.acquire(file, Loader.MAPPED);
+    assertTrue(now.loadedByThisCall());
+    assertEquals(2, now.index().asSet().address(0) >>> 16);
+    assertEquals(1, old.address(0) >>> 16);
+    assertTrue(old.contains(1 << 16) && !old.contains(2 << 16));
+    Files.write(file, new byte[0]); // and truncated to nothing
+    assertTrue(old.contains(1 << 16) && !old.contains(2 << 16));
+    assertTrue(now.index().asSet().contains(2 << 16));
   }
 
   /** Version v: the 100 addresses v.x.0.0 + j, written atomically (temporary file, rename). */
