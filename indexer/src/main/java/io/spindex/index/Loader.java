@@ -169,6 +169,16 @@ public enum Loader implements IndexLoader {
     }
   }
 
+  /**
+   * Tells the zero-copy loaders ({@link #MAPPED}, {@link #mappedUnchecked()}) that {@code file} is
+   * a copy an engine made for this application (Spark's {@code SparkFiles}, a staged copy, a
+   * MapReduce cache file), which nothing writes in place: they map it as it is, without the private
+   * snapshot a user's own file gets, so that a job's executors are ready as soon as before.
+   */
+  public static void privateCopy(Path file) {
+    Snapshots.privateCopy(file);
+  }
+
   private static SpindexIndex mapAndAssemble(
       Path file, Loader loader, boolean copy, boolean checksums) throws IOException {
     if (!copy) {
@@ -187,6 +197,13 @@ public enum Loader implements IndexLoader {
    */
   private static SpindexIndex mapSnapshot(Path file, Loader loader, boolean checksums)
       throws IOException {
+    if (Snapshots.isPrivateCopy(file)) {
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        IndexHeader h = readHeader(ch, file);
+        return SectionSource.assemble(
+            h, loader.loaderName(), new MapSource(h, ch, false, checksums));
+      }
+    }
     Snapshots.Stat opened = Snapshots.Stat.of(file);
     Path snapshot;
     IndexHeader expected;

@@ -58,7 +58,23 @@ final class Snapshots {
   /** The system property that names the snapshot directory. */
   static final String DIR_PROPERTY = "spindex.snapshot.dir";
 
+  /**
+   * Files that are copies an engine made for this JVM's application (Spark's {@code SparkFiles}, a
+   * staged copy, a MapReduce cache file), by absolute path: nothing writes them in place, so they
+   * are mapped as they are, without a snapshot. Only a user's own file pays the copy.
+   */
+  private static final java.util.Set<Path> PRIVATE_COPIES =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private Snapshots() {}
+
+  static void privateCopy(Path file) {
+    PRIVATE_COPIES.add(file.toAbsolutePath().normalize());
+  }
+
+  static boolean isPrivateCopy(Path file) {
+    return !PRIVATE_COPIES.isEmpty() && PRIVATE_COPIES.contains(file.toAbsolutePath().normalize());
+  }
 
   /**
    * A private snapshot of {@code file}, open as {@code source} (whose header, validated, is {@code

@@ -35,7 +35,12 @@ public interface TaskSide {
    */
   default SpindexIndex index(SideFile f, String loader) throws IOException {
     IndexLoader l = Loader.forOption(loader);
-    IndexHolder.Acquired a = IndexHolder.acquire(local(f), l);
+    Path local = local(f);
+    if (f.ship() != SideFile.Ship.LOCAL) {
+      // The engine's own copy: mapped as it is (a user's file in place gets a snapshot).
+      Loader.privateCopy(local);
+    }
+    IndexHolder.Acquired a = IndexHolder.acquire(local, l);
     if (a.loadedByThisCall()) {
       loaded(a, loader);
     }

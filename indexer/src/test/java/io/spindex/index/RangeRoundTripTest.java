@@ -134,4 +134,25 @@ class RangeRoundTripTest {
             .asRanges()
             .label((int) AddressText.parse("2.0.0.5", AddressText.PLAIN, new long[2])));
   }
+
+  /** A copy an engine made for the application is mapped as it is: no snapshot, no copy. */
+  @org.junit.jupiter.api.Test
+  void anEnginesPrivateCopyIsMappedWithoutASnapshot() throws IOException {
+    Path maps = Path.of("/proc/self/maps");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps");
+    Path src = dir.resolve("shipped.txt");
+    Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
+    Path idx = dir.resolve("shipped-copy.spx");
+    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
+    Loader.privateCopy(idx);
+    SpindexIndex held = Loader.MAPPED.load(idx);
+    List<String> lines = Files.readAllLines(maps);
+    String name = idx.toAbsolutePath().toString();
+    assertEquals(1, lines.stream().filter(l -> l.endsWith(name)).count(), "mappings of the file");
+    String snapshot = Snapshots.directory().resolve(Snapshots.prefixOf(idx)).toString();
+    assertEquals(0, lines.stream().filter(l -> l.contains(snapshot)).count(), "snapshots");
+    assertEquals(
+        "b",
+        held.asRanges().label((int) AddressText.parse("2.0.0.5", AddressText.PLAIN, new long[2])));
+  }
 }
