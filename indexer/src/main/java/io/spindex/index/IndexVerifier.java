@@ -41,7 +41,7 @@ public final class IndexVerifier {
   public static IndexHeader checksums(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       IndexHeader h = Loader.readHeader(ch, file);
-      Loader.NioSource source = new Loader.NioSource(h, ch);
+      NioSource source = new NioSource(h, ch);
       for (SectionEntry e : h.sections()) {
         source.checkCrc(e);
       }
