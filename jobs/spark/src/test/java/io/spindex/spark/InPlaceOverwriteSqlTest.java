@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code spindex_label} queries run one after another in a local[2] session with the {@code mapped}
  * loader while the index file is written over in place ({@code cp}'s way: the same inode truncated,
  * then written piece by piece) again and again: the session survives (no executor JVM fault), every
- * row's label is the answer of one complete version, every task's rows come from one version, and
- * a query that fails does so with an error naming the file.
+ * row's label is the answer of one complete version, every task's rows come from one version, and a
+ * query that fails does so with an error naming the file.
  */
 class InPlaceOverwriteSqlTest {
   private static final int RANGES = 65_536;
@@ -139,7 +139,11 @@ class InPlaceOverwriteSqlTest {
     }
     assertTrue(
         queried.get() >= 8,
-        queried + " queries while the file changed (" + answered + " answered, " + failedCleanly
+        queried
+            + " queries while the file changed ("
+            + answered
+            + " answered, "
+            + failedCleanly
             + " failed naming the file)");
   }
 
