@@ -39,7 +39,7 @@ public final class IndexVerifier {
    * @throws CorruptIndexException naming the file, section, offset, expected and found
    */
   public static IndexHeader checksums(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
       NioSource source = new NioSource(h, ch);
       for (SectionEntry e : h.sections()) {

@@ -19,6 +19,7 @@ import java.nio.file.Path;
  */
 final class IoLoader {
   static SpindexIndex load(Path file) throws IOException {
+    Loader.requireFile(file);
     long size = Files.size(file);
     Layout.requireHeader(file, size);
     try (InputStream raw = new FileInputStream(file.toFile());

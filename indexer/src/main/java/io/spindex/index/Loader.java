@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
@@ -35,7 +36,7 @@ public enum Loader implements IndexLoader {
   NIO {
     @Override
     public SpindexIndex load(Path file) throws IOException {
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      try (FileChannel ch = open(file)) {
         IndexHeader h = readHeader(ch, file);
         return SectionSource.assemble(h, loaderName(), new NioSource(h, ch));
       }
@@ -129,9 +130,26 @@ public enum Loader implements IndexLoader {
         "unknown loader '" + name + "': expected one of io, nio, mmap, mapped");
   }
 
+  /**
+   * Opens an index file for reading; a directory is one line naming it (the channel's own error
+   * says only "Is a directory").
+   */
+  static FileChannel open(Path file) throws IOException {
+    requireFile(file);
+    return FileChannel.open(file, StandardOpenOption.READ);
+  }
+
+  /** Fails naming {@code file} when it is a directory. */
+  static void requireFile(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new java.nio.file.FileSystemException(
+          file.toString(), null, "a directory, not an index file");
+    }
+  }
+
   /** Reads and validates the header and directory of an open index file. */
   public static IndexHeader readHeader(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel ch = open(file)) {
       return readHeader(ch, file);
     }
   }
@@ -176,7 +194,7 @@ public enum Loader implements IndexLoader {
     if (!copy) {
       return mapSnapshot(file, loader, checksums);
     }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel ch = open(file)) {
       IndexHeader h = readHeader(ch, file);
       return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, copy, checksums));
     }
@@ -190,7 +208,7 @@ public enum Loader implements IndexLoader {
   private static SpindexIndex mapSnapshot(Path file, Loader loader, boolean checksums)
       throws IOException {
     if (Snapshots.isPrivateCopy(file)) {
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      try (FileChannel ch = open(file)) {
         IndexHeader h = readHeader(ch, file);
         return SectionSource.assemble(
             h, loader.loaderName(), new MapSource(h, ch, false, checksums));
@@ -199,7 +217,7 @@ public enum Loader implements IndexLoader {
     Snapshots.Stat opened = Snapshots.Stat.of(file);
     Path snapshot;
     IndexHeader expected;
-    try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel source = open(file)) {
       expected = readHeader(source, file);
       snapshot = Snapshots.of(file, source, expected, opened);
     }

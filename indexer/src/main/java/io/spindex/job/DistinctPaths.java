@@ -53,6 +53,9 @@ public final class DistinctPaths {
     List<Map.Entry<String, Path>> outs = new ArrayList<>(outputs.entrySet());
     for (int i = 0; i < outs.size(); i++) {
       Map.Entry<String, Path> o = outs.get(i);
+      if (Files.isDirectory(o.getValue())) {
+        throw new IllegalArgumentException(o.getKey() + " is a directory: name a file to write");
+      }
       for (Map.Entry<String, Path> in : inputs.entrySet()) {
         if (same(o.getValue(), in.getValue())) {
           throw new IllegalArgumentException(

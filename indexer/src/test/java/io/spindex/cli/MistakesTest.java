@@ -7,6 +7,7 @@ package io.spindex.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -84,6 +85,21 @@ class MistakesTest {
     assertEquals(0, spindex("--version"));
     assertTrue(
         out.contains(", index format " + m.group(1) + " (reads 1 to " + m.group(1) + ")"), out);
+  }
+
+  /** A directory where a file belongs is one line naming it, never the platform's bare words. */
+  @Test
+  void aDirectoryWhereAFileBelongsIsNamed() throws IOException {
+    Path d = Files.createDirectories(dir.resolve("a-dir"));
+    assertEquals(1, spindex("lookup", d.toString(), "1.2.3.4"));
+    assertEquals("spindex: " + d + ": a directory, not an index file\n", err);
+    assertEquals(1, spindex("inspect", d.toString()));
+    assertEquals("spindex: " + d + ": a directory, not an index file\n", err);
+    IOException e = assertThrows(IOException.class, () -> io.spindex.Spindex.open(d));
+    assertEquals(d + ": a directory, not an index file", e.getMessage());
+    Path ips = write("d-ips.txt", "10.0.0.1\n");
+    assertEquals(2, spindex("build", "ips", ips.toString(), "-o", d.toString()));
+    assertEquals("spindex: -o " + d + " is a directory: name a file to write\n", err);
   }
 
   @Test
