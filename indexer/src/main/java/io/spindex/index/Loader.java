@@ -233,6 +233,10 @@ public enum Loader implements IndexLoader {
                 + " in its copy");
       }
       return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, false, checksums));
+    } catch (CorruptIndexException e) {
+      // A snapshot that fails its checks is never reused: the next load copies the file again.
+      Files.deleteIfExists(snapshot);
+      throw e;
     }
   }
 

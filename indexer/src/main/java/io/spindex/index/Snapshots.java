@@ -95,6 +95,10 @@ final class Snapshots {
                 + Layout.crcHex(header.headerCrc32c()).replace(" ", "")
                 + "-"
                 + header.fileLength()
+                // The file's own version too (its inode and modification time): the same header
+                // over other section bytes (a damaged copy, then a good one) is another snapshot.
+                + "-"
+                + Integer.toHexString(Objects.hash(opened.key, opened.modifiedNanos))
                 + ".spx");
     if (Files.isRegularFile(snapshot) && Files.size(snapshot) == header.fileLength()) {
       // Marks it used, for the sweep of snapshots no load has used for a day.
