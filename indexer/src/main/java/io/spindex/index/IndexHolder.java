@@ -7,12 +7,9 @@ package io.spindex.index;
 
 import io.spindex.annotations.Internal;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Holds each index file loaded once per JVM, however many threads, tasks or queries ask for it: the
@@ -86,14 +83,14 @@ public final class IndexHolder {
     Path abs = file.toAbsolutePath().normalize();
     Key key = new Key(abs, loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"));
     Slot slot = HELD.computeIfAbsent(key, k -> new Slot());
-    Identity now = Identity.of(abs);
+    Snapshots.Stat now = Snapshots.Stat.of(abs);
     Version held = slot.current;
     if (held != null && held.identity.sameAs(now)) {
       return held.acquired;
     }
     synchronized (slot) {
       held = slot.current;
-      now = Identity.of(abs);
+      now = Snapshots.Stat.of(abs);
       if (held != null && held.identity.sameAs(now)) {
         return held.acquired;
       }
@@ -131,34 +128,12 @@ public final class IndexHolder {
   }
 
   private static final class Version {
-    final Identity identity;
+    final Snapshots.Stat identity;
     final Acquired acquired;
 
-    Version(Identity identity, Acquired acquired) {
+    Version(Snapshots.Stat identity, Acquired acquired) {
       this.identity = identity;
       this.acquired = acquired;
-    }
-  }
-
-  /** What a {@code stat} tells of a file: file key (device, inode), size, modification time. */
-  private static final class Identity {
-    final Object key;
-    final long size;
-    final long modifiedNanos;
-
-    private Identity(Object key, long size, long modifiedNanos) {
-      this.key = key;
-      this.size = size;
-      this.modifiedNanos = modifiedNanos;
-    }
-
-    static Identity of(Path p) throws IOException {
-      BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-      return new Identity(a.fileKey(), a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
-    }
-
-    boolean sameAs(Identity o) {
-      return key != null && key.equals(o.key) && size == o.size && modifiedNanos == o.modifiedNanos;
     }
   }
 

@@ -286,6 +286,11 @@ final class Snapshots {
       return new Stat(a.fileKey(), a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
     }
 
+    /** The same version of a file: equal, and the file system tells a file key (an inode). */
+    boolean sameAs(Stat o) {
+      return key != null && equals(o);
+    }
+
     @Override
     public boolean equals(Object o) {
       if (!(o instanceof Stat)) {
