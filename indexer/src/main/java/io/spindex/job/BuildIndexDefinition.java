@@ -256,10 +256,10 @@ public final class BuildIndexDefinition {
   }
 
   /**
-   * The summary of a written index: the build's counts, the rejects by reason, the file; returns
-   * whether the build reconciles (every line read was skipped, accepted or rejected).
+   * The summary of a written index: the build's counts, the rejects by reason, the file (a build
+   * that does not reconcile writes none: {@link Assembled#reconciles}).
    */
-  public static boolean summarize(
+  public static void summarize(
       Report r,
       Assembled index,
       Map<String, Long> rejectCounts,
@@ -273,6 +273,5 @@ public final class BuildIndexDefinition {
     if (index.counts.get("rejected") > 0) {
       r.put("rejects", rejects);
     }
-    return index.reconciles();
   }
 }

@@ -126,20 +126,33 @@ public final class Dispatcher {
       err.println("spindex " + job + ": " + e.getMessage());
       return 1;
     }
-    // A task that failed on bad input fails the engine's job: say why in one line, not 200 frames,
-    // and when a task's own message names the input or index (an InputException or a
-    // CorruptIndexException in the causes), that message.
+    // A task that failed on bad input fails the engine's job: say why in one line, not 200 frames:
+    // the task's own message where it names the input or index, else the root cause.
+    String bad = badInput(e);
+    if (bad != null) {
+      err.println("spindex " + job + ": " + bad);
+      return 1;
+    }
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
-      if (root instanceof io.spindex.text.InputException
-          || root instanceof io.spindex.index.CorruptIndexException) {
-        err.println("spindex " + job + ": " + root.getMessage());
-        return 1;
-      }
     }
     err.println("spindex " + job + ": failed: " + oneLine(root.toString()));
     return 1;
+  }
+
+  /**
+   * The message of the first {@code InputException} or {@code CorruptIndexException} among {@code
+   * e} and its causes (they name the user's file), or null: what an engine wrapped, unwrapped.
+   */
+  public static String badInput(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.spindex.text.InputException
+          || t instanceof io.spindex.index.CorruptIndexException) {
+        return t.getMessage();
+      }
+    }
+    return null;
   }
 
   private static String oneLine(String s) {

@@ -110,19 +110,14 @@ class RangeRoundTripTest {
    */
   @org.junit.jupiter.api.Test
   void aMappedLoadIsOneMapping() throws IOException {
-    Path maps = Path.of("/proc/self/maps");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps");
-    Path src = dir.resolve("few.txt");
-    Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
-    Path idx = dir.resolve("one-mapping.spx");
-    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
+    Path idx = twoRanges("one-mapping");
     String name = idx.toAbsolutePath().toString();
     List<SpindexIndex> held = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       held.add(Loader.MAPPED.load(idx));
       held.add(Loader.mappedUnchecked().load(idx));
     }
-    List<String> lines = Files.readAllLines(maps);
+    List<String> lines = Files.readAllLines(MAPS);
     // The loads map the file's private snapshot (one version: one file), never the file.
     String snapshot = Snapshots.directory().resolve(Snapshots.prefixOf(idx)).toString();
     long mapped = lines.stream().filter(l -> l.contains(snapshot)).count();
@@ -135,18 +130,25 @@ class RangeRoundTripTest {
             .label((int) AddressText.parse("2.0.0.5", AddressText.PLAIN, new long[2])));
   }
 
+  private static final Path MAPS = Path.of("/proc/self/maps");
+
+  /** NAME.spx of two ranges (2.0.0.5 is in "b"), for the tests that count mappings in MAPS. */
+  private Path twoRanges(String name) throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(MAPS), "no /proc/self/maps");
+    Path src = dir.resolve(name + ".txt");
+    Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
+    Path idx = dir.resolve(name + ".spx");
+    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
+    return idx;
+  }
+
   /** A copy an engine made for the application is mapped as it is: no snapshot, no copy. */
   @org.junit.jupiter.api.Test
   void anEnginesPrivateCopyIsMappedWithoutASnapshot() throws IOException {
-    Path maps = Path.of("/proc/self/maps");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps");
-    Path src = dir.resolve("shipped.txt");
-    Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
-    Path idx = dir.resolve("shipped-copy.spx");
-    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
+    Path idx = twoRanges("shipped-copy");
     Loader.privateCopy(idx);
     SpindexIndex held = Loader.MAPPED.load(idx);
-    List<String> lines = Files.readAllLines(maps);
+    List<String> lines = Files.readAllLines(MAPS);
     String name = idx.toAbsolutePath().toString();
     assertEquals(1, lines.stream().filter(l -> l.endsWith(name)).count(), "mappings of the file");
     String snapshot = Snapshots.directory().resolve(Snapshots.prefixOf(idx)).toString();

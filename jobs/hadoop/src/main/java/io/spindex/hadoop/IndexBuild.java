@@ -121,24 +121,21 @@ public final class IndexBuild {
   }
 
   /**
-   * Writes the index atomically and the summary beside it; returns whether the build reconciles.
-   * One that does not writes no index.
+   * Writes the index atomically and the summary beside it. A build whose counts do not reconcile
+   * writes neither (an internal error naming the counts).
    */
-  public boolean finish(Assembled index, Map<String, Long> rejectCounts, Report r)
-      throws IOException {
+  public void finish(Assembled index, Map<String, Long> rejectCounts, Report r) throws IOException {
     if (!index.reconciles()) {
       throw new IllegalStateException(out + ": " + index.unreconciled());
     }
     IndexHeader header = write(index, out, conf);
     phase("write ms");
-    boolean reconciles =
-        BuildIndexDefinition.summarize(
-            r, index, rejectCounts, out.toString(), header, rejects().toString());
+    BuildIndexDefinition.summarize(
+        r, index, rejectCounts, out.toString(), header, rejects().toString());
     phases.forEach(r::put);
     r.put("seconds", (System.nanoTime() - t0) / 1e9);
-    r.put("reconciles", reconciles ? "yes" : "NO: lines != skipped + accepted + rejected");
+    r.put("reconciles", "yes");
     HadoopIo.writeText(conf, new Path(work, HadoopIo.SUMMARY), r.toJson());
-    return reconciles;
   }
 
   /**
