@@ -9,7 +9,9 @@ import io.spindex.annotations.Internal;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpRanges;
+import io.spindex.index.LabelSchema;
 import io.spindex.index.Section;
+import io.spindex.index.SourceInfo;
 import io.spindex.text.InputException;
 import io.spindex.text.RangeLine;
 import java.io.IOException;
@@ -45,30 +47,41 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
-  private List<String> labelFields = List.of();
-  private String labelDelimiter = "|";
+  private LabelSchema schema;
 
   /**
-   * Declares the fields a label is made of (e.g. {@code country, region, city, isp}) and the
-   * delimiter that splits it into them; stored in the index (section {@code label_fields}) for
-   * {@code spindex_lookup} and {@code inspect}.
+   * Declares the fields a label is made of (e.g. {@code country, region, city, isp}), each {@code
+   * name} or {@code name:type} (a {@link LabelSchema.FieldType}), and the delimiter that splits a
+   * label into them; stored in the index (sections {@code label_fields}, {@code label_types}) for
+   * {@code spindex_lookup} and {@code inspect}. A line whose label has another number of fields, or
+   * a field that does not parse as its type, is a reject ({@link LabelSchema#misfit}).
    */
   public IpRangeBuilder labelFields(List<String> names, String delimiter) {
-    if (names.isEmpty() || delimiter.isEmpty() || delimiter.contains("\n")) {
-      throw new IllegalArgumentException("label fields need names and a one-line delimiter");
-    }
-    for (String n : names) {
-      if (n.trim().isEmpty() || n.contains("\n") || names.indexOf(n) != names.lastIndexOf(n)) {
-        throw new IllegalArgumentException(
-            "--label-fields: names must be distinct and not empty, got " + names);
-      }
-    }
-    this.labelFields = List.copyOf(names);
-    this.labelDelimiter = delimiter;
+    this.schema = LabelSchema.declared(names, delimiter);
     return this;
   }
 
+  /** The schema {@link #labelFields} declared, or {@code null}: what each line's label must fit. */
+  public LabelSchema declaredSchema() {
+    return schema;
+  }
+
   private boolean labelFieldsFromHeader;
+
+  private List<String> mmdbFields = List.of();
+  private boolean allowMissing;
+
+  /**
+   * The fields a MaxMind DB input's records give the labels, each {@code NAME=PATH} or {@code
+   * NAME=FILE:PATH} (dotted map keys and array indices, e.g. {@code city=city.names.en}); none:
+   * every key of flat records. A path no record has is a usage error unless {@code allowMissing}.
+   */
+  public IpRangeBuilder mmdbFields(List<String> specs, boolean allowMissing) {
+    MmdbSource.fields(specs); // a malformed spec fails here, before any input is read
+    this.mmdbFields = List.copyOf(specs);
+    this.allowMissing = allowMissing;
+    return this;
+  }
 
   /**
    * Takes the label fields from the input's header line instead ({@code
@@ -116,6 +129,15 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   }
 
   private Built assemble(List<Path> inputs) throws IOException {
+    if (MmdbSource.all(inputs)) {
+      return assembleMmdb(inputs);
+    }
+    if (!mmdbFields.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--field is for MaxMind DB inputs; "
+              + (inputs.size() == 1 ? inputs.get(0) + " is" : "these are")
+              + " text (--label-fields names the fields of a text label)");
+    }
     // Range files are small next to IP lists (millions of lines, not hundreds of millions):
     // one reader thread keeps input order, which the first/last policies and messages need.
     long t0 = System.nanoTime();
@@ -123,10 +145,11 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     Ipv6RangeRows rows6 = new Ipv6RangeRows();
     List<String> notes = new ArrayList<>();
     SourceScan.Result<RangeSink> scan =
-        SourceScan.scan(inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, notes), progress);
+        SourceScan.scan(
+            inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, schema, notes), progress);
     if (strict && scan.rejects.total() > 0) {
       throw new InputException(
-          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + EXPECTED + ")");
+          "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + expected() + ")");
     }
     long skipped = 0;
     long extraRows = 0;
@@ -155,8 +178,66 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return b;
   }
 
+  /**
+   * The index of MaxMind databases (local files), for a distributed build that copied them from its
+   * file system ({@code build-index} on Spark): the same sections and counts as {@link #build} of
+   * the same files.
+   */
+  public Assembled assembleDatabases(List<Path> inputs) throws IOException {
+    Built b = assembleMmdb(inputs);
+    return new Assembled(b.writer, b.counts);
+  }
+
+  /** A build from MaxMind databases: their networks, joined, with typed fields. */
+  private Built assembleMmdb(List<Path> inputs) throws IOException {
+    if (schema != null || labelFieldsFromHeader) {
+      throw new IllegalArgumentException(
+          "--label-fields and --label-fields-from-header are for text inputs; a MaxMind DB's"
+              + " fields are chosen with --field NAME=PATH");
+    }
+    long t0 = System.nanoTime();
+    RangeRows rows = new RangeRows();
+    Ipv6RangeRows rows6 = new Ipv6RangeRows();
+    Built b = new Built();
+    MmdbSource.Result r = MmdbSource.read(inputs, mmdbFields, allowMissing, rows, rows6, b.notes);
+    b.phases.put("read", System.nanoTime() - t0);
+    b.rejects = new Rejects();
+    schema = r.schema;
+    List<String> sources = new ArrayList<>();
+    for (Path in : inputs) {
+      sources.add(in.toString());
+    }
+    long rowsMade = (long) rows.size() + rows6.size();
+    finish(
+        b,
+        rows,
+        rows6,
+        List.of(),
+        sources,
+        new long[] {r.networks, 0, 0, r.sourceBytes, rowsMade - r.networks},
+        r.digest);
+    b.counts.put("networks", r.networks);
+    extras(b.writer, r.info, r.aliases);
+    return b;
+  }
+
+  private static void extras(IndexWriter w, SourceInfo info, long[] aliases) {
+    if (!info.isEmpty()) {
+      byte[] i = info.bytes();
+      w.bytes(Section.SOURCE_INFO, i, i.length);
+    }
+    if (aliases.length > 0) {
+      w.longs(Section.IPV4_ALIASES, aliases, aliases.length);
+    }
+  }
+
   /** What a range line must look like, as rejects and --strict say. */
   static final String EXPECTED = "expected start<d>end<d>label or address/len<d>label";
+
+  /** {@link #EXPECTED}, and what the label must hold when its fields were declared. */
+  String expected() {
+    return schema == null ? EXPECTED : EXPECTED + ", the label " + schema.expected();
+  }
 
   /**
    * The index of a distributed build ({@code build-index} on Spark) from the parts its splits were
@@ -254,11 +335,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int[] offsets = rows.labelOffsets();
     w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
     w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
-    if (!labelFields.isEmpty()) {
-      byte[] f =
-          (labelDelimiter + "\n" + String.join("\n", labelFields))
-              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (schema != null) {
+      byte[] f = schema.fieldsSection();
       w.bytes(Section.LABEL_FIELDS, f, f.length);
+      if (schema.typed()) {
+        byte[] t = schema.typesSection();
+        w.bytes(Section.LABEL_TYPES, t, t.length);
+      }
     }
     if (flat6 != null) {
       w.longs(Section.RANGE6_STARTS_HI, flat6.startHi, size6);
@@ -310,7 +393,12 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
                 + "')");
       }
       try {
-        labelFields(fields, String.valueOf((char) d));
+        schema =
+            new LabelSchema(
+                fields,
+                java.util.Collections.nCopies(fields.size(), LabelSchema.FieldType.STRING),
+                String.valueOf((char) d),
+                false);
       } catch (IllegalArgumentException e) {
         throw new InputException(
             where + ": the header's label fields must be distinct and not empty, found " + fields);

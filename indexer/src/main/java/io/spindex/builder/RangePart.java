@@ -6,6 +6,7 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.LabelSchema;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -61,8 +62,16 @@ public final class RangePart extends SplitPart {
      * @param delimiter the field delimiter, or 0 to detect it per file
      * @param start what the file's lines before the split settled ({@link FileStart#read})
      * @param splitStart the split's first byte in the file
+     * @param schema the label fields each line's label must fit ({@link
+     *     IpRangeBuilder#declaredSchema}), or {@code null}
      */
-    public Parser(int file, String source, byte delimiter, FileStart start, long splitStart) {
+    public Parser(
+        int file,
+        String source,
+        byte delimiter,
+        FileStart start,
+        long splitStart,
+        LabelSchema schema) {
       this.file = file;
       this.splitStart = splitStart;
       this.sink =
@@ -71,6 +80,7 @@ public final class RangePart extends SplitPart {
               rows,
               rows6,
               delimiter,
+              schema,
               new ArrayList<>());
       if (splitStart > 0) {
         sink.resume(start.delimiterBefore(splitStart), start.sawDataBefore(splitStart));
@@ -124,6 +134,7 @@ public final class RangePart extends SplitPart {
               new RangeRows(),
               new Ipv6RangeRows(),
               delimiter,
+              null,
               new ArrayList<>());
       InputStream in = new BufferedInputStream(stream, 1 << 16);
       ByteArrayOutputStream line = new ByteArrayOutputStream();

@@ -5,6 +5,7 @@
  */
 package io.spindex.builder;
 
+import io.spindex.index.LabelSchema;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.RangeLine;
 import java.util.List;
@@ -15,6 +16,7 @@ final class RangeSink extends DataLineSink {
   private final RangeRows rows;
   private final Ipv6RangeRows rows6;
   private final List<String> notes;
+  private final LabelSchema schema;
   private RangeLine parser;
   private boolean sawData;
   final FileHead head;
@@ -30,8 +32,10 @@ final class RangeSink extends DataLineSink {
       RangeRows rows,
       Ipv6RangeRows rows6,
       byte delimiter,
+      LabelSchema schema,
       List<String> notes) {
     super(piece.name());
+    this.schema = schema;
     this.piece = piece;
     this.rows = rows;
     this.rows6 = rows6;
@@ -87,6 +91,9 @@ final class RangeSink extends DataLineSink {
     if (reason != null && header) {
       skipHeader(b, from, to, index);
       return;
+    }
+    if (reason == null && schema != null) {
+      reason = schema.misfit(b, parser.labelFrom(), parser.labelTo());
     }
     if (reason != null) {
       rejects.add(reason, piece.name(), index + 1, b, from, to);

@@ -144,11 +144,13 @@ final class BuildCommand {
       name = "ranges",
       mixinStandardHelpOptions = true,
       description = {
-        "Build an IP range index, IPv4 and IPv6. Lines: start<d>end<d>label (addresses or"
-            + " unsigned decimal integers, optionally double-quoted) or addr/len<d>label. The"
-            + " label is the rest"
-            + " of the line, byte for byte. A first line that is not a range is a header and is"
-            + " skipped."
+        "Build an IP range index, IPv4 and IPv6, from text or from MaxMind DB files (.mmdb,"
+            + " also gzip-compressed; recognised by content). Lines: start<d>end<d>label"
+            + " (addresses or unsigned decimal integers, optionally double-quoted) or"
+            + " addr/len<d>label. The label is the rest of the line, byte for byte. A first line"
+            + " that is not a range is a header and is skipped. Databases: every network, the"
+            + " --field values of its record as typed label fields; several databases are joined"
+            + " by address."
       })
   static final class Ranges implements Callable<Integer> {
     @Mixin Common common;
@@ -185,6 +187,21 @@ final class BuildCommand {
     boolean labelFieldsFromHeader;
 
     @Option(
+        names = "--field",
+        paramLabel = "NAME=PATH",
+        description =
+            "MaxMind DB inputs: a label field and the path of its value in each record, dotted"
+                + " map keys and array indices (country=country.iso_code, city=city.names.en,"
+                + " sub=subdivisions.0.iso_code); NAME=FILE:PATH takes it from one of several"
+                + " databases. Repeatable. Without it, every key of flat records.")
+    java.util.List<String> fields;
+
+    @Option(
+        names = "--allow-missing",
+        description = "Keep a --field that no record has (NULL everywhere) instead of failing.")
+    boolean allowMissing;
+
+    @Option(
         names = "--label-delimiter",
         paramLabel = "D",
         defaultValue = "|",
@@ -207,7 +224,11 @@ final class BuildCommand {
               "label-fields-from-header",
               String.valueOf(labelFieldsFromHeader),
               "label-delimiter",
-              labelDelimiter);
+              labelDelimiter,
+              "field",
+              fields == null ? null : String.join(",", fields),
+              "allow-missing",
+              String.valueOf(allowMissing));
       return common.run(spec, BuildIndexDefinition.rangeBuilder(o));
     }
   }

@@ -8,6 +8,8 @@ package io.spindex.cli;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
+import io.spindex.index.Ipv4Aliases;
+import io.spindex.index.LabelSchema;
 import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
@@ -17,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,8 +47,7 @@ final class InspectCommand implements Callable<Integer> {
     Integer labels = index instanceof IpRanges ? ((IpRanges) index).labelCount() : null;
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(
-          json(h, labels, index instanceof IpRanges ? ((IpRanges) index).labelFields() : null));
+      out.println(json(h, labels, index instanceof IpRanges ? (IpRanges) index : null));
     } else {
       out.printf(Locale.ROOT, "file           %s%n", h.file());
       out.printf(Locale.ROOT, "kind           %s%n", h.kind().displayName());
@@ -58,13 +60,8 @@ final class InspectCommand implements Callable<Integer> {
       if (labels != null) {
         out.printf(Locale.ROOT, "labels         %,d%n", labels);
       }
-      if (index instanceof IpRanges && !((IpRanges) index).labelFields().isEmpty()) {
-        IpRanges r = (IpRanges) index;
-        out.printf(
-            Locale.ROOT,
-            "label fields   %s (split on '%s')%n",
-            String.join(", ", r.labelFields()),
-            r.labelDelimiter());
+      if (index instanceof IpRanges) {
+        ranges(out, (IpRanges) index);
       }
       out.printf(Locale.ROOT, "bytes          %,d%n", h.fileLength());
       out.printf(Locale.ROOT, "created        %s%n", Instant.ofEpochMilli(h.createdMillis()));
@@ -93,7 +90,26 @@ final class InspectCommand implements Callable<Integer> {
     return 0;
   }
 
-  static String json(IndexHeader h, Integer labels, java.util.List<String> labelFields) {
+  /** The label fields (with their types when typed), the sources' metadata and the aliases. */
+  private static void ranges(PrintWriter out, IpRanges r) {
+    LabelSchema schema = r.labelSchema();
+    if (schema != null) {
+      out.printf(
+          Locale.ROOT,
+          "label fields   %s (split on '%s')%n",
+          schema.typed() ? schema.describe() : String.join(", ", schema.names()),
+          schema.delimiter());
+    }
+    for (Map.Entry<String, String> e : r.sourceInfo().entries()) {
+      out.printf(Locale.ROOT, "%-14s %s%n", e.getKey(), e.getValue());
+    }
+    Ipv4Aliases a = r.ipv4Aliases();
+    for (int i = 0; i < a.size(); i++) {
+      out.printf(Locale.ROOT, "ipv4 alias     %s%n", a.prefixText(i));
+    }
+  }
+
+  static String json(IndexHeader h, Integer labels, IpRanges ranges) {
     StringBuilder sb = new StringBuilder();
     sb.append("{\"file\":").append(Json.quote(h.file().toString()));
     sb.append(",\"kind\":").append(Json.quote(h.kind().name()));
@@ -106,10 +122,36 @@ final class InspectCommand implements Callable<Integer> {
     if (labels != null) {
       sb.append(",\"labels\":").append(labels);
     }
-    if (labelFields != null && !labelFields.isEmpty()) {
+    LabelSchema schema = ranges == null ? null : ranges.labelSchema();
+    if (schema != null) {
       sb.append(",\"labelFields\":[");
-      for (int i = 0; i < labelFields.size(); i++) {
-        sb.append(i == 0 ? "" : ",").append(Json.quote(labelFields.get(i)));
+      for (int i = 0; i < schema.names().size(); i++) {
+        sb.append(i == 0 ? "" : ",").append(Json.quote(schema.names().get(i)));
+      }
+      sb.append("],\"labelTypes\":[");
+      for (int i = 0; i < schema.types().size(); i++) {
+        sb.append(i == 0 ? "" : ",").append(Json.quote(schema.types().get(i).sqlName()));
+      }
+      sb.append("],\"labelDelimiter\":").append(Json.quote(schema.delimiter()));
+    }
+    if (ranges != null && !ranges.sourceInfo().isEmpty()) {
+      sb.append(",\"sources\":[");
+      boolean open = false;
+      for (Map.Entry<String, String> e : ranges.sourceInfo().entries()) {
+        if (!open || e.getKey().equals("source")) {
+          sb.append(open ? "},{" : "{");
+          open = true;
+        } else {
+          sb.append(',');
+        }
+        sb.append(Json.quote(e.getKey())).append(':').append(Json.quote(e.getValue()));
+      }
+      sb.append("}]");
+    }
+    if (ranges != null && !ranges.ipv4Aliases().isEmpty()) {
+      sb.append(",\"ipv4Aliases\":[");
+      for (int i = 0; i < ranges.ipv4Aliases().size(); i++) {
+        sb.append(i == 0 ? "" : ",").append(Json.quote(ranges.ipv4Aliases().prefixText(i)));
       }
       sb.append(']');
     }

@@ -8,10 +8,12 @@ package io.spindex.cli;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
+import io.spindex.index.LabelSchema;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Json;
 import io.spindex.text.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -50,6 +52,37 @@ final class LookupCommand implements Callable<Integer> {
   private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] NULL = "\\N".getBytes(StandardCharsets.US_ASCII);
+  private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
+  private static final byte[] JSON_NULL = "null".getBytes(UTF8);
+  private static final byte[] IP_KEY = "{\"ip\":".getBytes(UTF8);
+  private static final byte[] LABEL_KEY = ",\"label\":".getBytes(UTF8);
+  private static final byte[] CONTAINS_KEY = ",\"contains\":".getBytes(UTF8);
+
+  /**
+   * A label's fields as a JSON object of their typed values ({@link IpRanges#labelValues}): text
+   * quoted, numbers and booleans bare, NULL as {@code null}; {@code {"label": text}} without
+   * fields.
+   */
+  static byte[] jsonLabel(IpRanges ranges, int id) {
+    LabelSchema schema = ranges.labelSchema();
+    List<String> names = schema == null ? List.of("label") : schema.names();
+    Object[] values = ranges.labelValues(id);
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < names.size(); i++) {
+      Object v = values[i];
+      sb.append(i == 0 ? "" : ",").append(Json.quote(names.get(i))).append(':');
+      if (v == null) {
+        sb.append("null");
+      } else if (v instanceof String) {
+        sb.append(Json.quote((String) v));
+      } else if (v instanceof java.math.BigDecimal) {
+        sb.append(((java.math.BigDecimal) v).toPlainString());
+      } else {
+        sb.append(v);
+      }
+    }
+    return sb.append('}').toString().getBytes(UTF8);
+  }
 
   @Parameters(index = "0", paramLabel = "INDEX", description = "Index file.")
   Path index;
@@ -63,6 +96,15 @@ final class LookupCommand implements Callable<Integer> {
       description = "io, nio, mmap or mapped (default: mapped, ready at once).")
   String loader;
 
+  @Option(
+      names = "--json",
+      description =
+          "One JSON object a line: {\"ip\": as given, \"label\": {field: typed value or null,"
+              + " ...}} (\"label\": null when no range holds the address; {\"label\": text}"
+              + " for an index without label fields), or {\"ip\": ..., \"contains\": true}"
+              + " for a set.")
+  boolean json;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -75,7 +117,7 @@ final class LookupCommand implements Callable<Integer> {
               + ": a product index, not an IP index (products are looked up by spindex ep diff"
               + " and the filter step of ep transform)");
     }
-    Answerer a = new Answerer(loaded, spec.commandLine().getErr());
+    Answerer a = new Answerer(loaded, spec.commandLine().getErr(), json);
     OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
     if (ips != null && !ips.isEmpty()) {
       long n = 0;
@@ -122,15 +164,27 @@ final class LookupCommand implements Callable<Integer> {
     private final IpRanges ranges;
     private final byte[][] labels;
     private final PrintWriter err;
+    private final boolean json;
     private final long[] v6 = new long[2];
     long errors;
     long answered;
 
-    Answerer(SpindexIndex index, PrintWriter err) {
+    Answerer(SpindexIndex index, PrintWriter err, boolean json) {
       this.index = index;
       this.ranges = index instanceof IpRanges ? (IpRanges) index : null;
       this.labels = ranges == null ? null : new byte[ranges.labelCount()][];
       this.err = err;
+      this.json = json;
+    }
+
+    /** The label as the answer shows it: its bytes, or its fields as a JSON object. */
+    private byte[] label(int id) {
+      byte[] label = labels[id];
+      if (label == null) {
+        label = json ? jsonLabel(ranges, id) : ranges.labelBytes(id);
+        labels[id] = label;
+      }
+      return label;
     }
 
     void line(byte[] b, int from, int to, long idx, OutputStream out, String source)
@@ -146,24 +200,24 @@ final class LookupCommand implements Callable<Integer> {
         return;
       }
       boolean ipv6 = a == AddressText.IPV6;
-      out.write(b, f, t - f);
-      out.write('\t');
+      if (json) {
+        out.write(IP_KEY);
+        out.write(Json.quote(new String(b, f, t - f, StandardCharsets.UTF_8)).getBytes(UTF8));
+        out.write(ranges == null ? CONTAINS_KEY : LABEL_KEY);
+      } else {
+        out.write(b, f, t - f);
+        out.write('\t');
+      }
       if (ranges == null) {
         IpSet set = index.asSet();
         boolean hit = ipv6 ? set.contains(v6[0], v6[1]) : set.contains((int) a);
         out.write(hit ? TRUE : FALSE);
       } else {
         int id = ipv6 ? ranges.labelId(v6[0], v6[1]) : ranges.labelId((int) a);
-        if (id == IpRanges.NONE) {
-          out.write(NULL);
-        } else {
-          byte[] label = labels[id];
-          if (label == null) {
-            label = ranges.labelBytes(id);
-            labels[id] = label;
-          }
-          out.write(label);
-        }
+        out.write(id == IpRanges.NONE ? (json ? JSON_NULL : NULL) : label(id));
+      }
+      if (json) {
+        out.write('}');
       }
       out.write('\n');
       answered++;

@@ -34,8 +34,23 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 starts6;
   private final Keys128 ends6;
   private final IntColumn labelIds6;
-  private final List<String> labelFields;
-  private final String labelDelimiter;
+  private final LabelSchema schema;
+  private final SourceInfo sourceInfo;
+  private final Ipv4Aliases aliases;
+  private final Object[][] values;
+
+  /** What a range index may hold beside its rows: label schema, source information, aliases. */
+  static final class Extras {
+    final LabelSchema schema;
+    final SourceInfo sourceInfo;
+    final Ipv4Aliases aliases;
+
+    Extras(LabelSchema schema, SourceInfo sourceInfo, Ipv4Aliases aliases) {
+      this.schema = schema;
+      this.sourceInfo = sourceInfo;
+      this.aliases = aliases;
+    }
+  }
 
   IpRanges(
       IndexHeader header,
@@ -50,11 +65,11 @@ public final class IpRanges extends SpindexIndex {
       Keys128 starts6,
       Keys128 ends6,
       IntColumn labelIds6,
-      List<String> labelFields,
-      String labelDelimiter) {
+      Extras extras) {
     super(header, loader);
-    this.labelFields = labelFields;
-    this.labelDelimiter = labelDelimiter;
+    this.schema = extras.schema;
+    this.sourceInfo = extras.sourceInfo;
+    this.aliases = extras.aliases;
     this.starts6 = starts6;
     this.ends6 = ends6;
     this.labelIds6 = labelIds6;
@@ -66,6 +81,7 @@ public final class IpRanges extends SpindexIndex {
     this.labelOffsets = labelOffsets;
     this.labelBytes = labelBytes.asReadOnlyBuffer();
     this.decoded = new String[labelOffsets.size() - 1];
+    this.values = new Object[decoded.length][];
   }
 
   @Override
@@ -139,12 +155,46 @@ public final class IpRanges extends SpindexIndex {
    * ranges --label-fields}); empty when it declared none.
    */
   public List<String> labelFields() {
-    return labelFields;
+    return schema == null ? List.of() : schema.names();
   }
 
   /** The delimiter that splits a label into {@link #labelFields}; {@code null} without fields. */
   public String labelDelimiter() {
-    return labelDelimiter;
+    return schema == null ? null : schema.delimiter();
+  }
+
+  /**
+   * The label's fields with their types ({@link LabelSchema#typed} when the build declared types,
+   * else all STRING), or {@code null} when the build declared no fields.
+   */
+  public LabelSchema labelSchema() {
+    return schema;
+  }
+
+  /**
+   * Label {@code labelId}'s fields as Java values of their types ({@link LabelSchema#values}); a
+   * label of an index without fields is one String. Decoded once per label and cached; the array is
+   * shared, not to be changed.
+   */
+  public Object[] labelValues(int labelId) {
+    Object[] v = values[labelId];
+    if (v == null) {
+      // Racy but benign, like labelText.
+      String text = labelText(labelId);
+      v = schema == null ? new Object[] {text} : schema.values(text);
+      values[labelId] = v;
+    }
+    return v;
+  }
+
+  /** What the sources said of themselves (a MaxMind database's metadata); empty for text. */
+  public SourceInfo sourceInfo() {
+    return sourceInfo;
+  }
+
+  /** The IPv6 prefixes looked up as IPv4 addresses; {@link Ipv4Aliases#NONE} for most indexes. */
+  public Ipv4Aliases ipv4Aliases() {
+    return aliases;
   }
 
   /** IPv6 ranges in the index. */
@@ -204,7 +254,13 @@ public final class IpRanges extends SpindexIndex {
       return labelId((int) lo);
     }
     int r = ipv6Row(hi, lo);
-    return r == NONE ? NONE : labelIds6.get(r);
+    return r != NONE ? labelIds6.get(r) : aliases.isEmpty() ? NONE : aliased(hi, lo);
+  }
+
+  /** The label id of an IPv6 address no IPv6 range holds: its IPv4 alias's, or NONE. */
+  private int aliased(long hi, long lo) {
+    long a = aliases.ipv4(hi, lo);
+    return a < 0 ? NONE : labelId((int) a);
   }
 
   /**
@@ -224,6 +280,9 @@ public final class IpRanges extends SpindexIndex {
       } else {
         int r = out[i];
         id = r >= 0 && ends6.atLeast(r, hi[i], lo[i]) ? labelIds6.get(r) : NONE;
+        if (id == NONE && !aliases.isEmpty()) {
+          id = aliased(hi[i], lo[i]);
+        }
       }
       out[i] = id;
       hits += id == NONE ? 0 : 1;

@@ -47,7 +47,7 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
@@ -452,7 +452,12 @@ final class Layout {
     for (SectionEntry e : h.sections()) {
       Section s = e.section();
       boolean ofRanges =
-          (s == Section.LABEL_FIELDS || s == Section.PREFIX24) && h.kind() == IndexKind.IPV4_RANGES;
+          (s == Section.LABEL_FIELDS
+                  || s == Section.PREFIX24
+                  || s == Section.LABEL_TYPES
+                  || s == Section.SOURCE_INFO
+                  || s == Section.IPV4_ALIASES)
+              && h.kind() == IndexKind.IPV4_RANGES;
       if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {
         throw CorruptIndexException.at(
             h.file(),

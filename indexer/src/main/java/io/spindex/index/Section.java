@@ -10,8 +10,9 @@ import io.spindex.annotations.Internal;
 /**
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
  * of format version 1; the IPv6 sections and the label field names (13–21) exist from version 2 on,
- * the /24 sub-tables (22) from version 3; a file is written with the version of its newest section,
- * so that a reader that predates a section rejects the file at the version check.
+ * the /24 sub-tables (22) from version 3, the label types, source information and IPv4 aliases
+ * (23–25) from version 4; a file is written with the version of its newest section, so that a
+ * reader that predates a section rejects the file at the version check.
  */
 @Internal
 public enum Section {
@@ -64,7 +65,23 @@ public enum Section {
    * Optional, IPv4 ranges with a {@link #PREFIX16} table: /24 sub-tables for the dense /16 blocks,
    * int32 (layout in {@link SubTables}).
    */
-  PREFIX24(22, "prefix24", 4, 3);
+  PREFIX24(22, "prefix24", 4, 3),
+  /**
+   * Optional, ranges with {@link #LABEL_FIELDS}: the type of each label field, UTF-8, one name of
+   * {@link LabelSchema.FieldType} a line, in field order (LF-separated, no final LF).
+   */
+  LABEL_TYPES(23, "label_types", 1, 4),
+  /**
+   * Optional, ranges: what the sources said of themselves (a MaxMind database's metadata), UTF-8
+   * lines of {@code key TAB value} (layout in {@link SourceInfo}).
+   */
+  SOURCE_INFO(24, "source_info", 1, 4),
+  /**
+   * Optional, ranges: IPv6 prefixes whose addresses are looked up as the IPv4 address in the 32
+   * bits after the prefix (a MaxMind IPv6 database's aliases of its IPv4 tree), int64 triples: the
+   * prefix's high and low 64 bits and its length (layout in {@link Ipv4Aliases}).
+   */
+  IPV4_ALIASES(25, "ipv4_aliases", 8, 4);
 
   private final int id;
   private final String displayName;

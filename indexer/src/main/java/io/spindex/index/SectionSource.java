@@ -81,28 +81,98 @@ interface SectionSource {
         labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount);
       }
     }
-    List<String> fields = List.of();
-    String delimiter = null;
+    return new IpRanges(
+        h,
+        loader,
+        starts,
+        ends,
+        labels,
+        prefix,
+        sub,
+        offsets,
+        bytes,
+        starts6,
+        ends6,
+        labels6,
+        new IpRanges.Extras(schema(h, source), sourceInfo(h, source), aliases(h, source)));
+  }
+
+  /** The label schema of sections {@code label_fields} and {@code label_types}, or {@code null}. */
+  private static LabelSchema schema(IndexHeader h, SectionSource source) throws IOException {
     SectionEntry fieldsEntry = h.find(Section.LABEL_FIELDS);
-    if (fieldsEntry != null) {
-      ByteBuffer fb = source.bytes(fieldsEntry);
-      byte[] text = new byte[fb.remaining()];
-      fb.duplicate().get(text);
-      String[] lines = new String(text, java.nio.charset.StandardCharsets.UTF_8).split("\n", -1);
-      delimiter = lines[0];
-      fields = List.of(java.util.Arrays.copyOfRange(lines, 1, lines.length));
-      if (delimiter.isEmpty() || fields.isEmpty() || fields.contains("")) {
+    SectionEntry typesEntry = h.find(Section.LABEL_TYPES);
+    if (fieldsEntry == null) {
+      if (typesEntry != null) {
         throw CorruptIndexException.at(
             h.file(),
-            "section 'label_fields'",
-            fieldsEntry.offset(),
-            "a delimiter line and non-empty field names",
-            "'" + String.join("\\n", lines) + "'");
+            "section 'label_types'",
+            typesEntry.offset(),
+            "a 'label_fields' section beside it",
+            "none");
       }
+      return null;
     }
-    return new IpRanges(
-        h, loader, starts, ends, labels, prefix, sub, offsets, bytes, starts6, ends6, labels6,
-        fields, delimiter);
+    String fields = text(source, fieldsEntry);
+    String types = typesEntry == null ? null : text(source, typesEntry);
+    try {
+      return LabelSchema.read(fields, types);
+    } catch (IllegalArgumentException e) {
+      boolean ofTypes = typesEntry != null && e.getMessage().startsWith("unknown type");
+      SectionEntry at = ofTypes ? typesEntry : fieldsEntry;
+      throw CorruptIndexException.at(
+          h.file(),
+          "section '" + at.section().displayName() + "'",
+          at.offset(),
+          ofTypes
+              ? "one of " + LabelSchema.FieldType.names() + " a line"
+              : "a delimiter line, non-empty field names and as many types",
+          "'"
+              + oneLine(ofTypes ? types : fields)
+              + "'"
+              + (ofTypes ? "" : " (" + e.getMessage() + ")"));
+    }
+  }
+
+  private static String oneLine(String s) {
+    return s.replace("\n", "\\n");
+  }
+
+  private static SourceInfo sourceInfo(IndexHeader h, SectionSource source) throws IOException {
+    SectionEntry e = h.find(Section.SOURCE_INFO);
+    if (e == null) {
+      return SourceInfo.NONE;
+    }
+    try {
+      return SourceInfo.parse(text(source, e));
+    } catch (IllegalArgumentException x) {
+      throw CorruptIndexException.at(
+          h.file(), "section 'source_info'", e.offset(), "lines 'key<TAB>value'", x.getMessage());
+    }
+  }
+
+  private static Ipv4Aliases aliases(IndexHeader h, SectionSource source) throws IOException {
+    SectionEntry e = h.find(Section.IPV4_ALIASES);
+    if (e == null) {
+      return Ipv4Aliases.NONE;
+    }
+    LongColumn c = source.longs(e);
+    long[] t = new long[c.size()];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = c.get(i);
+    }
+    String[] wrong = Ipv4Aliases.check(t);
+    if (wrong != null) {
+      throw CorruptIndexException.at(
+          h.file(), "section 'ipv4_aliases'", e.offset(), wrong[0], wrong[1]);
+    }
+    return Ipv4Aliases.of(t);
+  }
+
+  private static String text(SectionSource source, SectionEntry e) throws IOException {
+    ByteBuffer fb = source.bytes(e);
+    byte[] text = new byte[fb.remaining()];
+    fb.duplicate().get(text);
+    return new String(text, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /**

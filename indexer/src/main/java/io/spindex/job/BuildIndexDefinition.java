@@ -81,6 +81,16 @@ public final class BuildIndexDefinition {
   public static final JobOption<String> LABEL_DELIMITER =
       JobOption.text("label-delimiter", "|", "ranges: what separates the label fields");
 
+  public static final JobOption<List<String>> FIELD =
+      JobOption.of(
+          "field",
+          "none",
+          "ranges from MaxMind DB files: NAME=PATH or NAME=FILE:PATH, comma-separated (e.g."
+              + " country=country.iso_code,city=city.names.en); none: every key of flat records",
+          BuildIndexDefinition::fieldList);
+  public static final JobOption<Boolean> ALLOW_MISSING =
+      JobOption.bool("allow-missing", "false", "ranges: keep a --field no record has (all NULL)");
+
   public static final JobOption<List<String>> INT_FIELD =
       JobOption.of(
           "int-field",
@@ -109,6 +119,8 @@ public final class BuildIndexDefinition {
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
           LABEL_DELIMITER,
+          FIELD,
+          ALLOW_MISSING,
           INT_FIELD,
           MAX_LINE_BYTES);
 
@@ -118,7 +130,14 @@ public final class BuildIndexDefinition {
           "ips",
           List.of(),
           "ranges",
-          List.of(DELIMITER, ON_OVERLAP, LABEL_FIELDS, LABEL_FIELDS_FROM_HEADER, LABEL_DELIMITER),
+          List.of(
+              DELIMITER,
+              ON_OVERLAP,
+              LABEL_FIELDS,
+              LABEL_FIELDS_FROM_HEADER,
+              LABEL_DELIMITER,
+              FIELD,
+              ALLOW_MISSING),
           "products",
           List.of(INT_FIELD, MAX_LINE_BYTES));
 
@@ -165,6 +184,9 @@ public final class BuildIndexDefinition {
     try {
       if (!fields.isEmpty()) {
         b.labelFields(fields, o.get(LABEL_DELIMITER));
+      }
+      if (!o.get(FIELD).isEmpty() || o.get(ALLOW_MISSING)) {
+        b.mmdbFields(o.get(FIELD), o.get(ALLOW_MISSING));
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(o.job() + ": " + e.getMessage());

@@ -9,6 +9,7 @@ import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
+import io.spindex.index.LabelSchema;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.SideFile;
 import io.spindex.spark.side.SparkSides;
@@ -17,12 +18,17 @@ import io.spindex.spark.side.SpindexConf;
 import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
@@ -47,10 +53,8 @@ public final class IndexRef implements AddressTarget {
   private final IndexKind kind;
   private final Unparseable unparseable;
 
-  /** The label's field names (ranges; empty when the build declared none) and their delimiter. */
-  private final List<String> fields;
-
-  private final String delimiter;
+  /** The label's fields (ranges; {@code null} when the build declared none). */
+  private final LabelSchema schema;
 
   private transient SpindexIndex index;
   private transient InternalRow[] rows;
@@ -63,20 +67,43 @@ public final class IndexRef implements AddressTarget {
       String loader,
       IndexKind kind,
       Unparseable unparseable,
-      List<String> fields,
-      String delimiter) {
+      LabelSchema schema) {
     this.given = given;
     this.file = file;
     this.loader = loader;
     this.kind = kind;
     this.unparseable = unparseable;
-    this.fields = fields;
-    this.delimiter = delimiter;
+    this.schema = schema;
   }
 
-  /** The label's field names; empty when the index declares none. */
-  List<String> fields() {
-    return fields;
+  /**
+   * The STRUCT {@code spindex_lookup} returns: a field of each label field's type ({@code label
+   * STRING} alone when the index declares no fields).
+   */
+  StructType lookupType() {
+    StructType t = new StructType();
+    if (schema == null) {
+      return t.add("label", DataTypes.StringType, true);
+    }
+    for (int i = 0; i < schema.names().size(); i++) {
+      t = t.add(schema.names().get(i), sqlType(schema.types().get(i)), true);
+    }
+    return t;
+  }
+
+  private static DataType sqlType(LabelSchema.FieldType t) {
+    switch (t) {
+      case BIGINT:
+        return DataTypes.LongType;
+      case DOUBLE:
+        return DataTypes.DoubleType;
+      case BOOLEAN:
+        return DataTypes.BooleanType;
+      case DECIMAL_20:
+        return DataTypes.createDecimalType(20, 0);
+      default:
+        return DataTypes.StringType;
+    }
   }
 
   /**
@@ -129,12 +156,9 @@ public final class IndexRef implements AddressTarget {
       }
       LongAccumulator acc =
           spark.sparkContext().longAccumulator("spindex.unparseable(" + function + ")");
-      List<String> fields = List.of();
-      String delimiter = null;
+      LabelSchema schema = null;
       if (h.kind() == IndexKind.IPV4_RANGES) {
-        IpRanges ranges = SparkTaskSide.forSql().index(r.file, loader).asRanges();
-        fields = new ArrayList<>(ranges.labelFields());
-        delimiter = ranges.labelDelimiter();
+        schema = SparkTaskSide.forSql().index(r.file, loader).asRanges().labelSchema();
       }
       return new IndexRef(
           path,
@@ -142,8 +166,7 @@ public final class IndexRef implements AddressTarget {
           loader,
           h.kind(),
           new Unparseable(acc, strict, function, column),
-          fields,
-          delimiter);
+          schema);
     } catch (java.io.FileNotFoundException e) {
       if (configured == null && !name.contains("/") && !name.contains(".")) {
         // A bare word: most likely a name that was never configured, not a path.
@@ -295,24 +318,21 @@ public final class IndexRef implements AddressTarget {
     }
     InternalRow row = rows[id];
     if (row == null) {
-      row = new GenericInternalRow(split(r.labelText(id)));
+      row = new GenericInternalRow(sqlValues(r.labelValues(id)));
       rows[id] = row;
     }
     return row;
   }
 
-  /** A label's fields: missing ones NULL, any extra text kept in the last field. */
-  private Object[] split(String label) {
-    if (fields.isEmpty()) {
-      return new Object[] {UTF8String.fromString(label)};
-    }
-    Object[] out = new Object[fields.size()];
-    int from = 0;
-    for (int i = 0; i < out.length && from <= label.length(); i++) {
-      int to = i == out.length - 1 ? -1 : label.indexOf(delimiter, from);
-      String part = to < 0 ? label.substring(from) : label.substring(from, to);
-      out[i] = UTF8String.fromString(part);
-      from = to < 0 ? label.length() + 1 : to + delimiter.length();
+  /** A label's typed values ({@link IpRanges#labelValues}) as Spark's internal values. */
+  private static Object[] sqlValues(Object[] values) {
+    Object[] out = new Object[values.length];
+    for (int i = 0; i < out.length; i++) {
+      Object v = values[i];
+      out[i] =
+          v instanceof String
+              ? UTF8String.fromString((String) v)
+              : v instanceof BigDecimal ? Decimal.apply((BigDecimal) v, 20, 0) : v;
     }
     return out;
   }

@@ -84,12 +84,7 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
       case CONTAINS:
         return DataTypes.BooleanType;
       case LOOKUP:
-        StructType t = new StructType();
-        List<String> fields = ((IndexRef) target).fields();
-        for (String f : fields.isEmpty() ? List.of("label") : fields) {
-          t = t.add(f, DataTypes.StringType, true);
-        }
-        return t;
+        return ((IndexRef) target).lookupType();
       default:
         return DataTypes.StringType;
     }
