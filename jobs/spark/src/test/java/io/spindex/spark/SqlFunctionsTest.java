@@ -455,8 +455,9 @@ class SqlFunctionsTest {
         got.queryExecution().executedPlan().toString());
     Map<String, String> want = new HashMap<>();
     want.put("1.0.0.7", "KR,Seoul,KT");
-    want.put("2001:db8::5", "US,Austin,null");
-    want.put("9.9.9.9", "DE,Berlin,DT|extra");
+    // Lines with fewer or more fields than declared are rejects (field-count): no range.
+    want.put("2001:db8::5", "null,null,null");
+    want.put("9.9.9.9", "null,null,null");
     want.put("8.8.8.8", "null,null,null");
     want.put("junk", "null,null,null");
     want.put(null, "null,null,null");
@@ -472,5 +473,64 @@ class SqlFunctionsTest {
             .fields()[0]
             .dataType()
             .sql());
+  }
+
+  /** spindex_lookup of typed fields: each a column of its SQL type, NULL where the text is. */
+  @Test
+  void lookupReturnsTypedFields() throws Exception {
+    Path text = dir.resolve("typed.txt");
+    java.nio.file.Files.write(
+        text,
+        List.of(
+            "1.0.0.0|1.0.0.255|AU|-33.5|13335|true|18446744073709551615",
+            "2001:db8::/32|US|30.25|-7|FALSE|0",
+            "9.9.9.0/24|DE||||"));
+    Path idx = dir.resolve("typed.spx");
+    new io.spindex.builder.IpRangeBuilder()
+        .labelFields(
+            List.of("country", "lat:double", "asn:bigint", "anycast:boolean", "big:decimal(20,0)"),
+            "|")
+        .build(List.of(text), idx);
+    Dataset<Row> ips =
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create("1.0.0.7"),
+                RowFactory.create("2001:db8::5"),
+                RowFactory.create("9.9.9.9"),
+                RowFactory.create("8.8.8.8")),
+            new StructType().add("ip", DataTypes.StringType));
+    ips.createOrReplaceTempView("typed_ips");
+    Dataset<Row> got =
+        spark.sql(
+            "SELECT ip, g.country, g.lat, g.asn, g.anycast, g.big, g.lat + 1 FROM"
+                + " (SELECT ip, spindex_lookup(ip, '"
+                + idx
+                + "') AS g FROM typed_ips)");
+    assertEquals(
+        "STRUCT<country: STRING, lat: DOUBLE, asn: BIGINT, anycast: BOOLEAN, big:"
+            + " DECIMAL(20,0)>",
+        spark
+            .sql("SELECT spindex_lookup(ip, '" + idx + "') FROM typed_ips")
+            .schema()
+            .fields()[0]
+            .dataType()
+            .sql());
+    Map<String, List<Object>> want = new HashMap<>();
+    want.put(
+        "1.0.0.7",
+        java.util.Arrays.asList(
+            "AU", -33.5, 13335L, true, new java.math.BigDecimal("18446744073709551615"), -32.5));
+    want.put(
+        "2001:db8::5",
+        java.util.Arrays.asList("US", 30.25, -7L, false, java.math.BigDecimal.ZERO, 31.25));
+    want.put("9.9.9.9", java.util.Arrays.asList("DE", null, null, null, null, null));
+    want.put("8.8.8.8", java.util.Arrays.asList(null, null, null, null, null, null));
+    for (Row r : got.collectAsList()) {
+      List<Object> row = new ArrayList<>();
+      for (int i = 1; i < r.length(); i++) {
+        row.add(r.get(i));
+      }
+      assertEquals(want.get(r.getString(0)), row, "row " + r);
+    }
   }
 }
