@@ -289,6 +289,10 @@ final class MmdbSource {
     long networks;
     final Family v4 = new Family();
     final Family v6 = new Family();
+
+    /** IPv4 ranges from IPv4-mapped networks: where the IPv4 tree has none. */
+    final Family mapped = new Family();
+
     final List<String[]> parts = new ArrayList<>();
     List<String> samplePaths = new ArrayList<>();
 
@@ -421,26 +425,55 @@ final class MmdbSource {
             + what);
   }
 
-  /** A network as a range of its family; one in {@code ::ffff:0:0/96} is its IPv4 range. */
+  private static final long MAPPED_FIRST = 0x0000_FFFF_0000_0000L;
+  private static final long MAPPED_LAST = 0x0000_FFFF_FFFF_FFFFL;
+
+  /**
+   * A network as a range of its family. IPv4-mapped addresses ({@code ::ffff:0:0/96}) are looked up
+   * as IPv4, so that part of an IPv6 network is IPv4 ranges; MaxMind's reader names a network that
+   * holds the whole IPv4 tree ({@code ::/96}) in IPv4 form with a negative prefix, and it holds
+   * every IPv4 address and the IPv6 addresses around them.
+   */
   private static void add(Db db, InetAddress a, int prefix, int part) {
     byte[] b = a.getAddress();
-    if (b.length == 4) {
+    if (b.length == 4 && prefix >= 0) {
       long s = toLong(b, 0, 4);
       long span = prefix == 0 ? 0xFFFF_FFFFL : (1L << (32 - prefix)) - 1;
       db.v4.add(0, s, 0, s | span, part);
       return;
     }
-    long hi = toLong(b, 0, 8);
-    long lo = toLong(b, 8, 8);
-    if (hi == 0 && (lo >>> 32) == 0xFFFF && prefix >= 96) {
-      long s = lo & 0xFFFF_FFFFL;
-      long span = prefix == 96 ? 0xFFFF_FFFFL : (1L << (128 - prefix)) - 1;
-      db.v4.add(0, s, 0, s | span, part);
+    long hi = b.length == 4 ? 0 : toLong(b, 0, 8);
+    long lo = b.length == 4 ? toLong(b, 0, 4) : toLong(b, 8, 8);
+    int p = b.length == 4 ? prefix + 96 : prefix;
+    long mHi = p >= 64 ? 0 : p == 0 ? -1L : -1L >>> p;
+    long mLo = p <= 64 ? -1L : p >= 128 ? 0 : -1L >>> (p - 64);
+    long eHi = hi | mHi;
+    long eLo = lo | mLo;
+    boolean holdsIpv4Tree = hi == 0 && Long.compareUnsigned(lo, 0xFFFF_FFFFL) <= 0 && p <= 96;
+    if (holdsIpv4Tree) {
+      db.v4.add(0, 0, 0, 0xFFFF_FFFFL, part);
+    }
+    boolean below = hi == 0 && Long.compareUnsigned(lo, MAPPED_FIRST) < 0;
+    boolean above = eHi != 0 || Long.compareUnsigned(eLo, MAPPED_LAST) > 0;
+    boolean outside =
+        hi != 0
+            || Long.compareUnsigned(lo, MAPPED_LAST) > 0
+            || (eHi == 0 && Long.compareUnsigned(eLo, MAPPED_FIRST) < 0);
+    if (outside) {
+      db.v6.add(hi, lo, eHi, eLo, part);
       return;
     }
-    long mHi = prefix >= 64 ? 0 : prefix == 0 ? -1L : -1L >>> prefix;
-    long mLo = prefix <= 64 ? -1L : prefix >= 128 ? 0 : -1L >>> (prefix - 64);
-    db.v6.add(hi, lo, hi | mHi, lo | mLo, part);
+    if (below) {
+      db.v6.add(hi, lo, 0, MAPPED_FIRST - 1, part);
+    }
+    if (!holdsIpv4Tree) {
+      long from = below ? 0 : lo & 0xFFFF_FFFFL;
+      long to = above ? 0xFFFF_FFFFL : eLo & 0xFFFF_FFFFL;
+      db.mapped.add(0, from, 0, to, part);
+    }
+    if (above) {
+      db.v6.add(0, MAPPED_LAST + 1, eHi, eLo, part);
+    }
   }
 
   private static long toLong(byte[] b, int from, int n) {
@@ -644,7 +677,7 @@ final class MmdbSource {
     Family[] v4 = new Family[dbs.length];
     Family[] v6 = new Family[dbs.length];
     for (int i = 0; i < dbs.length; i++) {
-      v4[i] = sorted(dbs[i].v4, dbs[i].name);
+      v4[i] = withMapped(sorted(dbs[i].v4, dbs[i].name), sorted(dbs[i].mapped, dbs[i].name));
       v6[i] = sorted(dbs[i].v6, dbs[i].name);
     }
     int[] position = new int[fields.size()];
@@ -737,6 +770,42 @@ final class MmdbSource {
       }
     }
     return out;
+  }
+
+  /**
+   * The IPv4 ranges with those of IPv4-mapped networks where no IPv4 range is: an index answers
+   * {@code ::ffff:a.b.c.d} as {@code a.b.c.d}, so where a database holds both (it does not alias
+   * the one to the other) the IPv4 tree answers.
+   */
+  private static Family withMapped(Family v4, Family mapped) throws InputException {
+    if (mapped.size == 0) {
+      return v4;
+    }
+    Family all = new Family();
+    for (int i = 0; i < v4.size; i++) {
+      all.add(0, v4.sLo[i], 0, v4.eLo[i], v4.part[i]);
+    }
+    int j = 0;
+    for (int i = 0; i < mapped.size; i++) {
+      long from = mapped.sLo[i];
+      long to = mapped.eLo[i];
+      while (j < v4.size && v4.eLo[j] < from) {
+        j++;
+      }
+      int k = j;
+      while (from <= to) {
+        if (k == v4.size || v4.sLo[k] > to) {
+          all.add(0, from, 0, to, mapped.part[i]);
+          break;
+        }
+        if (v4.sLo[k] > from) {
+          all.add(0, from, 0, v4.sLo[k] - 1, mapped.part[i]);
+        }
+        from = v4.eLo[k] + 1;
+        k++;
+      }
+    }
+    return sorted(all, "");
   }
 
   /** Splits the families' ranges at every boundary and emits labelled, merged ranges. */

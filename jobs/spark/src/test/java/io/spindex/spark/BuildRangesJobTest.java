@@ -235,4 +235,80 @@ class BuildRangesJobTest {
             "--output=" + dir.resolve("x.spx"),
             "--delimiter=ab"));
   }
+
+  /**
+   * MaxMind databases: build-index reads them whole on the driver and writes the file the command
+   * line writes from the same databases (two joined, one gzipped); one database among text inputs
+   * is a usage mistake.
+   */
+  @Test
+  void maxMindDatabasesGiveTheCommandsIndex() throws Exception {
+    Path in = Files.createDirectories(dir.resolve("mmdb"));
+    io.spindex.testing.MmdbTestWriter city =
+        io.spindex.testing.MmdbTestWriter.ipv6().databaseType("Test-City").aliasIpv4();
+    io.spindex.testing.MmdbTestWriter asn =
+        io.spindex.testing.MmdbTestWriter.ipv4().databaseType("Test-ASN");
+    Random rnd = new Random(28);
+    for (int i = 0; i < 500; i++) {
+      int len = 12 + rnd.nextInt(17);
+      long a = ((rnd.nextLong() & 0xFFFF_FFFFL) >>> (32 - len)) << (32 - len);
+      city.insert(
+          quad(a) + "/" + len,
+          Map.of(
+              "country",
+              Map.of("iso_code", "C" + i % 30),
+              "location",
+              Map.of("latitude", i * 0.5)));
+      city.insert("2001:db8:" + Integer.toHexString(i) + "::/48", Map.of("country", Map.of("iso_code", "V6")));
+      int len2 = 8 + rnd.nextInt(13);
+      long b = ((rnd.nextLong() & 0xFFFF_FFFFL) >>> (32 - len2)) << (32 - len2);
+      asn.insert(quad(b) + "/" + len2, Map.of("asn", io.spindex.testing.MmdbTestWriter.uint32(i)));
+    }
+    Path cityDb = in.resolve("City.mmdb");
+    city.write(cityDb);
+    Path plainAsn = dir.resolve("ASN.mmdb");
+    asn.write(plainAsn);
+    Path asnDb = in.resolve("ASN.mmdb.gz");
+    try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(asnDb))) {
+      Files.copy(plainAsn, o);
+    }
+    List<String> fields =
+        Arrays.asList(
+            "country=City.mmdb:country.iso_code",
+            "asn=ASN.mmdb.gz:asn",
+            "lat=City.mmdb:location.latitude");
+    Path cli = dir.resolve("mmdb-cli.spx");
+    new IpRangeBuilder().mmdbFields(fields, false).build(Arrays.asList(asnDb, cityDb), cli);
+    Path out = dir.resolve("mmdb-out/spark.spx");
+    JobResult r =
+        SpindexSpark.run(
+            SparkTests.session(),
+            BuildIndexDefinition.NAME,
+            new String[] {
+              "--kind", "ranges",
+              "--input", in.toString(),
+              "--output", out.toString(),
+              "--field", String.join(",", fields)
+            });
+    assertTrue(r.ok, r.report.toText());
+    assertSameExceptCreationTime(Files.readAllBytes(cli), Files.readAllBytes(out));
+    IpRanges index = Spindex.open(out).asRanges();
+    assertEquals(Arrays.asList("country", "asn", "lat"), index.labelFields());
+    assertTrue(index.size() > 500, "ranges: " + index.size());
+
+    Files.copy(plain, in.resolve("a.txt"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(
+        2,
+        run(
+            new PrintStream(err),
+            BuildIndexDefinition.NAME,
+            "--kind=ranges",
+            "--input=" + in,
+            "--output=" + dir.resolve("mixed.spx"),
+            "--field=asn=asn"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("2 of 3 inputs are MaxMind DB files"),
+        err.toString(StandardCharsets.UTF_8));
+  }
 }
