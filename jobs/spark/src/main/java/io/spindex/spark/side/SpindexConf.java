@@ -40,6 +40,38 @@ public final class SpindexConf {
   /** The loader the SQL functions use when {@link #LOADER} is not set. */
   public static final String DEFAULT_SQL_LOADER = "mapped";
 
+  /**
+   * For shared servers (Spark Connect, the Thrift server, notebooks shared by teams): when {@code
+   * true} in the launch configuration, the SQL functions and UDFs open only indexes named in the
+   * launch configuration ({@code spark.spindex.index.NAME}, or shipped with {@code --files}), never
+   * a path a query gives, and a session's {@code SET} changes neither.
+   */
+  public static final String NAMES_ONLY = "spark.spindex.sql.namesOnly";
+
+  /**
+   * The path of the index a SQL function names: {@code name}'s {@code spark.spindex.index.NAME}
+   * entry (of the session, or only of the launch configuration under {@link #NAMES_ONLY}), else
+   * {@code name} itself as a path; {@code null} when {@link #NAMES_ONLY} is on and no launch entry
+   * names it.
+   *
+   * @param launch the launch (static) configuration, key to value or null
+   * @param session the session's configuration, key to value or null
+   */
+  public static String sqlIndexPath(
+      UnaryOperator<String> launch, UnaryOperator<String> session, String name) {
+    if (namesOnly(launch)) {
+      return launch.apply(INDEX_PREFIX + name);
+    }
+    String configured = session.apply(INDEX_PREFIX + name);
+    return configured != null ? configured : name;
+  }
+
+  /** Whether {@link #NAMES_ONLY} is on in the launch configuration. */
+  public static boolean namesOnly(UnaryOperator<String> launch) {
+    String v = launch.apply(NAMES_ONLY);
+    return v != null && v.trim().equalsIgnoreCase("true");
+  }
+
   /** The jobs' default {@code --index}. */
   public static final String JOB_INDEX = "spark.spindex.job.index";
 

@@ -131,8 +131,22 @@ public final class IndexRef implements AddressTarget {
               + SpindexConf.INDEX_PREFIX
               + "NAME, or an index path");
     }
-    String configured = spark.conf().get(SpindexConf.INDEX_PREFIX + name, null);
-    String path = configured != null ? configured : name;
+    org.apache.spark.SparkConf launch = spark.sparkContext().getConf();
+    String path =
+        SpindexConf.sqlIndexPath(
+            k -> launch.get(k, null), k -> spark.conf().get(k, null), name);
+    if (path == null) {
+      throw new IllegalArgumentException(
+          function
+              + ": no index named '"
+              + name
+              + "' in the server's configuration ("
+              + SpindexConf.NAMES_ONLY
+              + " is on: indexes are named as "
+              + SpindexConf.INDEX_PREFIX
+              + "NAME when the server starts, never by path)");
+    }
+    String configured = path.equals(name) ? null : path;
     String loader;
     try {
       loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));

@@ -119,38 +119,63 @@ public final class SpindexUdfs {
     private static final long serialVersionUID = 1L;
 
     /** Read where the UDF is made (the driver, at registration), checked there. */
-    private final String loader = SpindexConf.sqlLoader(registeringLoader());
+    private final String loader = SpindexConf.sqlLoader(registeringConf(SpindexConf.LOADER));
+
+    /** {@link SpindexConf#NAMES_ONLY} of the launch configuration where the UDF is made. */
+    private final boolean namesOnly = "true".equalsIgnoreCase(launchConf(SpindexConf.NAMES_ONLY));
 
     private transient String openedName;
     private transient SpindexIndex opened;
 
     final SpindexIndex open(String index) {
       if (!index.equals(openedName)) {
-        opened = acquire(index, loader);
+        if (namesOnly && !shippedName(index)) {
+          throw new IllegalArgumentException(
+              "spindex UDF: '"
+                  + index
+                  + "' is a path; "
+                  + SpindexConf.NAMES_ONLY
+                  + " is on: name an index shipped with --files");
+        }
+        opened = acquire(index, loader, namesOnly);
         openedName = index;
       }
       return opened;
     }
   }
 
-  /** {@code spark.spindex.loader} of the active session (else of the JVM's Spark conf), or null. */
-  private static String registeringLoader() {
+  /** {@code key} of the active session (else of the JVM's Spark conf), or null. */
+  private static String registeringConf(String key) {
     try {
-      return SparkSession.active().conf().get(SpindexConf.LOADER, null);
+      return SparkSession.active().conf().get(key, null);
     } catch (IllegalStateException noSession) {
-      SparkEnv env = SparkEnv.get();
-      return env == null ? null : env.conf().get(SpindexConf.LOADER, null);
+      return launchConf(key);
     }
   }
 
+  /** {@code key} of the JVM's launch configuration, or null. */
+  private static String launchConf(String key) {
+    SparkEnv env = SparkEnv.get();
+    return env == null ? null : env.conf().get(key, null);
+  }
+
+  /** A bare file name, as {@code --files} ships an index: no directory, no path. */
+  static boolean shippedName(String index) {
+    return !index.isEmpty()
+        && index.indexOf('/') < 0
+        && index.indexOf('\\') < 0
+        && !index.equals(".")
+        && !index.equals("..");
+  }
+
   /**
-   * The index at a path, or shipped under this name with {@code --files}: a {@link SideFile} the
-   * executor opens as the jobs' tasks do, once per JVM.
+   * The index at a path, or shipped under this name with {@code --files} (only that under {@code
+   * namesOnly}): a {@link SideFile} the executor opens as the jobs' tasks do, once per JVM.
    */
-  private static SpindexIndex acquire(String index, String loader) {
+  private static SpindexIndex acquire(String index, String loader, boolean namesOnly) {
     try {
       SideFile f =
-          Files.isRegularFile(Paths.get(index))
+          !namesOnly && Files.isRegularFile(Paths.get(index))
               ? new SideFile(index, SideFile.Ship.LOCAL, index, -1, -1)
               : new SideFile(index, SideFile.Ship.FILES, index, -1, -1);
       return SparkTaskSide.forSql().index(f, loader);
