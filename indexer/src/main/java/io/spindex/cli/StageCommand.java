@@ -51,7 +51,8 @@ final class StageCommand implements Callable<Integer> {
       paramLabel = "WHAT",
       defaultValue = "checksums",
       description =
-          "checksums (index: header + every section CRC32C; other files: length), deep"
+          "checksums (index: header, every section CRC32C and the structural checks every"
+              + " loader makes at open; other files: length), deep"
               + " (index only: everything 'spindex verify' checks) or size (default"
               + " ${DEFAULT-VALUE}).")
   String check;

@@ -30,21 +30,19 @@ public final class IndexVerifier {
   private IndexVerifier() {}
 
   /**
-   * Checks the header and every section's CRC32C, reading the file once through a channel and one
-   * reused 1 MiB direct buffer. Nothing is mapped or kept: unlike opening the file with {@link
-   * Loader#MAPPED}, whose mappings live until the garbage collector finds them, a JVM that checks
-   * many files (staging them one after another) holds no memory for the files it checked.
+   * Checks what every loader checks at open: the header, every section's CRC32C and the structural
+   * checks (label ids within the dictionary, offsets in order, sub-tables within their sections),
+   * over a read-only mapping of the file that nothing keeps (the garbage collector unmaps it). A
+   * file that passes is one every loader opens; {@link #verify} checks everything else (order,
+   * uniqueness, padding).
    *
-   * @return the header of the file, whose sections all match their checksums
+   * @return the header of the file
    * @throws CorruptIndexException naming the file, section, offset, expected and found
    */
   public static IndexHeader checksums(Path file) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
-      NioSource source = new NioSource(h, ch);
-      for (SectionEntry e : h.sections()) {
-        source.checkCrc(e);
-      }
+      SectionSource.assemble(h, "verify", new MapSource(h, ch, false, true));
       return h;
     }
   }

@@ -37,11 +37,6 @@ final class NioSource implements SectionSource {
     return LongColumn.of(out);
   }
 
-  /** Reads the section through the buffer and checks its CRC32C; keeps nothing. */
-  void checkCrc(SectionEntry e) throws IOException {
-    read(e, (b, filled) -> {});
-  }
-
   /** Receives each filled buffer and the number of elements before it. */
   private interface Chunk {
     void copy(ByteBuffer filled, int elementsBefore);

@@ -135,6 +135,34 @@ class StageTest {
     assertEquals(List.of(), leftovers());
   }
 
+  /**
+   * A file whose checksums are all right but whose label ids point past the dictionary (the {@code
+   * bad/} fixture): every loader refuses it at open, so staging it over a good index fails and the
+   * good index stays.
+   */
+  @Test
+  void aFileEveryLoaderRefusesIsNotStagedThoughItsChecksumsAreRight() throws Exception {
+    Path src = dir.resolve("label-ids.spx");
+    try (java.io.InputStream in =
+        getClass().getResourceAsStream("/bad/label-id-out-of-range.spx")) {
+      Files.copy(in, src);
+    }
+    CorruptIndexException ref =
+        assertThrows(CorruptIndexException.class, () -> Loader.NIO.load(src));
+    String detail = ref.getMessage().substring((src + ": ").length());
+    Path dst = dir.resolve("dst/ranges.spx");
+    Files.createDirectories(dst.getParent());
+    Path good = buildSet(dir, "ips-good", 1_000, 3);
+    Files.copy(good, dst);
+    byte[] before = Files.readAllBytes(dst);
+    StageException e =
+        assertThrows(StageException.class, () -> Stager.stage(StageSource.local(src), dst));
+    assertEquals(src + ": corrupt, not staged to " + dst + ": " + detail, e.getMessage());
+    assertTrue(detail.contains("section 'range_labels'"), detail);
+    assertArrayEquals(before, Files.readAllBytes(dst));
+    assertEquals(List.of(), leftovers());
+  }
+
   @Test
   void corruptDestinationIsReplaced() throws Exception {
     Path src = buildSet(dir, "ips", 50_000, 1);
