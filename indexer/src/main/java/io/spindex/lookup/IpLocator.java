@@ -160,8 +160,18 @@ public final class IpLocator implements Serializable {
       start = d + 1;
     }
     int d = indexOf(b, start, to, delimiter);
-    long a = AddressText.parse(b, start, d < 0 ? to : d, AddressText.LOOKUP, v6);
-    return a >= 0 ? a : RejectReason.ofAddress(a).code();
+    int end = d < 0 ? to : d;
+    long a = AddressText.parse(b, start, end, AddressText.LOOKUP, v6);
+    return a >= 0
+        ? a
+        : empty(b, start, end) ? RejectReason.EMPTY_FIELD.code() : RejectReason.ofAddress(a).code();
+  }
+
+  /** Whether a field holds nothing but white space, or one pair of empty double quotes. */
+  private static boolean empty(byte[] b, int from, int to) {
+    int f = Ipv4Text.skipBlanks(b, from, to);
+    int t = Ipv4Text.trimBlanks(b, f, to);
+    return f == t || (t - f == 2 && b[f] == '"' && b[f + 1] == '"');
   }
 
   private static long scan(byte[] b, int from, int to, long[] v6) {

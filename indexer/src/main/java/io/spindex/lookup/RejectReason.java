@@ -18,10 +18,7 @@ public enum RejectReason {
   BLANK_LINE("blank-line"),
   /** Field mode: the line has fewer fields than the IP field index needs. */
   MISSING_FIELD("missing-field"),
-  /**
-   * Field mode: the field has no colon and is not a dotted quad (includes an empty field and {@code
-   * -}).
-   */
+  /** Field mode: the field has no colon and is not a dotted quad (e.g. {@code -}). */
   NOT_IPV4("not-ipv4"),
   /** Field mode: a dotted quad with an octet over 255. */
   OCTET_OUT_OF_RANGE("octet-out-of-range"),
@@ -45,7 +42,9 @@ public enum RejectReason {
   /** Field mode: IPv6 text ending in an invalid dotted quad. */
   BAD_EMBEDDED_IPV4("bad-embedded-ipv4"),
   /** Scan mode: no IPv4 or IPv6 address anywhere on the line. */
-  NO_IP_FOUND("no-ip-found");
+  NO_IP_FOUND("no-ip-found"),
+  /** Field mode: the field is empty (nothing, white space, or {@code ""}). */
+  EMPTY_FIELD("empty-field");
 
   private static final RejectReason[] VALUES = values();
 
