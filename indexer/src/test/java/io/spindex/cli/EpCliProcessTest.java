@@ -6,6 +6,7 @@
 package io.spindex.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -26,7 +27,18 @@ class EpCliProcessTest {
   @TempDir Path dir;
 
   private String[] spindex(String... args) throws Exception {
+    return spindexLimited(0, args);
+  }
+
+  /**
+   * The command in a process whose files may grow to at most {@code fileBlocks} KiB (the shell's
+   * {@code ulimit -f}; 0: no limit).
+   */
+  private String[] spindexLimited(int fileBlocks, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
+    if (fileBlocks > 0) {
+      cmd.addAll(List.of("bash", "-c", "ulimit -f " + fileBlocks + " && exec \"$@\"", "bash"));
+    }
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
@@ -46,6 +58,27 @@ class EpCliProcessTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /**
+   * An output that the file system refuses to grow (a size limit, a full disk) is one line naming
+   * it, exit 1, and no file left: the system's reason alone ("File too large") names nothing.
+   */
+  @Test
+  void anOutputTheFileSystemRefusesIsNamed() throws Exception {
+    String[] g = spindex("gen", "ep", "--rows", "3000", "--seed", "9", "-o", "feed.tsv");
+    assertEquals("0", g[0], g[2]);
+    String spec =
+        Paths.get("..", "conf", "ep-transform.example.conf")
+            .toAbsolutePath()
+            .normalize()
+            .toString();
+    String[] t = spindexLimited(64, "ep", "transform", "feed.tsv", "-o", "out.tsv", "--spec", spec);
+    assertEquals("1", t[0], t[2]);
+    assertTrue(
+        t[2].matches("spindex: \\S*out\\.tsv: writing failed after \\d+ bytes: File too large\\n"),
+        t[2]);
+    assertFalse(java.nio.file.Files.exists(dir.resolve("out.tsv")));
   }
 
   @Test

@@ -56,8 +56,14 @@ public final class EpFiles {
 
     public void write(byte[] b, int from, int to) throws IOException {
       ByteBuffer buf = ByteBuffer.wrap(b, from, to - from);
-      while (buf.hasRemaining()) {
-        bytes += ch.write(buf);
+      try {
+        while (buf.hasRemaining()) {
+          bytes += ch.write(buf);
+        }
+      } catch (IOException e) {
+        // The file system says why ("File too large", "No space left on device") but not where.
+        throw new IOException(
+            target + ": writing failed after " + bytes + " bytes: " + e.getMessage(), e);
       }
     }
 
@@ -71,7 +77,11 @@ public final class EpFiles {
     }
 
     public void commit() throws IOException {
-      ch.close();
+      try {
+        ch.close();
+      } catch (IOException e) {
+        throw new IOException(target + ": writing failed: " + e.getMessage(), e);
+      }
       AtomicFiles.commit(tmp, target);
       committed = true;
     }
