@@ -40,10 +40,24 @@ public final class IndexVerifier {
    * @throws CorruptIndexException naming the file, section, offset, expected and found
    */
   public static IndexHeader checksums(Path file) throws IOException {
+    return checksums(file, null);
+  }
+
+  /**
+   * {@link #checksums(Path)} of a copy of a file: messages name {@code shownAs} (the user's path),
+   * not the copy ({@code null}: the file itself).
+   */
+  public static IndexHeader checksums(Path file, String shownAs) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
       SectionSource.assemble(h, "verify", new MapSource(h, ch, false, true));
       return h;
+    } catch (CorruptIndexException e) {
+      String prefix = file + ": ";
+      if (shownAs == null || !e.getMessage().startsWith(prefix)) {
+        throw e;
+      }
+      throw new CorruptIndexException(shownAs + ": " + e.getMessage().substring(prefix.length()));
     }
   }
 

@@ -7,6 +7,7 @@ package io.spindex.hadoop;
 
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
+import io.spindex.index.IndexVerifier;
 import io.spindex.job.Driver;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
@@ -151,11 +152,31 @@ public abstract class HadoopDriver implements Driver {
           f.given() + ": no such file on the driver (--index-ship local needs it on every node)");
     }
     FileSystem fs = p.getFileSystem(conf);
-    long length = fs.getFileStatus(p).getLen();
-    // The whole file is read once here, so that a damaged section is one line naming the user's
-    // path before anything is shipped or created, not a failed task naming a copy.
-    try (InputStream in = fs.open(p)) {
-      return IndexHeader.readChecked(in, length, Paths.get(f.given()));
+    // The file is checked here as every loader checks it at open (header, every section checksum,
+    // label ids within the dictionary, offsets in order), so that a damaged file is one line
+    // naming the user's path before anything is shipped or created, not a failed task naming a
+    // copy, and no loader that skips the checks on the executors (mapped-unchecked) ever sees it.
+    // A file on another file system is copied to local disk for it, never held in memory.
+    java.nio.file.Path local;
+    java.nio.file.Path copy = null;
+    if ("file".equals(fs.getScheme())) {
+      local = Paths.get(fs.makeQualified(p).toUri());
+    } else {
+      copy = java.nio.file.Files.createTempFile("spindex-check-", ".spx");
+      local = copy;
+      try (InputStream in = fs.open(p)) {
+        java.nio.file.Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        java.nio.file.Files.deleteIfExists(copy);
+        throw e;
+      }
+    }
+    try {
+      return IndexVerifier.checksums(local, f.given());
+    } finally {
+      if (copy != null) {
+        java.nio.file.Files.deleteIfExists(copy);
+      }
     }
   }
 

@@ -215,6 +215,19 @@ class UsageErrorsTest {
         1,
         damaged + ": section 'range_ends' at offset " + at + ": expected CRC32C",
         ipLookup("--index", damaged.toString()));
+    // Checksums right, a label id past the dictionary: refused on the driver as every loader
+    // refuses it at open, also for a loader that skips the checks on the executors.
+    Path labels = dir.resolve("label-ids.spx");
+    try (java.io.InputStream in =
+        getClass().getResourceAsStream("/bad/label-id-out-of-range.spx")) {
+      Files.copy(in, labels);
+    }
+    for (String loader : new String[] {"mapped", "mapped-unchecked"}) {
+      oneLine(
+          1,
+          labels + ": section 'range_labels' at offset 452: expected a label id in [0, 3), found 7",
+          ipLookup("--index", labels.toString(), "--loader", loader));
+    }
     oneLine(1, "nothing-", ipLookup("--input", dir.resolve("nothing-*").toString()));
     oneLine(1, noSuch + ": no such file", epDiff("--yesterday", noSuch.toString()));
     oneLine(
