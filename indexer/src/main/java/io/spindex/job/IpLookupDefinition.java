@@ -173,6 +173,12 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
 
   @Override
   public Plan plan(JobArgs args, Driver driver) throws IOException {
+    if (args.get(FORMAT).equals("text") && !args.get(IP_COLUMN).isEmpty()) {
+      throw new UsageException(
+          NAME
+              + ": --ip-column is for table input (--format parquet, orc, json or csv); in text"
+              + " lines --ip first or --ip N finds the address");
+    }
     if (!args.get(FORMAT).equals("text")) {
       throw new UsageException(
           NAME

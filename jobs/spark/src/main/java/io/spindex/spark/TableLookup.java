@@ -30,6 +30,11 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.SparkSession;
 
@@ -43,6 +48,17 @@ import org.apache.spark.sql.SparkSession;
  */
 final class TableLookup {
   private TableLookup() {}
+
+  /**
+   * The rows of a Parquet directory, read through its part files: Spark ignores a directory whose
+   * own name starts with '_' (and says so in a warning on every run) when it is given as the path.
+   */
+  private static long rowsOf(SparkSession spark, String dir) throws java.io.IOException {
+    org.apache.hadoop.fs.Path glob = new org.apache.hadoop.fs.Path(dir, "part-*");
+    org.apache.hadoop.fs.FileStatus[] parts =
+        glob.getFileSystem(spark.sparkContext().hadoopConfiguration()).globStatus(glob);
+    return parts == null || parts.length == 0 ? 0 : spark.read().parquet(glob.toString()).count();
+  }
 
   static JobResult run(SparkSession spark, JobArgs a) throws Exception {
     String format = a.get(IpLookupDefinition.FORMAT);
@@ -63,7 +79,12 @@ final class TableLookup {
             .format(format)
             .option("header", "true") // csv: the first line names the columns
             .load(input);
-    if (!Arrays.asList(in.columns()).contains(column)) {
+    // A column is named as it is (a dot is part of the name), or back-quoted as in SQL.
+    String exact =
+        column.length() >= 2 && column.startsWith("`") && column.endsWith("`")
+            ? column.substring(1, column.length() - 1).replace("``", "`")
+            : column;
+    if (!Arrays.asList(in.columns()).contains(exact)) {
       throw new UsageException(
           name
               + ": --ip-column "
@@ -74,7 +95,21 @@ final class TableLookup {
               + String.join(", ", in.columns())
               + ")");
     }
-    Column ip = col(column);
+    Column ip = in.col("`" + exact.replace("`", "``") + "`");
+    DataType type = in.schema().apply(exact).dataType();
+    if (!(type instanceof StringType
+        || type instanceof IntegerType
+        || type instanceof LongType
+        || type instanceof BinaryType)) {
+      throw new UsageException(
+          name
+              + ": --ip-column "
+              + column
+              + " is "
+              + type.sql()
+              + "; an address column is STRING (text), INT or BIGINT (an IPv4 value) or BINARY"
+              + " (4 or 16 bytes)");
+    }
     // The try_ forms: an unparseable address is a reject with its reason, not a failed query,
     // whatever spark.sql.ansi.enabled says (Spark 4's default is true).
     Column valid = functions.try_ip(ip).isNotNull();
@@ -113,7 +148,7 @@ final class TableLookup {
                 ? 0
                 : written.agg(org.apache.spark.sql.functions.sum("lines")).first().getLong(0)
             : written.count();
-    long rejected = spark.read().parquet(output + "/_rejects").count();
+    long rejected = rowsOf(spark, output + "/_rejects");
     long filtered = left == null ? 0 : left.count();
     boolean balanced = balanced(rowsIn, rowsOut, filtered, rejected);
     Report r = new Report(name);

@@ -122,4 +122,77 @@ class TableLookupTest {
     args.addAll(List.of(more));
     return SpindexSpark.run(spark, "ip-lookup", args.toArray(new String[0]));
   }
+
+  /**
+   * A column is named as it is: a dot is part of its name (and the SQL back-quoted form works
+   * too); a column of a type no address has, and --ip-column on text input, are usage mistakes in
+   * one line, exit 2.
+   */
+  @Test
+  void columnsAreNamedAsTheyAreAndTheirTypeIsChecked() throws Exception {
+    Path dotted = dir.resolve("dotted.parquet");
+    spark
+        .read()
+        .option("header", "true")
+        .csv(csv.toString())
+        .withColumnRenamed("ip", "we.ird")
+        .withColumn("score", org.apache.spark.sql.functions.lit(1.5))
+        .write()
+        .parquet(dotted.toString());
+    for (String column : new String[] {"we.ird", "`we.ird`"}) {
+      JobResult r =
+          SpindexSpark.run(
+              spark,
+              "ip-lookup",
+              new String[] {
+                "--input", dotted.toString(),
+                "--format", "parquet",
+                "--ip-column", column,
+                "--mode", "filter",
+                "--keep", "hits",
+                "--index", fx.set.toString(),
+                "--output", dir.resolve("out-dotted-" + column.length()).toString()
+              });
+      assertTrue(r.ok, r.report.toText());
+      assertEquals(inSet, (long) r.totals.get("rows out"), column);
+      assertEquals(unparseable, (long) r.totals.get("rows rejected"), column);
+    }
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int code =
+        SpindexSpark.run(
+            spark,
+            new String[] {
+              "ip-lookup",
+              "--input", dotted.toString(),
+              "--format", "parquet",
+              "--ip-column", "score",
+              "--index", fx.set.toString(),
+              "--output", dir.resolve("out-score").toString()
+            },
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+            new java.io.PrintStream(err));
+    String msg = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, code, msg);
+    assertEquals(
+        "ip-lookup: --ip-column score is DOUBLE; an address column is STRING (text), INT or"
+            + " BIGINT (an IPv4 value) or BINARY (4 or 16 bytes)",
+        msg.trim().replaceFirst("^[^:]*: (?=ip-lookup)", ""));
+    err.reset();
+    code =
+        SpindexSpark.run(
+            spark,
+            new String[] {
+              "ip-lookup",
+              "--input", fx.inputDir.toString(),
+              "--ip-column", "ip",
+              "--index", fx.set.toString(),
+              "--output", dir.resolve("out-text").toString()
+            },
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+            new java.io.PrintStream(err));
+    msg = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, code, msg);
+    assertTrue(msg.contains("--ip-column is for table input"), msg);
+    assertEquals(1, msg.trim().split("\n").length, msg);
+  }
 }
