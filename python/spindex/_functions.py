@@ -100,9 +100,22 @@ def register(spark):
 
 
 def _call(method, name, ip, *args):
+    _check_arguments(name, ip, args)
     if _is_remote_column(ip):
         return _remote_call(name, ip, *args)
     return _classic_call(method, ip, *args)
+
+
+def _check_arguments(name, ip, args):
+    """A wrong argument is a TypeError naming the function and what it takes, before any call to
+    the JVM or the server (whose answer would be a Py4J or gRPC trace)."""
+    if not isinstance(ip, str) and not type(ip).__module__.startswith("pyspark.sql."):
+        raise TypeError("%s: ip must be a Column or a column name (str), got %s %r"
+                        % (name, type(ip).__name__, ip))
+    for index in args:
+        if not isinstance(index, str) or not index.strip():
+            raise TypeError("%s: index must be an index name or path (a non-empty str), got %s %r"
+                            % (name, type(index).__name__, index))
 
 
 def _is_remote_column(col):

@@ -223,6 +223,16 @@ def bare(url, work):
             check(isinstance(e, RuntimeError) and e.__cause__ is None and e.__context__ is None
                   and "\n" not in text and text.startswith(expected) and extension in text and udf in text,
                   "%s: one line naming the server's missing configuration" % what)
+    for what, attempt in (("spindex.label(\"ip\", 5)", lambda: spindex.label("ip", 5)),
+                          ("spindex.lookup(3.5, \"geo\")", lambda: spindex.lookup(3.5, "geo")),
+                          ("spindex.contains(\"ip\", \"\")", lambda: spindex.contains("ip", ""))):
+        try:
+            attempt()
+            check(False, "%s is refused" % what)
+        except TypeError as e:
+            print("      " + str(e))
+            check("\n" not in str(e) and str(e).startswith("spindex_"),
+                  "%s: a TypeError naming the function, before any call" % what)
     try:
         spindex.try_lookup("ip", "geo")
         check(False, "try_lookup fails on a server without the extension")
