@@ -542,7 +542,8 @@ final class MmdbSource {
     if (t.contains(delimiter) || t.equals(LabelSchema.NULL_TEXT)) {
       throw new Clash();
     }
-    return t;
+    // A label's field that starts with a double quote is read as CSV-quoted: quote it so.
+    return t.startsWith("\"") ? "\"" + t.replace("\"", "\"\"") + "\"" : t;
   }
 
   private static List<String> prefixed(String path, List<String> leaves) {

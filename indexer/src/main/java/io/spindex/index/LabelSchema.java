@@ -187,31 +187,80 @@ public final class LabelSchema implements Serializable {
   /**
    * Why a label's text does not fit the schema, as a reject reason ({@code field-count}, {@code
    * not-double:latitude}), or {@code null} when it fits. A label must have as many fields as the
-   * schema; a typed field's text must parse as its type (or be empty or {@value #NULL_TEXT}).
+   * schema (a double-quoted field is one field, delimiters inside it included); a typed field's
+   * text must parse as its type (or be empty or {@value #NULL_TEXT}).
    */
   @Internal
   public String misfit(byte[] b, int from, int to) {
-    byte[] d = delimiter.getBytes(StandardCharsets.UTF_8);
-    int field = 0;
-    int start = from;
-    for (int i = from; i <= to; i++) {
-      boolean end = i == to;
-      if (!end && !startsWith(b, i, to, d)) {
-        continue;
-      }
-      if (field >= names.size()) {
-        return "field-count";
-      }
-      FieldType t = types.get(field);
-      if (t != FieldType.STRING
-          && parse(t, new String(b, start, i - start, StandardCharsets.UTF_8)) == INVALID) {
-        return "not-" + t.sqlName.replace("(20,0)", "") + ":" + names.get(field);
-      }
-      field++;
-      start = i + d.length;
-      i += d.length - 1;
+    List<String> parts = split(new String(b, from, to - from, StandardCharsets.UTF_8), -1);
+    if (parts.size() != names.size()) {
+      return "field-count";
     }
-    return field == names.size() ? null : "field-count";
+    for (int i = 0; i < parts.size(); i++) {
+      FieldType t = types.get(i);
+      if (t != FieldType.STRING && parse(t, parts.get(i)) == INVALID) {
+        return "not-" + t.sqlName.replace("(20,0)", "") + ":" + names.get(i);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A label's fields: split on the delimiter, except inside a field that is double-quoted as in CSV
+   * ({@code "Sydney, NSW",AU} is {@code Sydney, NSW} and {@code AU}; {@code ""} inside is one
+   * quote). With {@code max > 0}, the last of {@code max} fields keeps the rest of the label.
+   */
+  List<String> split(String label, int max) {
+    List<String> out = new ArrayList<>();
+    int from = 0;
+    while (true) {
+      if (max > 0 && out.size() == max - 1) {
+        out.add(unquoted(label.substring(from)));
+        return out;
+      }
+      int end = fieldEnd(label, from);
+      if (end < 0) {
+        out.add(unquoted(label.substring(from)));
+        return out;
+      }
+      out.add(unquoted(label.substring(from, end)));
+      from = end + delimiter.length();
+    }
+  }
+
+  /** Where the field at {@code from} ends (its delimiter), or -1 when it is the last. */
+  private int fieldEnd(String label, int from) {
+    if (label.startsWith("\"", from)) {
+      int i = from + 1;
+      while (i < label.length()) {
+        if (label.charAt(i) == '"') {
+          if (i + 1 < label.length() && label.charAt(i + 1) == '"') {
+            i += 2;
+            continue;
+          }
+          if (i + 1 == label.length()) {
+            return -1;
+          }
+          if (label.startsWith(delimiter, i + 1)) {
+            return i + 1;
+          }
+          break; // text after the closing quote: not a quoted field
+        }
+        i++;
+      }
+    }
+    return label.indexOf(delimiter, from);
+  }
+
+  /** A field without its enclosing double quotes ({@code ""} inside is one quote), else as is. */
+  private static String unquoted(String f) {
+    if (f.length() >= 2 && f.startsWith("\"") && f.endsWith("\"")) {
+      String inner = f.substring(1, f.length() - 1);
+      if (!inner.replace("\"\"", "").contains("\"")) {
+        return inner.replace("\"\"", "\"");
+      }
+    }
+    return f;
   }
 
   /** What {@link #misfit}'s reasons mean, as a build's rejects explain them. */
@@ -224,33 +273,19 @@ public final class LabelSchema implements Serializable {
         + describe().replace(" string", "");
   }
 
-  private static boolean startsWith(byte[] b, int at, int to, byte[] d) {
-    if (to - at < d.length) {
-      return false;
-    }
-    for (int k = 0; k < d.length; k++) {
-      if (b[at + k] != d[k]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * A label's fields as Java values by type: String, Long, Double, Boolean or BigDecimal, or {@code
-   * null}. A label of an older or untyped index with fewer fields than the schema gives NULL for
-   * the missing ones and keeps any extra text in the last field; a typed field whose text does not
-   * parse (only an index not built by Spindex could hold one) is NULL.
+   * null}, split as {@link #split} does (a double-quoted field is its text). A label of an older or
+   * untyped index with fewer fields than the schema gives NULL for the missing ones and keeps any
+   * extra text in the last field; a typed field whose text does not parse (only an index not built
+   * by Spindex could hold one) is NULL.
    */
   public Object[] values(String label) {
     Object[] out = new Object[names.size()];
-    int from = 0;
-    for (int i = 0; i < out.length && from <= label.length(); i++) {
-      int to = i == out.length - 1 ? -1 : label.indexOf(delimiter, from);
-      String part = to < 0 ? label.substring(from) : label.substring(from, to);
-      Object v = typed ? parse(types.get(i), part) : part;
+    List<String> parts = split(label, out.length);
+    for (int i = 0; i < parts.size(); i++) {
+      Object v = typed ? parse(types.get(i), parts.get(i)) : parts.get(i);
       out[i] = v == INVALID ? null : v;
-      from = to < 0 ? label.length() + 1 : to + delimiter.length();
     }
     return out;
   }

@@ -131,4 +131,26 @@ class LabelFieldsFromHeaderTest {
     assertTrue(err.contains("exclude each other"), err);
     assertFalse(err.contains("\tat "), err);
   }
+
+  /** A quoted value of a CSV is one field: {@code "Sydney, NSW",AU} is a city and a country. */
+  @Test
+  void quotedValuesAreOneFieldEach() throws IOException {
+    Path in =
+        write(
+            "geo.csv",
+            "start,end,city,country\n1.0.0.0,1.0.0.255,\"Sydney, NSW\",AU\n"
+                + "1.0.1.0,1.0.1.255,Tokyo,JP\n");
+    Path out = dir.resolve("geo.spx");
+    assertEquals(
+        0,
+        spindex(
+            "build", "ranges", in.toString(), "-o", out.toString(), "--label-fields-from-header"),
+        err);
+    IpRanges r = open(out);
+    assertEquals(List.of("city", "country"), r.labelFields());
+    assertEquals(
+        Arrays.asList("Sydney, NSW", "AU"), Arrays.asList(r.labelValues(r.labelId(0x01000007))));
+    assertEquals(Arrays.asList("Tokyo", "JP"), Arrays.asList(r.labelValues(r.labelId(0x01000107))));
+    assertEquals("\"Sydney, NSW\",AU", r.label(0x01000007), "the label stays as in the source");
+  }
 }

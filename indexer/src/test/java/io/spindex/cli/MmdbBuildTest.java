@@ -327,7 +327,8 @@ class MmdbBuildTest {
     SplittableRandom r = new SplittableRandom(3);
     for (int i = 0; i < 300; i++) {
       Map<String, Object> rec = new LinkedHashMap<>();
-      rec.put("autonomous_system_organization", "Org | " + i); // a value with '|'
+      // A value with '|', and some wholly in double quotes (read back as they are).
+      rec.put("autonomous_system_organization", i % 10 == 0 ? "\"Org " + i + "\"" : "Org | " + i);
       rec.put("autonomous_system_number", uint32(64_000L + i));
       if (i % 3 == 0) {
         rec.put("anycast", i % 2 == 0);

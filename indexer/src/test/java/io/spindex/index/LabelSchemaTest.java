@@ -122,4 +122,18 @@ class LabelSchemaTest {
         () -> LabelSchema.read("|\na\nb", "string"),
         "fewer types than fields");
   }
+
+  /** A double-quoted field is one field, as in CSV: delimiters inside it and "" for a quote. */
+  @Test
+  void quotedFieldsAreOneField() {
+    LabelSchema s = LabelSchema.declared(List.of("city", "country", "pop:bigint"), ",");
+    assertArrayEquals(new Object[] {"Sydney, NSW", "AU", 5L}, s.values("\"Sydney, NSW\",AU,5"));
+    assertArrayEquals(
+        new Object[] {"say \"hi\", then", "X", 1L}, s.values("\"say \"\"hi\"\", then\",X,1"));
+    assertArrayEquals(new Object[] {"AU", "a\"b", 2L}, s.values("AU,a\"b,2"), "a quote inside");
+    assertArrayEquals(new Object[] {"x", "y", 3L}, s.values("x,\"y\",\"3\""));
+    assertNull(misfit(s, "\"Sydney, NSW\",AU,5"));
+    assertEquals("field-count", misfit(s, "Sydney, NSW,AU,5"));
+    assertEquals("not-bigint:pop", misfit(s, "\"Sydney\",AU,\"5,000\""));
+  }
 }
