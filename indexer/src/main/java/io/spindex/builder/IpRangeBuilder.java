@@ -61,6 +61,32 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
+  /**
+   * How many fields each line's label must have: with {@code --label-fields-from-header}, as many
+   * as the first header names after its file's first range's address fields (the names the index
+   * declares); else 0 (no check beyond {@link #declaredSchema}).
+   *
+   * @param starts what each input's first lines settled, in input order
+   */
+  public int headerLabelFields(List<RangePart.FileStart> starts) {
+    return labelFieldsFromHeader ? RangeSink.headerLabelFields(starts) : 0;
+  }
+
+  private int labelFieldsOfHeaders(List<Path> inputs) throws IOException {
+    List<RangePart.FileStart> starts = new ArrayList<>();
+    for (Path in : inputs) {
+      try (java.io.InputStream s =
+          in.getFileName().toString().endsWith(".gz")
+              ? new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(in))
+              : java.nio.file.Files.newInputStream(in)) {
+        starts.add(RangePart.FileStart.read(s, in.toString(), delimiter));
+      } catch (java.io.EOFException | java.util.zip.ZipException e) {
+        starts.add(RangePart.FileStart.NONE); // a damaged gzip: the scan names it
+      }
+    }
+    return headerLabelFields(starts);
+  }
+
   /** The schema {@link #labelFields} declared, or {@code null}: what each line's label must fit. */
   public LabelSchema declaredSchema() {
     return schema;
@@ -144,9 +170,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     RangeRows rows = new RangeRows();
     Ipv6RangeRows rows6 = new Ipv6RangeRows();
     List<String> notes = new ArrayList<>();
+    int labelFields = labelFieldsFromHeader ? labelFieldsOfHeaders(inputs) : 0;
     SourceScan.Result<RangeSink> scan =
         SourceScan.scan(
-            inputs, 1, p -> new RangeSink(p, rows, rows6, delimiter, schema, notes), progress);
+            inputs,
+            1,
+            p -> new RangeSink(p, rows, rows6, delimiter, schema, labelFields, notes),
+            progress);
     if (strict && scan.rejects.total() > 0) {
       throw new InputException(
           "rejected line (--strict): " + scan.rejects.samples().get(0) + " (" + expected() + ")");

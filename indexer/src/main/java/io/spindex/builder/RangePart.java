@@ -64,6 +64,8 @@ public final class RangePart extends SplitPart {
      * @param splitStart the split's first byte in the file
      * @param schema the label fields each line's label must fit ({@link
      *     IpRangeBuilder#declaredSchema}), or {@code null}
+     * @param labelFields how many fields each label must have ({@code --label-fields-from-header}:
+     *     {@link IpRangeBuilder#headerLabelFields}), or 0
      */
     public Parser(
         int file,
@@ -71,7 +73,8 @@ public final class RangePart extends SplitPart {
         byte delimiter,
         FileStart start,
         long splitStart,
-        LabelSchema schema) {
+        LabelSchema schema,
+        int labelFields) {
       this.file = file;
       this.splitStart = splitStart;
       this.sink =
@@ -81,6 +84,7 @@ public final class RangePart extends SplitPart {
               rows6,
               delimiter,
               schema,
+              labelFields,
               new ArrayList<>());
       if (splitStart > 0) {
         sink.resume(start.delimiterBefore(splitStart), start.sawDataBefore(splitStart));
@@ -108,16 +112,21 @@ public final class RangePart extends SplitPart {
     private static final long serialVersionUID = 1L;
 
     /** A file read whole by one split (a compressed one) needs nothing. */
-    public static final FileStart NONE = new FileStart(-1, -1, (byte) 0);
+    public static final FileStart NONE = new FileStart(-1, -1, (byte) 0, null, -1);
 
     private final long firstData;
     private final long settled;
     private final byte delimiter;
+    private final byte[] header;
+    private final int fieldsBeforeLabel;
 
-    private FileStart(long firstData, long settled, byte delimiter) {
+    private FileStart(
+        long firstData, long settled, byte delimiter, byte[] header, int fieldsBeforeLabel) {
       this.firstData = firstData;
       this.settled = settled;
       this.delimiter = delimiter;
+      this.header = header;
+      this.fieldsBeforeLabel = fieldsBeforeLabel;
     }
 
     /**
@@ -135,6 +144,7 @@ public final class RangePart extends SplitPart {
               new Ipv6RangeRows(),
               delimiter,
               null,
+              0,
               new ArrayList<>());
       InputStream in = new BufferedInputStream(stream, 1 << 16);
       ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -167,7 +177,8 @@ public final class RangePart extends SplitPart {
         }
         offset += length + 1;
       }
-      return new FileStart(firstData, settled, sink.delimiter());
+      return new FileStart(
+          firstData, settled, sink.delimiter(), sink.head.header, sink.head.fieldsBeforeLabel);
     }
 
     byte delimiterBefore(long splitStart) {
@@ -176,6 +187,21 @@ public final class RangePart extends SplitPart {
 
     boolean sawDataBefore(long splitStart) {
       return firstData >= 0 && firstData < splitStart;
+    }
+
+    /** The file's header line (its first data line, when that was a header), or null. */
+    byte[] header() {
+      return header;
+    }
+
+    /** The address fields before the label in the file's first range, or -1. */
+    int fieldsBeforeLabel() {
+      return fieldsBeforeLabel;
+    }
+
+    /** The delimiter the file's first lines settled on, or 0. */
+    byte delimiter() {
+      return delimiter;
     }
   }
 }

@@ -17,6 +17,7 @@ final class RangeSink extends DataLineSink {
   private final Ipv6RangeRows rows6;
   private final List<String> notes;
   private final LabelSchema schema;
+  private final int labelFields;
   private RangeLine parser;
   private boolean sawData;
   final FileHead head;
@@ -33,9 +34,11 @@ final class RangeSink extends DataLineSink {
       Ipv6RangeRows rows6,
       byte delimiter,
       LabelSchema schema,
+      int labelFields,
       List<String> notes) {
     super(piece.name());
     this.schema = schema;
+    this.labelFields = labelFields;
     this.piece = piece;
     this.rows = rows;
     this.rows6 = rows6;
@@ -95,11 +98,7 @@ final class RangeSink extends DataLineSink {
     if (reason == null && schema != null) {
       reason = schema.misfit(b, parser.labelFrom(), parser.labelTo());
     }
-    if (reason != null) {
-      rejects.add(reason, piece.name(), index + 1, b, from, to);
-      return;
-    }
-    if (head.fieldsBeforeLabel < 0) {
+    if (reason == null && head.fieldsBeforeLabel < 0) {
       head.fieldsBeforeLabel = 0;
       head.dataDelimiter = parser.delimiter();
       for (int i = from; i < parser.labelFrom(); i++) {
@@ -107,6 +106,21 @@ final class RangeSink extends DataLineSink {
           head.fieldsBeforeLabel++;
         }
       }
+    }
+    if (reason == null && schema == null && labelFields > 0) {
+      String label =
+          new String(
+              b,
+              parser.labelFrom(),
+              parser.labelTo() - parser.labelFrom(),
+              java.nio.charset.StandardCharsets.UTF_8);
+      if (LabelSchema.fieldCount(label, String.valueOf((char) parser.delimiter())) != labelFields) {
+        reason = "field-count";
+      }
+    }
+    if (reason != null) {
+      rejects.add(reason, piece.name(), index + 1, b, from, to);
+      return;
     }
     if (parser.family() == 4) {
       rows.add(
@@ -177,6 +191,24 @@ final class RangeSink extends DataLineSink {
   public void tooLong(byte[] b, int from, int to, long index) {
     sawData = true;
     super.tooLong(b, from, to, index);
+  }
+
+  /**
+   * How many fields the labels of {@code --label-fields-from-header} have: the names of the first
+   * header after its file's first range's address fields (what {@code fieldsFromHeader} declares),
+   * from what the files' first lines settled; 0 when no file has a header before a range.
+   */
+  static int headerLabelFields(List<RangePart.FileStart> starts) {
+    for (RangePart.FileStart f : starts) {
+      if (f.header() != null && f.fieldsBeforeLabel() >= 0) {
+        int names = 1;
+        for (byte c : f.header()) {
+          names += c == f.delimiter() ? 1 : 0;
+        }
+        return Math.max(0, names - f.fieldsBeforeLabel());
+      }
+    }
+    return 0;
   }
 
   /**

@@ -205,6 +205,14 @@ public final class LabelSchema implements Serializable {
     return null;
   }
 
+  /** How many fields a label has when split on {@code delimiter} as {@link #split} splits it. */
+  @Internal
+  public static int fieldCount(String label, String delimiter) {
+    return new LabelSchema(List.of("f"), List.of(FieldType.STRING), delimiter, false)
+        .split(label, -1)
+        .size();
+  }
+
   /**
    * A label's fields: split on the delimiter, except inside a field that is double-quoted as in CSV
    * ({@code "Sydney, NSW",AU} is {@code Sydney, NSW} and {@code AU}; {@code ""} inside is one

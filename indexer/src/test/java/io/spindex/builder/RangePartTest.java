@@ -70,7 +70,7 @@ class RangePartTest {
       List<RangePart> parts = new ArrayList<>();
       for (int[] p : new int[][] {{0, cut}, {cut, bytes.length}}) {
         RangePart.Parser parser =
-            new RangePart.Parser(0, in.toString(), (byte) 0, start, p[0], null);
+            new RangePart.Parser(0, in.toString(), (byte) 0, start, p[0], null, 0);
         parser.lines(Arrays.copyOfRange(bytes, p[0], p[1]), 0, p[1] - p[0], p[0]);
         parts.add(Shipped.shipped(parser.finish()));
       }

@@ -153,4 +153,29 @@ class LabelFieldsFromHeaderTest {
     assertEquals(Arrays.asList("Tokyo", "JP"), Arrays.asList(r.labelValues(r.labelId(0x01000107))));
     assertEquals("\"Sydney, NSW\",AU", r.label(0x01000007), "the label stays as in the source");
   }
+
+  /** A line with fewer or more fields than the header names is a reject, not NULLs or a fold. */
+  @Test
+  void aLineWithAnotherNumberOfFieldsThanTheHeaderIsAReject() throws IOException {
+    Path in =
+        write(
+            "geo.csv",
+            "start,end,city,country\n"
+                + "1.0.0.0,1.0.0.255,Sydney,AU\n"
+                + "1.0.1.0,1.0.1.255,Tokyo\n"
+                + "1.0.2.0,1.0.2.255,Osaka,JP,extra\n"
+                + "1.0.3.0/24,\"Perth, WA\",AU\n");
+    Path out = dir.resolve("geo.spx");
+    assertEquals(
+        0,
+        spindex(
+            "build", "ranges", in.toString(), "-o", out.toString(), "--label-fields-from-header"),
+        err);
+    assertTrue(err.contains("geo.csv:3: field-count: '1.0.1.0,1.0.1.255,Tokyo'"), err);
+    assertTrue(err.contains("geo.csv:4: field-count:"), err);
+    IpRanges r = open(out);
+    assertEquals(2, r.size(), "Sydney and Perth");
+    assertEquals(
+        Arrays.asList("Perth, WA", "AU"), Arrays.asList(r.labelValues(r.labelId(0x01000307))));
+  }
 }

@@ -55,26 +55,31 @@ final class BuildRangesJob {
     }
     List<String> sources = new ArrayList<>();
     List<RangePart.FileStart> starts = new ArrayList<>();
+    List<RangePart.FileStart> firstLines = new ArrayList<>();
     byte delimiter = (byte) r.b.o.get(BuildIndexDefinition.DELIMITER).charValue();
     CompressionCodecFactory codecs = new CompressionCodecFactory(r.b.conf);
     for (FileStatus f : r.b.files) {
       String name = f.getPath().toString();
       sources.add(name);
-      if (codecs.getCodec(f.getPath()) != null) {
-        starts.add(RangePart.FileStart.NONE); // read whole by one split
-      } else {
-        try (InputStream head = HadoopIo.open(r.b.conf, f.getPath())) {
-          starts.add(RangePart.FileStart.read(head, name, delimiter));
-        }
+      RangePart.FileStart first;
+      try (InputStream head = HadoopIo.open(r.b.conf, f.getPath())) {
+        first = RangePart.FileStart.read(head, name, delimiter);
+      } catch (java.io.EOFException e) {
+        first = RangePart.FileStart.NONE; // a damaged compressed file: its split names it
       }
+      firstLines.add(first);
+      // A compressed file is read whole by one split, which needs nothing from its first lines.
+      starts.add(codecs.getCodec(f.getPath()) != null ? RangePart.FileStart.NONE : first);
     }
     Map<String, Long> rejectCounts = new TreeMap<>();
     LabelSchema schema = builder.declaredSchema();
+    int labelFields = builder.headerLabelFields(firstLines);
     List<RangePart> parts =
         r.inOrder(
             in,
             (file, name, start, length) ->
-                new RangePart.Parser(file, name, delimiter, starts.get(file), start, schema),
+                new RangePart.Parser(
+                    file, name, delimiter, starts.get(file), start, schema, labelFields),
             RangePart.EXPECTED,
             rejectCounts);
     Assembled index = builder.assembleParts(parts, sources, r.b.sourceBytes, r.b.sourceDigest());
