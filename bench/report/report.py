@@ -17,7 +17,8 @@ import statistics
 
 import charts
 from specs import SQL_LABELS, mb_per_s, sql_stats  # noqa: E402
-from specs import ARTICLE_WRITE, COPY, DUAL_STACK, EP, EP_TRANSFORM, IPV6_BUILD, IPV6_LOOKUP
+from specs import ARTICLE_WRITE, CITY_BUILD, CITY_LOOKUP, COPY, DUAL_STACK, EP, EP_TRANSFORM
+from specs import IPV6_BUILD, IPV6_LOOKUP
 from specs import IPV6_QUERIES, RANGE_LOAD, RANGE_LOOKUP, SET_LOAD, SET_LOOKUP, STAGE_CHECKS
 
 PKG = "io.spindex.bench."
@@ -267,6 +268,37 @@ def build(run):
             speed = times(naive, r) if m == "spindex" else "1×"
             rows.append([label, pm(r.score, r.err, 1e-3), speed, num(heap) if heap else "n/a"])
     return table(["build", "s per build", "speed-up vs naive", "peak heap MB"], rows)
+
+
+def city(run):
+    b, lk = "MmdbBuildBenchmark", "CityLookupBenchmark"
+    if not run.of_class(b) and not run.of_class(lk):
+        return "(no City database results in this run: scripts/bench --only city)"
+    out = []
+    base = run.get(b, "maxmindNetworks")
+    rows = [[label, pm(r.score, r.err, 1e-3), times(r, base)]
+            for r, label, _ in measured(run, b, CITY_BUILD)]
+    if rows:
+        out.append(table(["build from the City-sized database", "s per build",
+                          "÷ MaxMind `networks()` alone"], rows))
+    s = run.get(b, "spindex") or run.get(b, "maxmindNetworks")
+    if s:
+        d = s.secondary
+        facts = [["generated ranges", f"{int(s.params.get('ranges', 0)):,}"],
+                 ["networks (`networks()` yields)", f"{d.get('data.networks', 0):,.0f}"],
+                 ["distinct records", f"{d.get('data.records', 0):,.0f}"],
+                 [".mmdb file", f"{num(d.get('data.mmdb'))} MB"]]
+        if "data.index" in d:
+            facts += [["Spindex index (7 typed fields)", f"{num(d['data.index'])} MB"],
+                      ["index ÷ .mmdb", f"{d['data.index/mmdb']:.3f}×"]]
+        out.append(table(["the database", ""], facts))
+    mm, mc = run.get(lk, "maxmind"), run.get(lk, "maxmindCached")
+    rows = [[label, pm(r.score, r.err, 1e-6), times(r, mm), times(r, mc)]
+            for r, label, _ in measured(run, lk, CITY_LOOKUP)]
+    if rows:
+        out.append(table(["7 typed fields of an address, one thread", "M lookups/s",
+                          "× MaxMind", "× MaxMind + `CHMCache`"], rows))
+    return "\n\n".join(out)
 
 
 def ipv6_lookup(run):
@@ -595,6 +627,19 @@ def goals(run):
                      ("maxmindMapped", "MaxMind MEMORY_MAPPED")]:
         ratio_row(f"range lookups (label text) ≥ 10× {label}", g(rlk, "labelText"), g(rlk, m),
                   lambda r: r >= 10)
+    cb, cl = "MmdbBuildBenchmark", "CityLookupBenchmark"
+    ratio_row("City-sized `.mmdb` build ≤ 1.5× MaxMind's `networks()` + the 7 fields",
+              g(cb, "spindex"), g(cb, "maxmindNetworks"), lambda r: r <= 1.5,
+              "takes {}× as long")
+    size = g(cb, "spindex")
+    size = size.secondary.get("data.index/mmdb") if size else None
+    add("City-sized `.mmdb` build: index ≤ 0.6× the `.mmdb` file", size, float("nan"),
+        lambda v: v <= 0.6, "n/a" if size is None else f"{size:.3f}×")
+    for m, label in [("spindexHeap", "heap"), ("spindexMapped", "mapped")]:
+        for c, clabel in [("maxmind", "MaxMind `get(ip, Map.class)`"),
+                          ("maxmindCached", "MaxMind `get(ip, Map.class)` with `CHMCache`")]:
+            ratio_row(f"7 typed fields, City-sized database ({label}, one thread) ≥ 20× {clabel}",
+                      g(cl, m), g(cl, c), lambda r: r >= 20)
     v6 = "Ipv6LookupBenchmark"
     for q, qlabel in [("ranges", "addresses weighted by ranges"), ("uniform", "uniform over 2000::/3")]:
         ratio_row(f"IPv6 lookups (label text) ≥ 10× MaxMind MEMORY, {qlabel}",
@@ -690,6 +735,12 @@ def goals(run):
             r = sp[2] / st[m][2]
             add(f"SQL: `spindex_label` ≥ {floor:,}× {label}, lookup-stage rows/s", r, float("nan"),
                 lambda v, f=floor: v >= f, f"{times_x(r)} (medians of {len(sp[1])} runs)")
+    sl, su = st.get("spindex-lookup"), st.get("maxmind-city-struct-udf")
+    if sl and su:
+        r = sl[2] / su[2]
+        add("SQL: `spindex_lookup` of 7 City fields ≥ 30× a Java UDF around the MaxMind reader "
+            "returning them as a STRUCT, lookup-stage rows/s", r, float("nan"), lambda v: v >= 30,
+            f"{times_x(r)} (medians of {len(sl[1])} runs)")
     if sp and "scan" in st:
         r = statistics.median(sp[1]) / statistics.median(st["scan"][1])
         add("SQL: a `spindex_label` query within 1.3× of the scan-only query", r, float("nan"),
@@ -715,6 +766,7 @@ def run_info(run):
     parts = [(("SetLoadBenchmark", "count"), "{:,} IPs"),
              (("RangeLoadBenchmark", "count"), "{:,} generated ranges"),
              (("Ipv6LookupBenchmark", "count"), "{:,} IPv6 ranges"),
+             (("MmdbBuildBenchmark", "ranges"), "{:,} ranges in the City-sized database"),
              (("BufferSizeBenchmark", "mb"), "{} MiB buffer-size file"),
              (("EpFileBenchmark", "mb"), "{} MB EP feed"),
              (("CopyBenchmark", "mb"), "{} MB copies")]
@@ -770,7 +822,7 @@ def main():
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
-              "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
+              "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup, "city": city, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "spark-build": spark_build, "sql": sql, "commands": commands}
     for name, fn in blocks.items():

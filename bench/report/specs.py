@@ -60,6 +60,20 @@ RANGE_LOOKUP = [
     ("maxmindMemoryCached", "MaxMind `get` (Map), `MEMORY` + `CHMCache`", COMPETITOR),
     ("maxmindMapped", "MaxMind `get` (Map), `MEMORY_MAPPED`", COMPETITOR),
 ]
+# The city group: MmdbBuildBenchmark and CityLookupBenchmark on a City-sized MaxMind database.
+CITY_BUILD = [
+    ("spindex", "Spindex `build ranges city.mmdb --field ...` (7 fields)", SPINDEX),
+    ("maxmindNetworks", "MaxMind reader alone: `networks(Map.class)` + the 7 values of each record "
+                        "(the goal's baseline)", COMPETITOR),
+    ("maxmindNetworksCached", "the same with the reader's `CHMCache` (reference)", COMPETITOR),
+]
+CITY_LOOKUP = [
+    ("spindexHeap", "Spindex `labelValues(labelId(ip))`, heap (nio)", SPINDEX),
+    ("spindexMapped", "Spindex `labelValues(labelId(ip))`, mapped", SPINDEX),
+    ("spindexHeapBatch", "Spindex `labelIds` of 1,024, then `labelValues` of each, heap", SPINDEX),
+    ("maxmind", "MaxMind `get(ip, Map.class)` + the 7 values (`MEMORY_MAPPED`, no cache)", COMPETITOR),
+    ("maxmindCached", "MaxMind `get(ip, Map.class)` + the 7 values, with `CHMCache`", COMPETITOR),
+]
 # Ipv6LookupBenchmark (group ipv6): each method is run on both query pools (`query` parameter).
 IPV6_LOOKUP = [
     ("heapLabelId", "Spindex `labelId(hi, lo)`, heap (nio), /16 prefix table", SPINDEX),
@@ -115,6 +129,10 @@ SQL_LABELS = {"scan": "scan only: `count(ip)`, `sum(hash(ip))` (no lookup)",
               "maxmind-udf": "Java UDF around the MaxMind DB reader (`MEMORY_MAPPED`, per JVM), "
                              "records `{label}`",
               "maxmind-city-udf": "the same MaxMind UDF, records shaped like a City database's",
+              "spindex-lookup": "`spindex_lookup(ip, 'city')`: a STRUCT of 7 typed fields, index built "
+                                "from a City-shaped `.mmdb`",
+              "maxmind-city-struct-udf": "Java UDF around the MaxMind reader over that `.mmdb`, "
+                                         "the same 7 fields as a STRUCT",
               "bucket-join": "join on /16 buckets + `BETWEEN`, narrowest match",
               "between-join": "broadcast `BETWEEN` join (on the first rows only)"}
 

@@ -13,6 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Writes a MaxMind DB ({@code .mmdb}, format 2.0) holding the same ranges as a Spindex range index,
@@ -26,8 +29,15 @@ import java.util.Arrays;
  * smallest record size of the spec (24, 28 or 32 bits) that holds every node number and data
  * pointer, as MaxMind's own databases do. The IPv6 tree leaves IPv4 addresses out (no {@code ::/96}
  * or {@code ::ffff:0:0/96} aliases): the IPv6 ranges measured are all in {@code 2000::/3}.
+ *
+ * <p>{@link #writeRecords} writes any records (maps, arrays, strings, {@code Integer} as uint16,
+ * {@code Long} as uint32, doubles) the way MaxMind's own writers lay out a GeoIP2 data section:
+ * each distinct value written in full once, every later copy of it (map keys, a country's map, its
+ * names) a pointer to that first copy wherever the pointer is shorter, and the smallest record size
+ * that fits (28 bits for a City-sized database, as GeoIP2 City has).
  */
 final class MmdbWriter {
+  private static final int POINTER = 1;
   private static final int MAP = 7;
   private static final int STRING = 2;
   private static final int UINT16 = 5;
@@ -44,6 +54,7 @@ final class MmdbWriter {
   private int[] left = new int[1 << 16];
   private int[] right = new int[1 << 16];
   private int nodes;
+  private long networks;
 
   private MmdbWriter(RangeTable t, Range6Table t6) {
     this.t = t;
@@ -70,6 +81,26 @@ final class MmdbWriter {
     w.writeTo(out, w.node(0, 0), 4, 32);
   }
 
+  /**
+   * An IPv4 database whose range {@code i} answers {@code records.get(t.labelIds[i])}, with the
+   * data section deduplicated by pointers and the smallest record size that fits (see the class
+   * comment).
+   *
+   * @return the networks the tree maps to a record (what {@code Reader.networks()} yields)
+   */
+  static long writeRecords(RangeTable t, List<?> records, String databaseType, Path out)
+      throws IOException {
+    MmdbWriter w = new MmdbWriter(t, null);
+    int root = w.node(0, 0);
+    DataSection d = new DataSection();
+    int[] offsets = new int[records.size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = d.record(records.get(i));
+    }
+    w.writeTo(out, root, 4, 0, d.out, offsets, databaseType);
+    return w.networks;
+  }
+
   /** An IPv6 database (ip_version 6) of the IPv6 ranges, with the smallest records that fit. */
   static void writeIpv6(Range6Table t, Path out) throws IOException {
     writeIpv6(t, out, 0);
@@ -82,9 +113,6 @@ final class MmdbWriter {
   }
 
   private void writeTo(Path out, int root, int ipVersion, int size) throws IOException {
-    if (root < 0) {
-      throw new IllegalStateException("the whole space is one range: no tree to write");
-    }
     ByteArrayOutputStream data = new ByteArrayOutputStream();
     int[] offsets = new int[labels.length];
     for (int i = 0; i < labels.length; i++) {
@@ -96,6 +124,21 @@ final class MmdbWriter {
         string(data, "label");
         string(data, labels[i]);
       }
+    }
+    writeTo(out, root, ipVersion, size, data, offsets, "Spindex-Bench-Ranges");
+  }
+
+  private void writeTo(
+      Path out,
+      int root,
+      int ipVersion,
+      int size,
+      ByteArrayOutputStream data,
+      int[] offsets,
+      String databaseType)
+      throws IOException {
+    if (root < 0) {
+      throw new IllegalStateException("the whole space is one range: no tree to write");
     }
     int smallest = recordSize((long) nodes + 16 + data.size());
     int recordSize = size == 0 ? smallest : size;
@@ -113,7 +156,7 @@ final class MmdbWriter {
       data.writeTo(o);
       o.write(new byte[] {(byte) 0xAB, (byte) 0xCD, (byte) 0xEF});
       o.write("MaxMind.com".getBytes(StandardCharsets.US_ASCII));
-      o.write(metadata(ipVersion, recordSize));
+      o.write(metadata(ipVersion, recordSize, databaseType));
     }
   }
 
@@ -164,6 +207,7 @@ final class MmdbWriter {
     long end = start + (1L << (32 - depth)) - 1;
     int r = t.floorRow(start);
     if (r >= 0 && t.ends[r] >= end) {
+      networks++;
       return -2 - t.labelIds[r];
     }
     boolean startInGap = r < 0 || t.ends[r] < start;
@@ -282,7 +326,97 @@ final class MmdbWriter {
     }
   }
 
-  private byte[] metadata(int ipVersion, int recordSize) throws IOException {
+  /**
+   * A data section as MaxMind's writers lay it out: each distinct value (by {@code equals}) written
+   * in full once; a later copy is a pointer to it when the pointer is shorter than the value.
+   */
+  private static final class DataSection {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+
+    /** Where each value was first written in full, and how many bytes that took. */
+    private final Map<Object, int[]> seen = new HashMap<>();
+
+    /** Writes a record (or finds an equal one written before): the offset to point the tree at. */
+    int record(Object v) {
+      int[] at = seen.get(v);
+      if (at != null) {
+        return at[0];
+      }
+      int offset = out.size();
+      value(v);
+      return offset;
+    }
+
+    /** Writes {@code v} here: a pointer to an earlier copy when one is shorter, else in full. */
+    void value(Object v) {
+      int[] at = seen.get(v);
+      if (at != null) {
+        byte[] p = pointer(at[0]);
+        if (p.length < at[1]) {
+          out.write(p, 0, p.length);
+          return;
+        }
+      }
+      int offset = out.size();
+      inline(v);
+      if (at == null) {
+        seen.put(v, new int[] {offset, out.size() - offset});
+      }
+    }
+
+    private void inline(Object v) {
+      if (v instanceof String) {
+        string(out, (String) v);
+      } else if (v instanceof Integer) {
+        uint(out, UINT16, (Integer) v);
+      } else if (v instanceof Long) {
+        uint(out, UINT32, (Long) v);
+      } else if (v instanceof Double) {
+        dbl(out, (Double) v);
+      } else if (v instanceof Map) {
+        Map<?, ?> m = (Map<?, ?>) v;
+        control(out, MAP, m.size());
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+          value(e.getKey());
+          value(e.getValue());
+        }
+      } else if (v instanceof List) {
+        List<?> l = (List<?>) v;
+        control(out, ARRAY, l.size());
+        for (Object e : l) {
+          value(e);
+        }
+      } else {
+        throw new IllegalArgumentException("no MaxMind DB type for " + v);
+      }
+    }
+
+    /** A pointer to data offset {@code p}, in the fewest bytes the spec allows (2 to 5). */
+    private static byte[] pointer(int p) {
+      if (p < 1 << 11) {
+        return new byte[] {(byte) (POINTER << 5 | p >>> 8), (byte) p};
+      }
+      if (p < (1 << 19) + (1 << 11)) {
+        int q = p - (1 << 11);
+        return new byte[] {(byte) (POINTER << 5 | 1 << 3 | q >>> 16), (byte) (q >>> 8), (byte) q};
+      }
+      if (p < (1 << 27) + (1 << 19) + (1 << 11)) {
+        int q = p - (1 << 19) - (1 << 11);
+        return new byte[] {
+          (byte) (POINTER << 5 | 2 << 3 | q >>> 24), (byte) (q >>> 16), (byte) (q >>> 8), (byte) q
+        };
+      }
+      return new byte[] {
+        (byte) (POINTER << 5 | 3 << 3),
+        (byte) (p >>> 24),
+        (byte) (p >>> 16),
+        (byte) (p >>> 8),
+        (byte) p
+      };
+    }
+  }
+
+  private byte[] metadata(int ipVersion, int recordSize, String databaseType) {
     ByteArrayOutputStream m = new ByteArrayOutputStream();
     control(m, MAP, 9);
     string(m, "binary_format_major_version");
@@ -292,7 +426,7 @@ final class MmdbWriter {
     string(m, "build_epoch");
     uint(m, UINT64, 0);
     string(m, "database_type");
-    string(m, "Spindex-Bench-Ranges");
+    string(m, databaseType);
     string(m, "description");
     control(m, MAP, 0);
     string(m, "ip_version");

@@ -41,6 +41,11 @@ final class RangeTable {
     return new RangeTable(s, e, ids, labels);
   }
 
+  /** A table of the rows given (starts ascending, no overlaps), labelled by index into labels. */
+  static RangeTable of(long[] starts, long[] ends, int[] labelIds, String[] labels) {
+    return new RangeTable(starts, ends, labelIds, labels);
+  }
+
   int size() {
     return starts.length;
   }

@@ -33,10 +33,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The {@code sql} group of {@code scripts/bench}: Spindex's SQL function against what users write
@@ -65,6 +67,15 @@ import org.apache.spark.sql.types.DataTypes;
  *   <li>{@code maxmind-city-udf}: the same UDF over the same ranges with records shaped like a
  *       GeoIP2/GeoLite2 City database's ({@link MmdbWriter#writeCityShaped}), which the reader
  *       decodes whole on every lookup, as it does for the databases users have;
+ *   <li>{@code spindex-lookup}: {@code spindex_lookup(ip, 'city')}, a STRUCT of seven typed fields
+ *       (country, city, subdivision ISO code, latitude, longitude, accuracy radius, city geoname
+ *       id: {@link CityRecords#FIELDS}) from an index built from a City-shaped MaxMind database of
+ *       the same ranges ({@link CityData#write}: records shared by about nine networks each, with
+ *       pointers, as City databases are), with {@code spindex build ranges --field};
+ *   <li>{@code maxmind-city-struct-udf}: a Java UDF around the MaxMind DB reader over that
+ *       database, opened as in {@code maxmind-udf}, returning the same seven fields as a STRUCT of
+ *       the same types ({@link MaxmindCity}); these two queries aggregate the STRUCT, {@code
+ *       count(g)} and {@code sum(hash(g))}, and are checked against each other;
  *   <li>{@code bucket-join}: the ranges exploded to /16 buckets, an equi-join on the bucket plus
  *       {@code BETWEEN}, the narrowest match per row ({@code min_by});
  *   <li>{@code between-join}: the plain {@code BETWEEN} join with a broadcast hint, on the first
@@ -112,6 +123,8 @@ public final class SqlBench {
     final Path index;
     final Path mmdb;
     final Path mmdbCity;
+    final Path cityMmdb;
+    final Path cityIndex;
     final Path rangeTable;
     final Path logs;
     final Path warm;
@@ -121,6 +134,8 @@ public final class SqlBench {
       index = dir.resolve("ranges.spx");
       mmdb = dir.resolve("ranges.mmdb");
       mmdbCity = dir.resolve("ranges-city.mmdb");
+      cityMmdb = dir.resolve("city.mmdb");
+      cityIndex = dir.resolve("city.spx");
       rangeTable = dir.resolve("ranges.parquet");
       logs = dir.resolve("logs.parquet");
       warm = dir.resolve("warm.parquet");
@@ -130,7 +145,7 @@ public final class SqlBench {
     static Data create(Path work, int rangeCount, int rows) throws IOException {
       Path dir = work.resolve("ranges-" + rangeCount + "-rows-" + rows);
       Data d = new Data(dir);
-      if (Files.exists(dir.resolve("_complete"))) {
+      if (Files.exists(dir.resolve("_complete")) && Files.exists(d.cityIndex)) {
         return d;
       }
       BenchFiles.delete(dir);
@@ -149,6 +164,8 @@ public final class SqlBench {
       RangeTable table = RangeTable.of(r);
       MmdbWriter.write(table, d.mmdb);
       MmdbWriter.writeCityShaped(table, d.mmdbCity);
+      System.err.println("sql: city database: " + CityData.write(table, d.cityMmdb));
+      CityData.buildIndex(d.cityMmdb, d.cityIndex);
       // The ranges and the addresses as text for Spark to turn into Parquet.
       try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("ranges.tsv"))) {
         for (int i = 0; i < table.size(); i++) {
@@ -229,7 +246,7 @@ public final class SqlBench {
    */
   static final class MaxmindLabel implements UDF1<String, String> {
     private static final long serialVersionUID = 1L;
-    private static final Map<String, Reader> READERS = new ConcurrentHashMap<>();
+    static final Map<String, Reader> READERS = new ConcurrentHashMap<>();
     private final String path;
 
     MaxmindLabel(String path) {
@@ -246,12 +263,52 @@ public final class SqlBench {
       return record == null ? null : (String) record.get("label");
     }
 
-    private static Reader open(String path) {
+    static Reader open(String path) {
       try {
         return new Reader(new File(path), Reader.FileMode.MEMORY_MAPPED);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+  }
+
+  /** The STRUCT of {@link CityRecords#FIELDS}, of the types {@code spindex_lookup} gives them. */
+  static final StructType CITY =
+      new StructType()
+          .add("country", DataTypes.StringType)
+          .add("city", DataTypes.StringType)
+          .add("subdivision", DataTypes.StringType)
+          .add("latitude", DataTypes.DoubleType)
+          .add("longitude", DataTypes.DoubleType)
+          .add("accuracy_radius", DataTypes.LongType)
+          .add("geoname_id", DataTypes.LongType);
+
+  /**
+   * The MaxMind UDF of the seven City fields: the reader opened as {@link MaxmindLabel} opens it,
+   * the record as a map, the fields pulled out of it ({@link CityRecords#fields}) into a row of
+   * {@link #CITY}; NULL where no network holds the address.
+   */
+  static final class MaxmindCity implements UDF1<String, Row> {
+    private static final long serialVersionUID = 1L;
+    private final String path;
+
+    MaxmindCity(String path) {
+      this.path = path;
+    }
+
+    @Override
+    public Row call(String ip) throws Exception {
+      if (ip == null) {
+        return null;
+      }
+      Reader reader = MaxmindLabel.READERS.computeIfAbsent(path, MaxmindLabel::open);
+      Map<?, ?> record = reader.get(InetAddress.getByName(ip), Map.class);
+      if (record == null) {
+        return null;
+      }
+      Object[] v = new Object[CityRecords.FIELDS.size()];
+      CityRecords.fields(record, v);
+      return RowFactory.create(CityRecords.normalized(v));
     }
   }
 
@@ -261,6 +318,7 @@ public final class SqlBench {
           + " + CAST(split(ip, '[.]')[2] AS BIGINT) * 256 + CAST(split(ip, '[.]')[3] AS BIGINT)";
 
   private static final String AGG = "SELECT count(*), count(label), sum(hash(label)) FROM ";
+  private static final String CITY_AGG = "SELECT count(*), count(g), sum(hash(g)) FROM ";
 
   /** The query of a method over the table {@code t}. */
   static String query(String method, String t) {
@@ -275,6 +333,10 @@ public final class SqlBench {
         return AGG + "(SELECT maxmind_label(ip) AS label FROM " + t + ")";
       case "maxmind-city-udf":
         return AGG + "(SELECT maxmind_city_label(ip) AS label FROM " + t + ")";
+      case "spindex-lookup":
+        return CITY_AGG + "(SELECT spindex_lookup(ip, 'city') AS g FROM " + t + ")";
+      case "maxmind-city-struct-udf":
+        return CITY_AGG + "(SELECT maxmind_city(ip) AS g FROM " + t + ")";
       case "bucket-join":
         return AGG
             + "(SELECT a.id, min_by(r.label, r.end - r.start) AS label FROM"
@@ -300,7 +362,19 @@ public final class SqlBench {
   }
 
   private static final List<String> FULL_TABLE =
-      List.of("scan", "spindex", "spindex-udf", "maxmind-udf", "maxmind-city-udf", "bucket-join");
+      List.of(
+          "scan",
+          "spindex",
+          "spindex-udf",
+          "maxmind-udf",
+          "maxmind-city-udf",
+          "spindex-lookup",
+          "maxmind-city-struct-udf",
+          "bucket-join");
+
+  /** The queries whose answers are of the seven City fields, checked among themselves. */
+  private static final List<String> CITY_QUERIES =
+      List.of("spindex-lookup", "maxmind-city-struct-udf");
 
   void run(Data d, int rows, int betweenRows, int rounds, Path csv) throws IOException {
     SparkSession spark =
@@ -312,6 +386,7 @@ public final class SqlBench {
             .config("spark.sql.shuffle.partitions", "8")
             .config("spark.sql.extensions", "io.spindex.spark.sql.SpindexExtensions")
             .config("spark.spindex.index.geo", d.index.toString())
+            .config("spark.spindex.index.city", d.cityIndex.toString())
             .getOrCreate();
     try {
       d.tables(spark, rows, betweenRows);
@@ -330,10 +405,12 @@ public final class SqlBench {
           .udf()
           .register(
               "maxmind_city_label", new MaxmindLabel(d.mmdbCity.toString()), DataTypes.StringType);
+      spark.udf().register("maxmind_city", new MaxmindCity(d.cityMmdb.toString()), CITY);
 
       List<String> out = new ArrayList<>();
       out.add("method,rows,round,seconds,count,hits,hash");
       Map<String, List<Object>> answers = new LinkedHashMap<>();
+      Map<String, List<Object>> cityAnswers = new LinkedHashMap<>();
       for (String m : FULL_TABLE) {
         time(spark, d, m, "warm");
       }
@@ -341,7 +418,11 @@ public final class SqlBench {
         for (String m : FULL_TABLE) {
           Timed t = time(spark, d, m, "logs");
           out.add(t.csv(m, rows, round));
-          check(answers, m, m.equals("scan") ? null : t.answer, "logs");
+          check(
+              CITY_QUERIES.contains(m) ? cityAnswers : answers,
+              m,
+              m.equals("scan") ? null : t.answer,
+              "logs");
         }
       }
       // The broadcast BETWEEN join, on the few rows it can finish in reasonable time, checked

@@ -7,8 +7,11 @@ package io.spindex.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.maxmind.db.Reader;
+import io.spindex.index.IpRanges;
+import io.spindex.index.Loader;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -131,6 +134,37 @@ class CompetitorFilesTest {
           }
         }
       }
+    }
+  }
+
+  /**
+   * The City-shaped database ({@link MmdbWriter#writeRecords}: pointers of every size up to 4
+   * bytes, the smallest record size, 24 bits at this size) reads back through MaxMind's reader with
+   * the same seven values as the index built from it, at every row's edges and around them.
+   */
+  @Test
+  void cityDatabaseAndItsIndexAgreeAtEveryEdge() throws IOException {
+    CityData d = CityData.open(60_000, true);
+    try {
+      assertTrue(d.stats.networks > d.stats.rows && d.stats.rows > 4 * d.stats.records);
+      IpRanges spx = Loader.MAPPED.load(d.index).asRanges();
+      RangeTable t = RangeTable.of(spx);
+      int[] edges = new int[t.size() * 4];
+      for (int i = 0; i < t.size(); i++) {
+        edges[4 * i] = (int) t.starts[i];
+        edges[4 * i + 1] = (int) t.ends[i];
+        edges[4 * i + 2] = (int) t.starts[i] - 1;
+        edges[4 * i + 3] = (int) t.ends[i] + 1;
+      }
+      d.check(spx, edges);
+      try (Reader mm = new Reader(d.mmdb.toFile())) {
+        assertEquals("Spindex-Bench-City", mm.getMetadata().getDatabaseType());
+        assertTrue(
+            mm.getMetadata().toString().contains("recordSize=24"), mm.getMetadata()::toString);
+      }
+      assertTrue(d.stats.mmdbBytes > 1 << 20, "data past the 3-byte pointers' reach");
+    } finally {
+      BenchFiles.delete(d.dir);
     }
   }
 
