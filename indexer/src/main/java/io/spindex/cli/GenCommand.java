@@ -13,6 +13,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.DistinctPaths;
 import io.spindex.text.InputException;
 import io.spindex.text.Ipv4Text;
 import java.io.BufferedOutputStream;
@@ -146,6 +147,7 @@ final class GenCommand {
             "--weighted-by makes IPv4 addresses in ranges: not with --malformed or --family "
                 + family.family);
       }
+      new DistinctPaths().input("--weighted-by", weightedBy).output("-o", out.output).check();
       SpindexIndex loaded = Loader.NIO.load(weightedBy);
       if (loaded.kind() != IndexKind.IPV4_RANGES || loaded.asRanges().size() == 0) {
         throw new InputException(

@@ -6,6 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.gen.EpGenerator;
+import io.spindex.job.DistinctPaths;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -65,6 +66,7 @@ final class GenEpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    new DistinctPaths().output("-o", out.output).output("--next-day", nextDay).check();
     EpGenerator g = new EpGenerator(rows, out.seed, defects);
     EpGenerator.Stats[] day1 = new EpGenerator.Stats[1];
     out.write(o -> day1[0] = g.writeTo(o));

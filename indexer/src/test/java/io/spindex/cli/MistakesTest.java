@@ -16,6 +16,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,6 +119,59 @@ class MistakesTest {
     assertEquals(2, spindex("build", "ranges", ips.toString(), "-o", dotted));
     assertTrue(err.contains("is the same file as input"), err);
     assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(ips));
+  }
+
+  /**
+   * One promise for every writing command: nothing it reads can be its output, and no two of its
+   * outputs one file. Each case names what it reads as what it writes; the file must be unchanged
+   * and the command a usage error (exit 2) naming both, before anything is written.
+   */
+  @Test
+  void everyWritingCommandRefusesToWriteOverWhatItReads() throws IOException {
+    Path ranges = write("w-ranges.txt", "1.0.0.0|1.0.0.255|AU\n2.0.0.0|2.0.0.255|FR\n");
+    Path rangesIdx = dir.resolve("w-ranges.spx");
+    assertEquals(0, spindex("build", "ranges", ranges.toString(), "-o", rangesIdx.toString()));
+    Path feed = dir.resolve("w-d1.tsv");
+    Path next = dir.resolve("w-d2.tsv");
+    assertEquals(
+        0,
+        spindex("gen", "ep", "--rows", "50", "-o", feed.toString(), "--next-day", next.toString()));
+    Path products = dir.resolve("w-d1.spx");
+    assertEquals(0, spindex("build", "products", feed.toString(), "-o", products.toString()));
+    String[][] cases = {
+      {"build", "ips", ranges.toString(), "-o", ranges.toString()},
+      {"build", "ranges", ranges.toString(), "-o", ranges.toString()},
+      {"build", "products", feed.toString(), "-o", feed.toString()},
+      {"ep", "diff", next.toString(), "--yesterday", products.toString(), "-o", next.toString()},
+      {
+        "ep", "diff", next.toString(), "--yesterday", products.toString(), "-o", products.toString()
+      },
+      {
+        "gen",
+        "ips",
+        "--count",
+        "5",
+        "--weighted-by",
+        rangesIdx.toString(),
+        "-o",
+        rangesIdx.toString()
+      },
+      {"gen", "ep", "--rows", "5", "-o", feed.toString(), "--next-day", feed.toString()},
+    };
+    for (String[] c : cases) {
+      Map<Path, byte[]> before = new java.util.HashMap<>();
+      for (Path p : List.of(ranges, rangesIdx, feed, next, products)) {
+        before.put(p, Files.readAllBytes(p));
+      }
+      assertEquals(2, spindex(c), String.join(" ", c) + ": " + err);
+      assertTrue(err.contains(" is the same file as "), String.join(" ", c) + ": " + err);
+      assertEquals(1, err.trim().split("\n").length, err);
+      for (Map.Entry<Path, byte[]> e : before.entrySet()) {
+        assertTrue(
+            java.util.Arrays.equals(e.getValue(), Files.readAllBytes(e.getKey())),
+            String.join(" ", c) + " changed " + e.getKey());
+      }
+    }
   }
 
   @Test
