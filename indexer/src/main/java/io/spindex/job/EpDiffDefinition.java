@@ -155,8 +155,9 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
 
   @Override
   public Plan plan(JobArgs args, Driver driver) throws IOException {
-    SideFile f = driver.ship(args.get(YESTERDAY), args.get(SHIP));
-    IndexHeader h = driver.indexHeader(f);
+    SideFile shipped = driver.ship(args.get(YESTERDAY), args.get(SHIP));
+    IndexHeader h = driver.indexHeader(shipped);
+    SideFile f = shipped.pinned(h);
     if (h.kind() != IndexKind.PRODUCTS) {
       throw new InputException(
           args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind().description());

@@ -186,8 +186,9 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
               + args.get(FORMAT)
               + ": tables are read by the Spark job; this engine reads text lines");
     }
-    SideFile index = driver.ship(args.get(INDEX), args.get(SHIP));
-    IndexHeader header = driver.indexHeader(index);
+    SideFile shipped = driver.ship(args.get(INDEX), args.get(SHIP));
+    IndexHeader header = driver.indexHeader(shipped);
+    SideFile index = shipped.pinned(header);
     if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {
       throw new InputException(
           args.get(INDEX)

@@ -185,8 +185,9 @@ public final class LoaderCompareDefinition {
       throw new UsageException(
           NAME + ": --loaders: expected at least one index loader (io, nio, ...)");
     }
-    SideFile index = driver.ship(a.get(INDEX), a.get(LineJob.SHIP));
-    IndexHeader header = driver.indexHeader(index);
+    SideFile shipped = driver.ship(a.get(INDEX), a.get(LineJob.SHIP));
+    IndexHeader header = driver.indexHeader(shipped);
+    SideFile index = shipped.pinned(header);
     SideFile source = null;
     if (!a.get(SOURCE).isEmpty()) {
       if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {

@@ -6,6 +6,7 @@
 package io.spindex.job;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.IndexHeader;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;
@@ -49,6 +50,9 @@ public final class SideFile implements Serializable {
   private final long length;
   private final long modified;
 
+  /** The header checksum of the version the driver checked (unsigned), or -1 when unknown. */
+  private long headerCrc = -1;
+
   /**
    * @param given the path as the user gave it (messages name it)
    * @param location {@link Ship#FILES}: the shipped name; {@link Ship#STAGE}: the qualified Hadoop
@@ -86,6 +90,22 @@ public final class SideFile implements Serializable {
   /** Modification time seen by the driver in ms, or -1. */
   public long modified() {
     return modified;
+  }
+
+  /**
+   * This file pinned to the version the driver checked ({@code header}): a task that loads another
+   * version (the file was replaced while the job or query ran) fails naming the file ({@link
+   * TaskSide#index}), so that one job or query answers from one version. Equality ignores it.
+   */
+  public SideFile pinned(IndexHeader header) {
+    SideFile f = new SideFile(given, ship, location, length, modified);
+    f.headerCrc = Integer.toUnsignedLong(header.headerCrc32c());
+    return f;
+  }
+
+  /** The header checksum {@link #pinned} to (unsigned), or -1. */
+  public long headerCrc() {
+    return headerCrc;
   }
 
   @Override

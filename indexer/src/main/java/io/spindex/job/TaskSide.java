@@ -10,6 +10,7 @@ import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -31,7 +32,9 @@ public interface TaskSide {
 
   /**
    * The index {@code f}, loaded once per JVM with the loader {@code loader} names ({@link
-   * Loader#forOption}); the load is reported to the engine by the task that made it.
+   * Loader#forOption}); the load is reported to the engine by the task that made it. A file {@link
+   * SideFile#pinned} to a version must still be that version: else an {@link InputException} naming
+   * it, so that one job or query never answers from two versions.
    */
   default SpindexIndex index(SideFile f, String loader) throws IOException {
     IndexLoader l = Loader.forOption(loader);
@@ -43,6 +46,14 @@ public interface TaskSide {
     IndexHolder.Acquired a = IndexHolder.acquire(local, l);
     if (a.loadedByThisCall()) {
       loaded(a, loader);
+    }
+    long found = Integer.toUnsignedLong(a.index().header().headerCrc32c());
+    if (f.headerCrc() >= 0 && found != f.headerCrc()) {
+      throw new InputException(
+          String.format(
+              "%s: changed while in use: the job started on the version with header checksum %08x,"
+                  + " this task found %08x; replace indexes by renaming, between jobs or queries",
+              f.given(), f.headerCrc(), found));
     }
     return a.index();
   }

@@ -45,6 +45,6 @@ public final class SparkSides {
     SideFile f = driver.ship(path, sc.sc().isLocal() && localPath ? "local" : "auto");
     IndexHeader h = driver.indexHeader(f);
     driver.shipPending();
-    return new Resolved(f, h);
+    return new Resolved(f.pinned(h), h);
   }
 }
