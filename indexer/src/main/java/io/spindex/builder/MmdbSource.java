@@ -346,8 +346,9 @@ final class MmdbSource {
       }
     }
     Map<List<String>, Integer> partIds = new HashMap<>();
-    Object last = null;
-    int lastPart = -1;
+    // The reader's cache hands out one object per decoded record: a record seen before is the
+    // part it was, without reading its fields again. Bounded, like the reader's cache.
+    Map<Object, Integer> seen = new java.util.IdentityHashMap<>();
     int samples = 0;
     TreeSet<String> paths = new TreeSet<>();
     String[] network = {null};
@@ -355,9 +356,10 @@ final class MmdbSource {
       DatabaseRecord<Map> rec = next(file, it, network);
       db.networks++;
       Object data = rec.getData();
+      Integer known = seen.get(data);
       int part;
-      if (data == last) {
-        part = lastPart;
+      if (known != null) {
+        part = known;
       } else {
         if (samples < 256) {
           samples++;
@@ -371,8 +373,10 @@ final class MmdbSource {
         if (part == db.parts.size()) {
           db.parts.add(values);
         }
-        last = data;
-        lastPart = part;
+        if (seen.size() >= 1 << 17) {
+          seen.clear();
+        }
+        seen.put(data, part);
       }
       add(db, rec.getNetwork().getNetworkAddress(), rec.getNetwork().getPrefixLength(), part);
     }
