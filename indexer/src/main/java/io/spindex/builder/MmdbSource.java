@@ -203,21 +203,26 @@ final class MmdbSource {
     }
   }
 
-  /** Each field's database: the one its FILE prefix names, else the first. */
+  /** A field without {@code FILE:}: read from every database that has it. */
+  static final int ANY = -1;
+
+  /**
+   * Each field's database: the one its FILE prefix names, else {@link #ANY} (files of one database,
+   * such as {@code -ipv4.mmdb} and {@code -ipv6.mmdb}, then combine as text inputs do).
+   */
   private static void assign(List<Field> fields, List<Path> inputs) {
     for (Field f : fields) {
-      f.db = -1;
+      f.db = ANY;
       if (f.file == null) {
-        f.db = 0;
         continue;
       }
-      for (int i = 0; i < inputs.size() && f.db < 0; i++) {
+      for (int i = 0; i < inputs.size() && f.db == ANY; i++) {
         Path p = inputs.get(i);
         if (p.toString().equals(f.file) || p.getFileName().toString().equals(f.file)) {
           f.db = i;
         }
       }
-      if (f.db < 0) {
+      if (f.db == ANY) {
         throw new IllegalArgumentException(
             "--field "
                 + f.spec()
@@ -232,11 +237,8 @@ final class MmdbSource {
 
   /** Every scalar key of the databases' records, sorted; a nested record is a usage error. */
   private static List<Field> flatFields(List<MmdbFile> dbs) throws IOException {
-    List<Field> out = new ArrayList<>();
-    Map<String, String> owner = new HashMap<>();
-    for (int i = 0; i < dbs.size(); i++) {
-      MmdbFile db = dbs.get(i);
-      TreeSet<String> keys = new TreeSet<>();
+    TreeSet<String> keys = new TreeSet<>();
+    for (MmdbFile db : dbs) {
       Object last = null;
       for (Networks<Map> it = networks(db); hasNext(db, it, null); ) {
         DatabaseRecord<Map> rec = next(db, it, null);
@@ -262,23 +264,13 @@ final class MmdbSource {
           keys.add(String.valueOf(en.getKey()));
         }
       }
-      for (String k : keys) {
-        String before = owner.put(k, db.path().getFileName().toString());
-        if (before != null) {
-          throw new IllegalArgumentException(
-              "both "
-                  + before
-                  + " and "
-                  + db.path().getFileName()
-                  + " have the key '"
-                  + k
-                  + "': name the fields with --field NAME=FILE:PATH");
-        }
-        out.add(new Field(k, dbs.size() == 1 ? null : db.path().toString(), k));
-      }
     }
-    if (out.isEmpty()) {
+    if (keys.isEmpty()) {
       throw new IllegalArgumentException(dbs.get(0).path() + ": no record has a key");
+    }
+    List<Field> out = new ArrayList<>();
+    for (String k : keys) {
+      out.add(new Field(k, null, k));
     }
     return out;
   }
@@ -341,7 +333,7 @@ final class MmdbSource {
     Db db = new Db(file.path().toString());
     List<Field> mine = new ArrayList<>();
     for (Field f : fields) {
-      if (f.db == index) {
+      if (f.db == index || f.db == ANY) {
         mine.add(f);
       }
     }
@@ -596,18 +588,24 @@ final class MmdbSource {
       if (f.found > 0) {
         continue;
       }
-      Db db = dbs[f.db];
+      String where = f.db == ANY ? (dbs.length == 1 ? dbs[0].name : "the inputs") : dbs[f.db].name;
       if (allow) {
-        notes.add("--field " + f.spec() + ": no record of " + db.name + " has it (all NULL)");
+        notes.add("--field " + f.spec() + ": no record of " + where + " has it (all NULL)");
         continue;
+      }
+      java.util.Set<String> paths = new java.util.TreeSet<>();
+      for (int d = 0; d < dbs.length; d++) {
+        if (f.db == ANY || f.db == d) {
+          paths.addAll(dbs[d].samplePaths);
+        }
       }
       throw new IllegalArgumentException(
           "--field "
               + f.spec()
               + ": no record of "
-              + db.name
+              + where
               + " has this path (nearest: "
-              + String.join(", ", nearest(f.path, db.samplePaths, 5))
+              + String.join(", ", nearest(f.path, paths, 5))
               + "; --allow-missing to keep it as NULL)");
     }
   }
@@ -685,10 +683,14 @@ final class MmdbSource {
       v4[i] = withMapped(sorted(dbs[i].v4, dbs[i].name), sorted(dbs[i].mapped, dbs[i].name));
       v6[i] = sorted(dbs[i].v6, dbs[i].name);
     }
-    int[] position = new int[fields.size()];
-    int[] count = new int[dbs.length];
-    for (int i = 0; i < fields.size(); i++) {
-      position[i] = count[fields.get(i).db]++;
+    // position[d][i]: where field i is among database d's values, or -1.
+    int[][] position = new int[dbs.length][fields.size()];
+    for (int d = 0; d < dbs.length; d++) {
+      int n = 0;
+      for (int i = 0; i < fields.size(); i++) {
+        int db = fields.get(i).db;
+        position[d][i] = db == d || db == ANY ? n++ : -1;
+      }
     }
     Labeler labeler = new Labeler(dbs, fields, position, delimiter, rows);
     sweep(
@@ -704,17 +706,21 @@ final class MmdbSource {
   private static final class Labeler {
     final Db[] dbs;
     final List<Field> fields;
-    final int[] position;
+    final int[][] position;
     final String delimiter;
     final RangeRows rows;
     final Map<List<Integer>, Integer> ids = new HashMap<>();
 
-    Labeler(Db[] dbs, List<Field> fields, int[] position, String delimiter, RangeRows rows) {
+    Labeler(Db[] dbs, List<Field> fields, int[][] position, String delimiter, RangeRows rows) {
       this.dbs = dbs;
       this.fields = fields;
       this.position = position;
       this.delimiter = delimiter;
       this.rows = rows;
+    }
+
+    String value(int[] parts, int field) {
+      return valueOf(dbs, position, parts, field, fields.get(field).db);
     }
 
     int label(int[] parts) {
@@ -726,12 +732,7 @@ final class MmdbSource {
       if (id == null) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < fields.size(); i++) {
-          int db = fields.get(i).db;
-          sb.append(i == 0 ? "" : delimiter)
-              .append(
-                  parts[db] < 0
-                      ? LabelSchema.NULL_TEXT
-                      : dbs[db].parts.get(parts[db])[position[i]]);
+          sb.append(i == 0 ? "" : delimiter).append(value(parts, i));
         }
         byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
         id = rows.internLabel(b, 0, b.length);
@@ -739,6 +740,19 @@ final class MmdbSource {
       }
       return id;
     }
+  }
+
+  /** A field's text where these parts meet: from its database, or the first that has it. */
+  private static String valueOf(Db[] dbs, int[][] position, int[] parts, int field, int db) {
+    for (int d = db == ANY ? 0 : db; d < (db == ANY ? dbs.length : db + 1); d++) {
+      if (parts[d] >= 0) {
+        String v = dbs[d].parts.get(parts[d])[position[d][field]];
+        if (!v.equals(LabelSchema.NULL_TEXT)) {
+          return v;
+        }
+      }
+    }
+    return LabelSchema.NULL_TEXT;
   }
 
   private interface Emit {

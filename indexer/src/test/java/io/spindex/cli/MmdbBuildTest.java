@@ -535,4 +535,51 @@ class MmdbBuildTest {
       }
     }
   }
+
+  /**
+   * Files of one database ({@code -ipv4.mmdb} and {@code -ipv6.mmdb}, as ip-location-db ships them)
+   * combine as text inputs do: a field without {@code FILE:} is read from each, and every address
+   * answers as its own file's reader does.
+   */
+  @Test
+  void filesOfOneDatabaseCombine() throws IOException {
+    SplittableRandom r = new SplittableRandom(31);
+    MmdbTestWriter v4 = MmdbTestWriter.ipv4().databaseType("geo-whois-asn-country");
+    MmdbTestWriter v6 = MmdbTestWriter.ipv6().databaseType("geo-whois-asn-country");
+    for (int i = 0; i < 300; i++) {
+      int len = 12 + r.nextInt(17);
+      long a = (r.nextLong(1L << 32) >>> (32 - len)) << (32 - len);
+      v4.insert(ipv4(a) + "/" + len, Map.of("country_code", "C" + (i % 40)));
+      v6.insert(
+          "2001:db8:" + Integer.toHexString(i) + "::/48", Map.of("country_code", "V" + (i % 40)));
+    }
+    Path a = dir.resolve("geo-ipv4.mmdb");
+    Path b = dir.resolve("geo-ipv6.mmdb");
+    v4.write(a);
+    v6.write(b);
+    Path idx = dir.resolve("geo.spx");
+    assertEquals(
+        0, spindex("build", "ranges", a.toString(), b.toString(), "-o", idx.toString()), err);
+    IpRanges ix = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
+    assertEquals(List.of("country_code"), ix.labelFields());
+    assertTrue(ix.ipv6Size() >= 300 && ix.size() > 100, ix.size() + " / " + ix.ipv6Size());
+    int hits = 0;
+    try (Reader ra = new Reader(a.toFile());
+        Reader rb = new Reader(b.toFile())) {
+      List<String> addrs = samples(a, 32);
+      addrs.addAll(samples(b, 33));
+      for (String s : addrs) {
+        if (s.startsWith("::") || s.startsWith("2002:") || s.startsWith("2001:0:")) {
+          continue; // the IPv6 file has no IPv4 tree here; its aliases are not in question
+        }
+        boolean six = InetAddress.getByName(s).getAddress().length == 16;
+        Object rec = reference(six ? rb : ra, s);
+        Object[] got = spindex(ix, s);
+        Object want = rec == null ? null : expected(rec, "country_code");
+        assertEquals(want, got == null ? null : got[0], s);
+        hits += rec == null ? 0 : 1;
+      }
+    }
+    assertTrue(hits > 300, "hits " + hits);
+  }
 }
