@@ -8,9 +8,9 @@ package io.spindex.spark;
 import io.spindex.builder.Assembled;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.RangePart;
-import io.spindex.index.LabelSchema;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
+import io.spindex.index.LabelSchema;
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.UsageException;
 import io.spindex.mmdb.MmdbFile;
@@ -90,8 +90,8 @@ final class BuildRangesJob {
   /**
    * The inputs copied to {@code dir} when they are MaxMind DB files (their names kept, for {@code
    * --field NAME=FILE:PATH} and the index's source information), or none when they are text. A
-   * database is read whole by the driver: its networks are a tree, not lines to split. Some of
-   * each is a usage error.
+   * database is read whole by the driver: its networks are a tree, not lines to split. Some of each
+   * is a usage error.
    */
   private static List<java.nio.file.Path> databases(BuildIndexJob.Run r, java.nio.file.Path dir)
       throws IOException {
@@ -129,7 +129,8 @@ final class BuildRangesJob {
 
   private static void deleteAll(java.nio.file.Path dir) throws IOException {
     try (java.util.stream.Stream<java.nio.file.Path> s = Files.walk(dir)) {
-      for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+      for (java.nio.file.Path p :
+          (Iterable<java.nio.file.Path>) s.sorted(Comparator.reverseOrder())::iterator) {
         Files.deleteIfExists(p);
       }
     }

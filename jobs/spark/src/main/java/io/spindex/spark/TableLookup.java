@@ -30,13 +30,13 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RuntimeConfig;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.StringType;
-import org.apache.spark.sql.RuntimeConfig;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * ip-lookup over a table ({@code --format parquet|orc|json|csv --ip-column COL}): the Spark SQL

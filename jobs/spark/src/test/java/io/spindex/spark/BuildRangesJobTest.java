@@ -259,7 +259,9 @@ class BuildRangesJobTest {
               Map.of("iso_code", "C" + i % 30),
               "location",
               Map.of("latitude", i * 0.5)));
-      city.insert("2001:db8:" + Integer.toHexString(i) + "::/48", Map.of("country", Map.of("iso_code", "V6")));
+      city.insert(
+          "2001:db8:" + Integer.toHexString(i) + "::/48",
+          Map.of("country", Map.of("iso_code", "V6")));
       int len2 = 8 + rnd.nextInt(13);
       long b = ((rnd.nextLong() & 0xFFFF_FFFFL) >>> (32 - len2)) << (32 - len2);
       asn.insert(quad(b) + "/" + len2, Map.of("asn", io.spindex.testing.MmdbTestWriter.uint32(i)));

@@ -124,9 +124,9 @@ class TableLookupTest {
   }
 
   /**
-   * A column is named as it is: a dot is part of its name (and the SQL back-quoted form works
-   * too); a column of a type no address has, and --ip-column on text input, are usage mistakes in
-   * one line, exit 2.
+   * A column is named as it is: a dot is part of its name (and the SQL back-quoted form works too);
+   * a column of a type no address has, and --ip-column on text input, are usage mistakes in one
+   * line, exit 2.
    */
   @Test
   void columnsAreNamedAsTheyAreAndTheirTypeIsChecked() throws Exception {
@@ -145,13 +145,20 @@ class TableLookupTest {
               spark,
               "ip-lookup",
               new String[] {
-                "--input", dotted.toString(),
-                "--format", "parquet",
-                "--ip-column", column,
-                "--mode", "filter",
-                "--keep", "hits",
-                "--index", fx.set.toString(),
-                "--output", dir.resolve("out-dotted-" + column.length()).toString()
+                "--input",
+                dotted.toString(),
+                "--format",
+                "parquet",
+                "--ip-column",
+                column,
+                "--mode",
+                "filter",
+                "--keep",
+                "hits",
+                "--index",
+                fx.set.toString(),
+                "--output",
+                dir.resolve("out-dotted-" + column.length()).toString()
               });
       assertTrue(r.ok, r.report.toText());
       assertEquals(inSet, (long) r.totals.get("rows out"), column);
@@ -163,11 +170,16 @@ class TableLookupTest {
             spark,
             new String[] {
               "ip-lookup",
-              "--input", dotted.toString(),
-              "--format", "parquet",
-              "--ip-column", "score",
-              "--index", fx.set.toString(),
-              "--output", dir.resolve("out-score").toString()
+              "--input",
+              dotted.toString(),
+              "--format",
+              "parquet",
+              "--ip-column",
+              "score",
+              "--index",
+              fx.set.toString(),
+              "--output",
+              dir.resolve("out-score").toString()
             },
             new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
             new java.io.PrintStream(err));
@@ -183,10 +195,14 @@ class TableLookupTest {
             spark,
             new String[] {
               "ip-lookup",
-              "--input", fx.inputDir.toString(),
-              "--ip-column", "ip",
-              "--index", fx.set.toString(),
-              "--output", dir.resolve("out-text").toString()
+              "--input",
+              fx.inputDir.toString(),
+              "--ip-column",
+              "ip",
+              "--index",
+              fx.set.toString(),
+              "--output",
+              dir.resolve("out-text").toString()
             },
             new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
             new java.io.PrintStream(err));

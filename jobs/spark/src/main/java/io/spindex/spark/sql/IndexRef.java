@@ -19,8 +19,6 @@ import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -133,8 +131,7 @@ public final class IndexRef implements AddressTarget {
     }
     org.apache.spark.SparkConf launch = spark.sparkContext().getConf();
     String path =
-        SpindexConf.sqlIndexPath(
-            k -> launch.get(k, null), k -> spark.conf().get(k, null), name);
+        SpindexConf.sqlIndexPath(k -> launch.get(k, null), k -> spark.conf().get(k, null), name);
     if (path == null) {
       throw new IllegalArgumentException(
           function
@@ -175,12 +172,7 @@ public final class IndexRef implements AddressTarget {
         schema = SparkTaskSide.forSql().index(r.file, loader).asRanges().labelSchema();
       }
       return new IndexRef(
-          path,
-          r.file,
-          loader,
-          h.kind(),
-          new Unparseable(acc, strict, function, column),
-          schema);
+          path, r.file, loader, h.kind(), new Unparseable(acc, strict, function, column), schema);
     } catch (java.io.FileNotFoundException e) {
       if (configured == null && !name.contains("/") && !name.contains(".")) {
         // A bare word: most likely a name that was never configured, not a path.
