@@ -105,41 +105,35 @@ public final class BuildIndexDefinition {
           1,
           LineReader.MAX_LINE_BYTES);
 
-  public static final List<JobOption<?>> OPTIONS =
-      Arrays.asList(
-          KIND,
-          LineJob.INPUT,
-          OUTPUT,
-          STRICT,
-          PREFIX_TABLE,
-          PARTITIONS,
-          LineJob.SPLIT_MB,
+  /** The options only {@code --kind ranges} takes. */
+  private static final List<JobOption<?>> RANGE_OPTIONS =
+      List.of(
           DELIMITER,
           ON_OVERLAP,
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
           LABEL_DELIMITER,
           FIELD,
-          ALLOW_MISSING,
-          INT_FIELD,
-          MAX_LINE_BYTES);
+          ALLOW_MISSING);
+
+  /** The options only {@code --kind products} takes. */
+  private static final List<JobOption<?>> PRODUCT_OPTIONS = List.of(INT_FIELD, MAX_LINE_BYTES);
+
+  public static final List<JobOption<?>> OPTIONS = options();
+
+  private static List<JobOption<?>> options() {
+    List<JobOption<?>> all =
+        new ArrayList<>(
+            Arrays.asList(
+                KIND, LineJob.INPUT, OUTPUT, STRICT, PREFIX_TABLE, PARTITIONS, LineJob.SPLIT_MB));
+    all.addAll(RANGE_OPTIONS);
+    all.addAll(PRODUCT_OPTIONS);
+    return java.util.Collections.unmodifiableList(all);
+  }
 
   /** The options only one kind takes, by kind. */
   private static final Map<String, List<JobOption<?>>> KIND_OPTIONS =
-      Map.of(
-          "ips",
-          List.of(),
-          "ranges",
-          List.of(
-              DELIMITER,
-              ON_OVERLAP,
-              LABEL_FIELDS,
-              LABEL_FIELDS_FROM_HEADER,
-              LABEL_DELIMITER,
-              FIELD,
-              ALLOW_MISSING),
-          "products",
-          List.of(INT_FIELD, MAX_LINE_BYTES));
+      Map.of("ips", List.of(), "ranges", RANGE_OPTIONS, "products", PRODUCT_OPTIONS);
 
   private BuildIndexDefinition() {}
 
