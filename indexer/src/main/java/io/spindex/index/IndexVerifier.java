@@ -45,7 +45,7 @@ public final class IndexVerifier {
 
   /**
    * {@link #checksums(Path)} of a copy of a file: messages name {@code shownAs} (the user's path),
-   * not the copy ({@code null}: the file itself).
+   * not the copy ({@code null}: the file itself). The copy must be one nothing writes in place.
    */
   public static IndexHeader checksums(Path file, String shownAs) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
@@ -53,12 +53,30 @@ public final class IndexVerifier {
       SectionSource.assemble(h, "verify", new MapSource(h, ch, false, true));
       return h;
     } catch (CorruptIndexException e) {
-      String prefix = file + ": ";
-      if (shownAs == null || !e.getMessage().startsWith(prefix)) {
-        throw e;
-      }
-      throw new CorruptIndexException(shownAs + ": " + e.getMessage().substring(prefix.length()));
+      throw shown(e, file, shownAs);
     }
+  }
+
+  /**
+   * The same checks of a user's file, which may be written in place while it is checked: through
+   * the {@code mapped} loader's private snapshot of it ({@link Snapshots}), never a mapping of the
+   * file itself, so that no fault of a changed file reaches the JVM (the snapshot is the one a
+   * local executor then maps). Messages name {@code shownAs}.
+   */
+  public static IndexHeader opened(Path file, String shownAs) throws IOException {
+    try {
+      return Loader.MAPPED.load(file).header();
+    } catch (CorruptIndexException e) {
+      throw shown(e, file, shownAs);
+    }
+  }
+
+  private static CorruptIndexException shown(CorruptIndexException e, Path file, String shownAs) {
+    String prefix = file + ": ";
+    if (shownAs == null || !e.getMessage().startsWith(prefix)) {
+      return e;
+    }
+    return new CorruptIndexException(shownAs + ": " + e.getMessage().substring(prefix.length()));
   }
 
   /**

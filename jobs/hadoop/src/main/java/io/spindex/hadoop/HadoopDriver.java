@@ -172,7 +172,11 @@ public abstract class HadoopDriver implements Driver {
       }
     }
     try {
-      return IndexVerifier.checksums(local, f.given());
+      // The user's own file through a private snapshot (it may be written in place meanwhile);
+      // the driver's copy of a remote one mapped as it is.
+      return copy == null
+          ? IndexVerifier.opened(local, f.given())
+          : IndexVerifier.checksums(local, f.given());
     } finally {
       if (copy != null) {
         java.nio.file.Files.deleteIfExists(copy);
