@@ -10,12 +10,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * The validated header and section directory of an index file. Immutable and cheap to read (one
@@ -81,57 +78,6 @@ public final class IndexHeader {
     byte[] dir = readFully(in, dirBytes, name, Layout.HEADER_BYTES);
     System.arraycopy(dir, 0, all, Layout.HEADER_BYTES, dirBytes);
     return Layout.decode(name, ByteBuffer.wrap(all), fileLength);
-  }
-
-  /**
-   * Reads the whole index from a stream (a file on HDFS, say) and checks its header and every
-   * section's CRC32C, as the checking loaders do at open: what a job's driver runs before it ships
-   * an index, so that a damaged file is one line naming the user's path, not a failed task.
-   *
-   * @return the header
-   * @throws CorruptIndexException naming the file, section, offset, expected and found
-   */
-  public static IndexHeader readChecked(InputStream in, long fileLength, Path name)
-      throws IOException {
-    IndexHeader h = read(in, fileLength, name);
-    long at = Layout.HEADER_BYTES + (long) Layout.DIR_ENTRY_BYTES * h.sections().size();
-    List<SectionEntry> byOffset = new ArrayList<>(h.sections());
-    byOffset.sort(Comparator.comparingLong(SectionEntry::offset));
-    byte[] buf = new byte[1 << 16];
-    for (SectionEntry e : byOffset) {
-      skip(in, e.offset() - at, name);
-      CRC32C crc = new CRC32C();
-      long left = e.length();
-      while (left > 0) {
-        int n = in.read(buf, 0, (int) Math.min(buf.length, left));
-        if (n < 0) {
-          throw CorruptIndexException.at(
-              name,
-              "section '" + e.section().displayName() + "'",
-              e.offset(),
-              e.length() + " bytes",
-              "end of file");
-        }
-        crc.update(buf, 0, n);
-        left -= n;
-      }
-      at = e.offset() + e.length();
-      SectionSource.checkCrc(h, e, crc);
-    }
-    return h;
-  }
-
-  private static void skip(InputStream in, long n, Path name) throws IOException {
-    for (long left = n; left > 0; ) {
-      long k = in.skip(left);
-      if (k <= 0) {
-        if (in.read() < 0) {
-          throw CorruptIndexException.at(name, "file", 0, n + " more bytes", "end of file");
-        }
-        k = 1;
-      }
-      left -= k;
-    }
   }
 
   private static byte[] readFully(InputStream in, int n, Path name, long offset)

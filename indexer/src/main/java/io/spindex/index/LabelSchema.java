@@ -208,9 +208,7 @@ public final class LabelSchema implements Serializable {
   /** How many fields a label has when split on {@code delimiter} as {@link #split} splits it. */
   @Internal
   public static int fieldCount(String label, String delimiter) {
-    return new LabelSchema(List.of("f"), List.of(FieldType.STRING), delimiter, false)
-        .split(label, -1)
-        .size();
+    return split(label, delimiter, -1).size();
   }
 
   /**
@@ -219,6 +217,10 @@ public final class LabelSchema implements Serializable {
    * quote). With {@code max > 0}, the last of {@code max} fields keeps the rest of the label.
    */
   List<String> split(String label, int max) {
+    return split(label, delimiter, max);
+  }
+
+  private static List<String> split(String label, String delimiter, int max) {
     List<String> out = new ArrayList<>();
     int from = 0;
     while (true) {
@@ -226,7 +228,7 @@ public final class LabelSchema implements Serializable {
         out.add(unquoted(label.substring(from)));
         return out;
       }
-      int end = fieldEnd(label, from);
+      int end = fieldEnd(label, from, delimiter);
       if (end < 0) {
         out.add(unquoted(label.substring(from)));
         return out;
@@ -237,7 +239,7 @@ public final class LabelSchema implements Serializable {
   }
 
   /** Where the field at {@code from} ends (its delimiter), or -1 when it is the last. */
-  private int fieldEnd(String label, int from) {
+  private static int fieldEnd(String label, int from, String delimiter) {
     if (label.startsWith("\"", from)) {
       int i = from + 1;
       while (i < label.length()) {
