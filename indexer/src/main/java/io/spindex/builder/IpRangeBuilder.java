@@ -379,6 +379,10 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       if (prefixTable) {
         int[] prefix6 = IndexWriter.prefixTable128(flat6.startHi, size6);
         w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
+        int[] tables = IndexWriter.tables128(flat6.startHi, size6, prefix6, 36, ipv6TableBudget);
+        if (tables != null) {
+          w.ints(Section.PREFIX6, tables, tables.length);
+        }
       }
       w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
       w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);

@@ -241,6 +241,10 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
       if (prefixTable) {
         int[] prefix6 = IndexWriter.prefixTable128(hi6, rows6);
         w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
+        int[] tables = IndexWriter.tables128(hi6, rows6, prefix6, 16, ipv6TableBudget);
+        if (tables != null) {
+          w.ints(Section.PREFIX6, tables, tables.length);
+        }
       }
     }
     return new Assembled(w, counts);

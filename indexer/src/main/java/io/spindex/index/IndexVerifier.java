@@ -108,6 +108,7 @@ public final class IndexVerifier {
       }
       checkPrefix(
           h, Section.PREFIX16_V6, k.prefixTable(), k.size(), row -> (int) (k.hi(row) >>> 48));
+      checkTables6(h, k);
     } else if (index instanceof ProductIndex) {
       verifyProducts(h, (ProductIndex) index);
     } else {
@@ -185,6 +186,18 @@ public final class IndexVerifier {
       }
     }
     checkPrefix(h, Section.PREFIX16_V6, s.prefixTable(), s.size(), row -> (int) (s.hi(row) >>> 48));
+    checkTables6(h, s);
+  }
+
+  /**
+   * The IPv6 tables of the dense /16 blocks: each covers exactly its block's or bucket's rows, each
+   * entry is the first row of its bucket, and every element is reached from the block map.
+   */
+  private static void checkTables6(IndexHeader h, Keys128 k) throws CorruptIndexException {
+    Prefix6 tables = k.tables();
+    if (tables != null) {
+      tables.check(h.file(), h.require(Section.PREFIX6), k.prefixTable(), k.size(), k::hi);
+    }
   }
 
   /** Unsigned 128-bit comparison of row {@code i} of {@code a} with row {@code j} of {@code b}. */

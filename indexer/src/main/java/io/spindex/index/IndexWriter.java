@@ -91,6 +91,21 @@ public final class IndexWriter {
     return Keys128.prefixTable(flippedHi, n);
   }
 
+  /**
+   * The {@link Section#PREFIX6} tables for IPv6 keys given flipped (as stored) with their {@link
+   * Section#PREFIX16_V6} table, or {@code null} when no /16 block is dense enough to need one.
+   *
+   * @param rowBytes the bytes a row takes in the file (16 for a set's keys, 36 for a range), of
+   *     which the tables may add at most {@code budget} times
+   */
+  public static int[] tables128(
+      long[] flippedHi, int n, int[] prefix, int rowBytes, double budget) {
+    return Prefix6.build(flippedHi, n, prefix, rowBytes, budget);
+  }
+
+  /** Builds with IPv6 keys: the {@code prefix6} tables at most this share of the rows' bytes. */
+  public static final double IPV6_TABLE_BUDGET = Prefix6.BUDGET;
+
   /** Range index builds: blocks with more rows than this may get a /24 sub-table. */
   public static final int DENSE_ROWS = SubTables.DENSE_ROWS;
 

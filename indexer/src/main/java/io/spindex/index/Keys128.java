@@ -8,9 +8,10 @@ package io.spindex.index;
 /**
  * Ascending 128-bit keys (IPv6 addresses) as two columns, the high and the low 64 bits, each stored
  * as {@code bits ^ 0x8000000000000000} so that signed {@code long} order is unsigned order; with an
- * optional prefix table over the top 16 bits, as the IPv4 keys have. A lookup reads the table, then
- * binary-searches the high column of one /16 block and reads the low column only where the high
- * halves are equal. Thread-safe: only absolute reads.
+ * optional prefix table over the top 16 bits, as the IPv4 keys have, and optional tables over the
+ * next bits of the dense /16 blocks ({@link Prefix6}). A lookup reads the tables, then
+ * binary-searches the high column of one block or bucket and reads the low column only where the
+ * high halves are equal. Thread-safe: only absolute reads.
  */
 final class Keys128 {
   /** No keys: what a file without IPv6 sections has. */
@@ -19,15 +20,17 @@ final class Keys128 {
   private final LongColumn hi;
   private final LongColumn lo;
   private final IntColumn prefix;
+  private final Prefix6 tables;
 
   Keys128(LongColumn hi, LongColumn lo) {
-    this(hi, lo, null);
+    this(hi, lo, null, null);
   }
 
-  Keys128(LongColumn hi, LongColumn lo, IntColumn prefix) {
+  Keys128(LongColumn hi, LongColumn lo, IntColumn prefix, Prefix6 tables) {
     this.hi = hi;
     this.lo = lo;
     this.prefix = prefix;
+    this.tables = tables;
   }
 
   static long flip(long bits) {
@@ -52,6 +55,26 @@ final class Keys128 {
     return prefix;
   }
 
+  /** The tables of the dense /16 blocks ({@link Section#PREFIX6}), or {@code null}. */
+  Prefix6 tables() {
+    return tables;
+  }
+
+  /**
+   * The rows a key's floor is in, or just before: {@code from << 32 | to}, from the block's tables
+   * when it has them, else its /16 prefix table entries (requires the prefix table).
+   */
+  private long candidates(long keyHi) {
+    int p = (int) (keyHi >>> 48);
+    if (tables != null) {
+      int root = tables.root(p);
+      if (root != 0) {
+        return tables.rows(root, keyHi);
+      }
+    }
+    return (long) prefix.get(p) << 32 | prefix.get(p + 1);
+  }
+
   /** Whether the key at {@code row} equals the (unflipped) key. */
   boolean equalsAt(int row, long keyHi, long keyLo) {
     return hi.get(row) == flip(keyHi) && lo.get(row) == flip(keyLo);
@@ -72,9 +95,9 @@ final class Keys128 {
     int from;
     int to;
     if (prefix != null) {
-      int p = (int) (keyHi >>> 48);
-      from = prefix.get(p);
-      to = prefix.get(p + 1);
+      long rows = candidates(keyHi);
+      from = (int) (rows >>> 32);
+      to = (int) rows;
     } else {
       from = 0;
       to = hi.size();
@@ -112,10 +135,10 @@ final class Keys128 {
       int m = Math.min(GROUP, count - g);
       search.clear();
       for (int j = 0; j < m; j++) {
-        int p = (int) (hi[g + j] >>> 48);
-        // The floor row is in the key's /16 block or is the one just before it.
-        int from = Math.max(prefix.get(p) - 1, 0);
-        int slot = search.add(from, prefix.get(p + 1) - from);
+        long rows = candidates(hi[g + j]);
+        // The floor row is in the key's /16 block (or bucket) or is the one just before it.
+        int from = Math.max((int) (rows >>> 32) - 1, 0);
+        int slot = search.add(from, (int) rows - from);
         probe.kh[slot] = flip(hi[g + j]);
         probe.kl[slot] = flip(lo[g + j]);
       }

@@ -47,7 +47,7 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
@@ -366,7 +366,7 @@ final class Layout {
       if (hi != null) {
         expectElements(h, h.require(Section.KEYS6_LO), v6);
       }
-      onlyIn(h, Section.KEYS6_HI, Section.KEYS6_LO, Section.PREFIX16_V6);
+      onlyIn(h, Section.KEYS6_HI, Section.KEYS6_LO, Section.PREFIX16_V6, Section.PREFIX6);
     } else if (h.kind() == IndexKind.PRODUCTS) {
       expectElements(h, h.require(Section.ID_HASHES), h.rowCount());
       expectElements(h, h.require(Section.ID_OFFSETS), h.rowCount() + 1);
@@ -394,7 +394,8 @@ final class Layout {
           Section.RANGE6_ENDS_HI,
           Section.RANGE6_ENDS_LO,
           Section.RANGE6_LABELS,
-          Section.PREFIX16_V6);
+          Section.PREFIX16_V6,
+          Section.PREFIX6);
       SectionEntry fields = h.find(Section.LABEL_FIELDS);
       if (fields != null && fields.length() < 2) {
         throw CorruptIndexException.at(
@@ -440,6 +441,18 @@ final class Layout {
     SectionEntry prefix6 = h.find(Section.PREFIX16_V6);
     if (prefix6 != null) {
       expectElements(h, prefix6, PREFIX16_ENTRIES);
+    }
+    SectionEntry tables6 = h.find(Section.PREFIX6);
+    if (tables6 != null
+        && (prefix6 == null || tables6.elements() < Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2)) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section 'prefix6'",
+          tables6.offset(),
+          "at least "
+              + (Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2)
+              + " elements, beside a 'prefix16_v6' section",
+          tables6.elements() + " elements" + (prefix6 == null ? ", no 'prefix16_v6' section" : ""));
     }
   }
 

@@ -11,8 +11,9 @@ import io.spindex.annotations.Internal;
  * The sections an index may hold; ids and element widths are part of the format. Ids 1–12 are those
  * of format version 1; the IPv6 sections and the label field names (13–21) exist from version 2 on,
  * the /24 sub-tables (22) from version 3, the label types, source information and IPv4 aliases
- * (23–25) from version 4; a file is written with the version of its newest section, so that a
- * reader that predates a section rejects the file at the version check.
+ * (23–25) from version 4, the IPv6 tables (26) from version 5; a file is written with the version
+ * of its newest section, so that a reader that predates a section rejects the file at the version
+ * check.
  */
 @Internal
 public enum Section {
@@ -81,7 +82,12 @@ public enum Section {
    * bits after the prefix (a MaxMind IPv6 database's aliases of its IPv4 tree), int64 triples: the
    * prefix's high and low 64 bits and its length (layout in {@link Ipv4Aliases}).
    */
-  IPV4_ALIASES(25, "ipv4_aliases", 8, 4);
+  IPV4_ALIASES(25, "ipv4_aliases", 8, 4),
+  /**
+   * Optional, IPv6 keys or range starts with a {@link #PREFIX16_V6} table: tables over the next
+   * bits of the dense /16 blocks, int32 (layout in {@link Prefix6}).
+   */
+  PREFIX6(26, "prefix6", 4, 5);
 
   private final int id;
   private final String displayName;

@@ -260,7 +260,14 @@ interface SectionSource {
     SectionEntry prefixEntry = h.find(Section.PREFIX16_V6);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
     checkPrefix(h, source, prefixEntry, prefix, his.size());
-    return new Keys128(his, los, prefix);
+    SectionEntry tablesEntry = h.find(Section.PREFIX6);
+    Prefix6 tables = tablesEntry == null ? null : new Prefix6(source.ints(tablesEntry));
+    if (tables != null && source.checksRows()) {
+      // Every lookup walks these tables: each within the section, after its parent, every row
+      // number within the rows (the exact values are checked by spindex verify).
+      tables.check(h.file(), tablesEntry, prefix, his.size(), null);
+    }
+    return new Keys128(his, los, prefix, tables);
   }
 
   private static ProductIndex products(
