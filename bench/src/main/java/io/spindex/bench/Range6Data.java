@@ -7,6 +7,7 @@ package io.spindex.bench;
 
 import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.Ipv6Text;
@@ -53,12 +54,36 @@ final class Range6Data implements AutoCloseable {
     return create(lines, BenchFiles.IPV6_CHUNK);
   }
 
+  /**
+   * The IPv6 ranges of a published database instead of generated ones: {@code source} is range text
+   * or a MaxMind DB file that {@code spindex build ranges} reads (overlaps flattened, narrowest
+   * first); its IPv4 ranges are left out.
+   */
+  static Range6Data fromSource(Path source) throws IOException {
+    return create(source, -1, 0);
+  }
+
   /** As {@link #create(int)}, the text generated in chunks of at most {@code chunk} rows. */
   static Range6Data create(int lines, int chunk) throws IOException {
+    return create(null, lines, chunk);
+  }
+
+  private static Range6Data create(Path source, int lines, int chunk) throws IOException {
     Path dir = BenchFiles.scratch("ranges6");
     try {
-      Path text = BenchFiles.range6Text(dir, lines, chunk);
+      Path text = source != null ? source : BenchFiles.range6Text(dir, lines, chunk);
       Path index = dir.resolve("ranges6.spx");
+      if (source != null) {
+        // Only the IPv6 ranges, in an index of their own: the file the benchmarks time.
+        Path all = dir.resolve("source.spx");
+        new IpRangeBuilder()
+            .onOverlap(OverlapPolicy.NARROWEST)
+            .createdMillis(0)
+            .build(Collections.singletonList(source), all);
+        text = dir.resolve("ranges6.txt");
+        Range6Table.of(Loader.NIO.load(all).asRanges()).writeText(text);
+        lines = Loader.NIO.load(all).asRanges().ipv6Size();
+      }
       new IpRangeBuilder()
           .prefixTable(true)
           .createdMillis(0)

@@ -6,6 +6,12 @@
 package io.spindex.bench;
 
 import io.spindex.index.IpRanges;
+import io.spindex.text.Ipv6Text;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The IPv6 ranges of a Spindex range index as plain arrays (each address as its high and low 64
@@ -53,6 +59,20 @@ final class Range6Table {
 
   int size() {
     return startHi.length;
+  }
+
+  /** Writes the ranges as text, {@code start|end|label} a line, that a range build reads back. */
+  void writeText(Path out) throws IOException {
+    try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+      for (int i = 0; i < size(); i++) {
+        w.write(Ipv6Text.format(startHi[i], startLo[i]));
+        w.write('|');
+        w.write(Ipv6Text.format(endHi[i], endLo[i]));
+        w.write('|');
+        w.write(labels[labelIds[i]]);
+        w.write('\n');
+      }
+    }
   }
 
   /** Unsigned 128-bit comparison of {@code (aHi, aLo)} with {@code (bHi, bLo)}. */

@@ -32,7 +32,11 @@ import org.junit.jupiter.api.BeforeAll;
  * set and ranges, and ranges with /24 sub-tables included). {@code valid-ranges-prefix24} is {@code
  * new IpRangeBuilder().subTables(2, 1000)} over 123 ranges (0.0.0.0, the 120 /25s of
  * 10.0.0.0–10.0.59.255, 1.0.1.0/24, 255.255.255.255) with {@code SOURCE_DATE_EPOCH=0}: one
- * sub-table, for 10.0.0.0/16, which 0x0A000001 and 0x0A003BC8 below look up through.
+ * sub-table, for 10.0.0.0/16, which 0x0A000001 and 0x0A003BC8 below look up through. {@code
+ * valid-ranges-prefix6} is {@code new IpRangeBuilder().ipv6Tables(10000)} over the 40 /48s {@code
+ * 2001:db8:0::/48}, {@code 2001:db8:3::/48} … {@code 2001:db8:75::/48} and {@code 2a00::/32}, made
+ * at time 0: one IPv6 table tree, for block 2001::/16, which 2001:db8:: and 2001:db8:3:: below look
+ * up through.
  */
 class IndexReaderFuzzTest {
   private static Path file;
@@ -96,7 +100,7 @@ class IndexReaderFuzzTest {
           .append(
               index instanceof IpRanges ? index.asRanges().label(a) : index.asSet().contains(a));
     }
-    for (long hi : new long[] {0, 0x20010DB800000000L, -1L}) {
+    for (long hi : new long[] {0, 0x20010DB800000000L, 0x20010DB800030000L, -1L}) {
       sb.append(' ')
           .append(
               index instanceof IpRanges
@@ -174,6 +178,7 @@ class IndexReaderFuzzTest {
       {-1L, -1L},
       {0, 0xFFFF_0A00_0001L},
       {0x20010DB800000000L, 1},
+      {0x20010DB800030000L, 5},
       {0x2A00_0000_0000_0000L, 0}
     };
     for (long[] a : v6) {
