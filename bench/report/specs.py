@@ -76,8 +76,11 @@ CITY_LOOKUP = [
 ]
 # Ipv6LookupBenchmark (group ipv6): each method is run on both query pools (`query` parameter).
 IPV6_LOOKUP = [
-    ("heapLabelId", "Spindex `labelId(hi, lo)`, heap (nio), /16 prefix table", SPINDEX),
-    ("mappedLabelId", "Spindex `labelId(hi, lo)`, mapped, /16 prefix table", SPINDEX),
+    ("heapLabelId", "Spindex `labelId(hi, lo)`, heap (nio), `prefix6` tables", SPINDEX),
+    ("mappedLabelId", "Spindex `labelId(hi, lo)`, mapped, `prefix6` tables", SPINDEX),
+    ("heapLabelIdBatch", "Spindex `labelIds(hi, lo, n, out)` of 1,024 (lock step), heap", SPINDEX),
+    ("heapLabelIdNoTables", "Spindex `labelId(hi, lo)`, heap, the same ranges without `prefix6` (/16 table only)", SPINDEX),
+    ("heapIpv4LabelId", "(IPv4) Spindex `labelId(int)`, heap, as many real-shaped IPv4 ranges", SPINDEX),
     ("heapLabel", "Spindex `label(hi, lo)` (String), heap (nio)", SPINDEX),
     ("mappedLabel", "Spindex `label(hi, lo)` (String), mapped", SPINDEX),
     ("maxmindMemory", "MaxMind `get` (Map), `MEMORY`, IPv6 database", COMPETITOR),
