@@ -137,22 +137,28 @@ SQL_LABELS = {"scan": "scan only: `count(ip)`, `sum(hash(ip))` (no lookup)",
               "maxmind-city-struct-udf": "Java UDF around the MaxMind reader over that `.mmdb`, "
                                          "the same 7 fields as a STRUCT",
               "bucket-join": "join on /16 buckets + `BETWEEN`, narrowest match",
+              "scan6": "scan only, a table of as many IPv6 addresses (no lookup)",
+              "spindex6": "`spindex_label(ip, 'geo6')` over that table: as many realistic IPv6 "
+                          "ranges, addresses drawn by range",
               "between-join": "broadcast `BETWEEN` join (on the first rows only)"}
 
 
 def sql_stats(run):
     """Per query of the sql group: {method: (rows, [seconds...], lookup-stage rows/s by median,
     by slowest run, by fastest run)}; the lookup stage is the query's time minus the scan-only
-    query's median (the BETWEEN join runs on so few rows that its scan is left in)."""
+    query's median (of the IPv6 table's scan for the IPv6 query; the BETWEEN join runs on so few
+    rows that its scan is left in)."""
     runs = {}
     for r in run.csv(os.path.join("sql", "sql.csv")):
         runs.setdefault(r["method"], (int(r["rows"]), []))[1].append(float(r["seconds"]))
     if "scan" not in runs:
         return {}
     scan = statistics.median(runs["scan"][1])
+    scan6 = statistics.median(runs["scan6"][1]) if "scan6" in runs else 0
     out = {}
     for m, (n, t) in runs.items():
-        base = 0 if m in ("scan", "between-join") else scan
+        # The IPv6 query's lookup stage is its time minus the scan of its own table.
+        base = 0 if m in ("scan", "scan6", "between-join") else scan6 if m == "spindex6" else scan
 
         def rate(sec):
             return n / (sec - base) if sec > base else float("nan")

@@ -29,9 +29,14 @@ final class Address6Pool {
    * likely as any other, whatever its size), so nearly every lookup finds a range.
    */
   static Address6Pool inRanges(Range6Table t, long seed) {
+    return inRanges(t, seed, AddressPool.SIZE);
+  }
+
+  /** As {@link #inRanges(Range6Table, long)}, {@code n} addresses (not a benchmark pool). */
+  static Address6Pool inRanges(Range6Table t, long seed, int n) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    long[] hi = new long[AddressPool.SIZE];
-    long[] lo = new long[AddressPool.SIZE];
+    long[] hi = new long[n];
+    long[] lo = new long[n];
     for (int i = 0; i < hi.length; i++) {
       int r = rnd.nextInt(t.size());
       BigInteger start = unsigned128(t.startHi[r], t.startLo[r]);

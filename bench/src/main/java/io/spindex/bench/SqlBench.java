@@ -11,6 +11,7 @@ import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
+import io.spindex.text.Ipv6Text;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.File;
@@ -129,6 +130,9 @@ public final class SqlBench {
     final Path logs;
     final Path warm;
     final Path few;
+    final Path index6;
+    final Path logs6;
+    final Path warm6;
 
     private Data(Path dir) {
       index = dir.resolve("ranges.spx");
@@ -140,12 +144,15 @@ public final class SqlBench {
       logs = dir.resolve("logs.parquet");
       warm = dir.resolve("warm.parquet");
       few = dir.resolve("few.parquet");
+      index6 = dir.resolve("ranges6.spx");
+      logs6 = dir.resolve("logs6.parquet");
+      warm6 = dir.resolve("warm6.parquet");
     }
 
     static Data create(Path work, int rangeCount, int rows) throws IOException {
       Path dir = work.resolve("ranges-" + rangeCount + "-rows-" + rows);
       Data d = new Data(dir);
-      if (Files.exists(dir.resolve("_complete")) && Files.exists(d.cityIndex)) {
+      if (Files.exists(dir.resolve("_complete")) && Files.exists(d.index6)) {
         return d;
       }
       BenchFiles.delete(dir);
@@ -192,6 +199,20 @@ public final class SqlBench {
                         .append('\n'));
       }
       Files.delete(text);
+      // As many realistic IPv6 ranges (their own index, with its prefix6 tables) and as many
+      // addresses drawn by range, as text.
+      Path text6 = BenchFiles.range6Text(dir, rangeCount);
+      new IpRangeBuilder().createdMillis(0).build(Collections.singletonList(text6), d.index6);
+      Address6Pool six =
+          Address6Pool.inRanges(
+              Range6Table.of(Loader.NIO.load(d.index6).asRanges()), SEED + 6, rows);
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("ips6.txt"))) {
+        for (int i = 0; i < rows; i++) {
+          w.write(Ipv6Text.format(six.hi[i], six.lo[i]));
+          w.newLine();
+        }
+      }
+      Files.delete(text6);
       return d;
     }
 
@@ -234,7 +255,24 @@ public final class SqlBench {
           .write()
           .mode(SaveMode.Overwrite)
           .parquet(few.toString());
+      spark
+          .read()
+          .text(dir.resolve("ips6.txt").toString())
+          .selectExpr("monotonically_increasing_id() AS id", "value AS ip")
+          .repartition(8)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(logs6.toString());
+      spark
+          .read()
+          .parquet(logs6.toString())
+          .limit(Math.min(WARM_ROWS, rows))
+          .repartition(2)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(warm6.toString());
       Files.delete(dir.resolve("ips.txt"));
+      Files.delete(dir.resolve("ips6.txt"));
       Files.delete(dir.resolve("ranges.tsv"));
       Files.createFile(dir.resolve("_complete"));
     }
@@ -327,6 +365,10 @@ public final class SqlBench {
         return "SELECT count(*), count(ip), sum(hash(ip)) FROM " + t;
       case "spindex":
         return AGG + "(SELECT spindex_label(ip, 'geo') AS label FROM " + t + ")";
+      case "scan6":
+        return query("scan", t + "6");
+      case "spindex6":
+        return AGG + "(SELECT spindex_label(ip, 'geo6') AS label FROM " + t + "6)";
       case "spindex-udf":
         return AGG + "(SELECT spindex_label_udf(ip, '${index}') AS label FROM " + t + ")";
       case "maxmind-udf":
@@ -370,11 +412,16 @@ public final class SqlBench {
           "maxmind-city-udf",
           "spindex-lookup",
           "maxmind-city-struct-udf",
-          "bucket-join");
+          "bucket-join",
+          "scan6",
+          "spindex6");
 
   /** The queries whose answers are of the seven City fields, checked among themselves. */
   private static final List<String> CITY_QUERIES =
       List.of("spindex-lookup", "maxmind-city-struct-udf");
+
+  /** The queries over the table of IPv6 addresses ({@code scan6}'s answer is not checked). */
+  private static final List<String> IPV6_QUERIES = List.of("scan6", "spindex6");
 
   void run(Data d, int rows, int betweenRows, int rounds, Path csv) throws IOException {
     SparkSession spark =
@@ -387,6 +434,7 @@ public final class SqlBench {
             .config("spark.sql.extensions", "io.spindex.spark.sql.SpindexExtensions")
             .config("spark.spindex.index.geo", d.index.toString())
             .config("spark.spindex.index.city", d.cityIndex.toString())
+            .config("spark.spindex.index.geo6", d.index6.toString())
             .getOrCreate();
     try {
       d.tables(spark, rows, betweenRows);
@@ -394,6 +442,8 @@ public final class SqlBench {
       spark.read().parquet(d.logs.toString()).createOrReplaceTempView("logs");
       spark.read().parquet(d.warm.toString()).createOrReplaceTempView("warm");
       spark.read().parquet(d.few.toString()).createOrReplaceTempView("few");
+      spark.read().parquet(d.logs6.toString()).createOrReplaceTempView("logs6");
+      spark.read().parquet(d.warm6.toString()).createOrReplaceTempView("warm6");
       spark
           .udf()
           .registerJava(
@@ -418,11 +468,16 @@ public final class SqlBench {
         for (String m : FULL_TABLE) {
           Timed t = time(spark, d, m, "logs");
           out.add(t.csv(m, rows, round));
-          check(
-              CITY_QUERIES.contains(m) ? cityAnswers : answers,
-              m,
-              m.equals("scan") ? null : t.answer,
-              "logs");
+          if (!IPV6_QUERIES.contains(m)) {
+            check(
+                CITY_QUERIES.contains(m) ? cityAnswers : answers,
+                m,
+                m.equals("scan") ? null : t.answer,
+                "logs");
+          } else if (m.equals("spindex6") && !t.answer.get(0).equals(t.answer.get(1))) {
+            // Every address was drawn inside a range: every one must find its label.
+            throw new IllegalStateException("spindex6 found " + t.answer + " of the IPv6 rows");
+          }
         }
       }
       // The broadcast BETWEEN join, on the few rows it can finish in reasonable time, checked
