@@ -231,50 +231,39 @@ public final class SqlBench {
           .write()
           .mode(SaveMode.Overwrite)
           .parquet(rangeTable.toString());
-      spark
-          .read()
-          .text(dir.resolve("ips.txt").toString())
-          .selectExpr("monotonically_increasing_id() AS id", "value AS ip")
-          .repartition(8)
-          .write()
-          .mode(SaveMode.Overwrite)
-          .parquet(logs.toString());
-      spark
-          .read()
-          .parquet(logs.toString())
-          .limit(Math.min(WARM_ROWS, rows))
-          .repartition(2)
-          .write()
-          .mode(SaveMode.Overwrite)
-          .parquet(warm.toString());
-      spark
-          .read()
-          .parquet(logs.toString())
-          .limit(Math.min(betweenRows, rows))
-          .repartition(2)
-          .write()
-          .mode(SaveMode.Overwrite)
-          .parquet(few.toString());
-      spark
-          .read()
-          .text(dir.resolve("ips6.txt").toString())
-          .selectExpr("monotonically_increasing_id() AS id", "value AS ip")
-          .repartition(8)
-          .write()
-          .mode(SaveMode.Overwrite)
-          .parquet(logs6.toString());
-      spark
-          .read()
-          .parquet(logs6.toString())
-          .limit(Math.min(WARM_ROWS, rows))
-          .repartition(2)
-          .write()
-          .mode(SaveMode.Overwrite)
-          .parquet(warm6.toString());
+      addresses(spark, dir.resolve("ips.txt"), logs);
+      sample(spark, logs, warm, Math.min(WARM_ROWS, rows));
+      sample(spark, logs, few, Math.min(betweenRows, rows));
+      addresses(spark, dir.resolve("ips6.txt"), logs6);
+      sample(spark, logs6, warm6, Math.min(WARM_ROWS, rows));
       Files.delete(dir.resolve("ips.txt"));
       Files.delete(dir.resolve("ips6.txt"));
       Files.delete(dir.resolve("ranges.tsv"));
       Files.createFile(dir.resolve("_complete"));
+    }
+
+    /** The addresses of {@code text}, one a line, as a table {@code (id, ip)} in 8 files. */
+    private static void addresses(SparkSession spark, Path text, Path table) {
+      spark
+          .read()
+          .text(text.toString())
+          .selectExpr("monotonically_increasing_id() AS id", "value AS ip")
+          .repartition(8)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(table.toString());
+    }
+
+    /** The first {@code n} rows of {@code table} as a table of their own, in 2 files. */
+    private static void sample(SparkSession spark, Path table, Path out, int n) {
+      spark
+          .read()
+          .parquet(table.toString())
+          .limit(n)
+          .repartition(2)
+          .write()
+          .mode(SaveMode.Overwrite)
+          .parquet(out.toString());
     }
   }
 

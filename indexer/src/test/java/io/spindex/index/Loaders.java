@@ -5,6 +5,10 @@
  */
 package io.spindex.index;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -22,5 +26,19 @@ public final class Loaders {
   /** For {@code @MethodSource}. */
   public static Stream<IndexLoader> stream() {
     return all().stream();
+  }
+
+  /**
+   * Every loader that checks at open (all but {@code mappedUnchecked}) and {@code spindex verify}
+   * refuse the file with exactly this message.
+   */
+  public static void rejectedAtOpen(Path file, String message) {
+    for (IndexLoader l : Loader.values()) {
+      CorruptIndexException e = assertThrows(CorruptIndexException.class, () -> l.load(file));
+      assertEquals(message, e.getMessage(), l.loaderName());
+    }
+    CorruptIndexException e =
+        assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
+    assertEquals(message, e.getMessage(), "verify");
   }
 }

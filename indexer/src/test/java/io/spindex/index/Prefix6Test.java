@@ -211,7 +211,7 @@ class Prefix6Test {
 
     // A bucket's first row beyond the rows: every checking loader refuses the file.
     Files.write(file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + 5, rows + 1));
-    rejectedAtOpen(
+    Loaders.rejectedAtOpen(
         file,
         file
             + ": section 'prefix6' at offset "
@@ -222,7 +222,7 @@ class Prefix6Test {
 
     // A table that names itself as its child: a walk would never end.
     Files.write(file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + 7, ~root));
-    rejectedAtOpen(
+    Loaders.rejectedAtOpen(
         file,
         file
             + ": section 'prefix6' at offset "
@@ -269,16 +269,6 @@ class Prefix6Test {
             + (Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * index)
             + ": expected a known, not yet listed section id (1..25), found 26",
         v.getMessage());
-  }
-
-  private static void rejectedAtOpen(Path file, String message) {
-    for (IndexLoader l : Loader.values()) {
-      CorruptIndexException e = assertThrows(CorruptIndexException.class, () -> l.load(file));
-      assertEquals(message, e.getMessage(), l.loaderName());
-    }
-    CorruptIndexException e =
-        assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
-    assertEquals(message, e.getMessage(), "verify");
   }
 
   private Path build(List<Src> ranges, OverlapPolicy policy) throws IOException {

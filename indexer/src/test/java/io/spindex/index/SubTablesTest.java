@@ -126,7 +126,7 @@ class SubTablesTest {
 
     // A map entry naming sub-table 2 of 1 (block 10.1 is odd: the high half of element 1280).
     Files.write(dense, BadFixtures.setInt(good, h, Section.PREFIX24, block >>> 1, 2 << 16));
-    rejectedAtOpen(
+    Loaders.rejectedAtOpen(
         dense,
         dense
             + ": section 'prefix24' at offset "
@@ -137,7 +137,7 @@ class SubTablesTest {
     Files.write(
         dense,
         BadFixtures.setInt(good, h, Section.PREFIX24, SubTables.MAP_INTS + 127, 301 << 16 | 299));
-    rejectedAtOpen(
+    Loaders.rejectedAtOpen(
         dense,
         dense
             + ": section 'prefix24' at offset "
@@ -167,16 +167,6 @@ class SubTablesTest {
             + (Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * entry)
             + ": expected a known, not yet listed section id (1..21), found 22",
         e.getMessage());
-  }
-
-  private static void rejectedAtOpen(Path file, String message) {
-    for (IndexLoader l : Loader.values()) {
-      CorruptIndexException e = assertThrows(CorruptIndexException.class, () -> l.load(file));
-      assertEquals(message, e.getMessage(), l.loaderName());
-    }
-    CorruptIndexException e =
-        assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
-    assertEquals(message, e.getMessage(), "verify");
   }
 
   private static String quad(int a) {
