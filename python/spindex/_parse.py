@@ -1,0 +1,318 @@
+#
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0
+#
+"""Addresses of a whole batch, as the Java parser (io.spindex.text.AddressText, the LOOKUP forms)
+reads them: IPv4 and IPv6 text, optionally double-quoted and padded with blanks, ``[addr]``,
+``[addr]:port`` and ``a.b.c.d:port``; IPv4-mapped IPv6 answers as IPv4. Integers are unsigned IPv4
+values (an int32 as its unsigned bits, as Spark's INT); 4- or 16-byte binaries are addresses in
+network order.
+
+Plain dotted quads, nearly every address of a log, are parsed column-wise from the Arrow buffer:
+each string's first 16 bytes are gathered into a fixed-width uint8 matrix and its columns run
+through one digit-and-dot state machine in numpy, a few byte operations per column for the whole
+batch. The rest (IPv6 text, brackets, ports, quotes, blanks, and the quads the machine refuses, to
+say why) is read by a strict scalar parser, once per distinct string.
+"""
+
+import ipaddress
+import re
+
+import numpy as np
+import pyarrow as pa
+
+_QUAD = re.compile(r"(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
+                   r"(?:\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])){3}\Z")
+_OCTET = re.compile(r"25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9]")
+_BLANKS = " \t\r\f\x0b"
+_HEX = set("0123456789abcdefABCDEF:.")
+MAPPED_HI = 0
+MAPPED_LO_TOP = 0x0000FFFF
+
+
+class Parsed:
+    """A batch's addresses: the rows that are IPv4 (``v4_rows``, ``v4`` uint32) and IPv6
+    (``v6_rows``, ``hi``/``lo`` uint64), the count that did not parse, and the mask of rows that
+    are null or did not parse."""
+
+    __slots__ = ("n", "v4_rows", "v4", "v6_rows", "hi", "lo", "invalid", "null_or_invalid")
+
+
+def _quad(s):
+    m = _QUAD.match(s)
+    if m is None or not s.isascii():
+        return -1
+    a, b, c, d = s.split(".")
+    return (int(a) << 24) | (int(b) << 16) | (int(c) << 8) | int(d)
+
+
+def _port(s):
+    return 1 <= len(s) <= 5 and s.isascii() and s.isdigit() and int(s) <= 0xFFFF
+
+
+def _ipv6(s):
+    """IPv6 text strictly as RFC 4291 (no zone id), as (hi, lo), or None."""
+    if not s or "%" in s or not s.isascii() or not set(s) <= _HEX:
+        return None
+    if "." in s:
+        last = s.rsplit(":", 1)[-1]
+        if "." in s[:len(s) - len(last)] or _quad(last) < 0:
+            return None
+    try:
+        v = int(ipaddress.IPv6Address(s))
+    except ValueError:
+        return None
+    return v >> 64, v & 0xFFFFFFFFFFFFFFFF
+
+
+def _address(s):
+    """A dotted quad or IPv6 text: (4, value) or (6, hi, lo), mapped folded, or None."""
+    q = _quad(s)
+    if q >= 0:
+        return 4, q
+    if ":" not in s:
+        return None
+    six = _ipv6(s)
+    if six is None:
+        return None
+    hi, lo = six
+    if hi == 0 and (lo >> 32) == MAPPED_LO_TOP:
+        return 4, lo & 0xFFFFFFFF
+    return 6, hi, lo
+
+
+def parse_text(text):
+    """One address in the LOOKUP forms: (4, value), (6, hi, lo) or None when it does not parse."""
+    s = text.strip(_BLANKS)
+    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
+        s = s[1:-1]
+    q = _quad(s)
+    if q >= 0:
+        return 4, q
+    if not s:
+        return None
+    if s[0] == "[":
+        close = s.find("]", 1)
+        port = close >= 0 and close + 1 < len(s)
+        if close < 0 or (port and (s[close + 1] != ":" or not _port(s[close + 2:]))):
+            return None
+        return _address(s[1:close])
+    colons = s.count(":")
+    if colons == 0:
+        return None
+    if colons == 1:
+        head, tail = s.split(":")
+        a = _quad(head)
+        if a >= 0 and _port(tail):
+            return 4, a
+    return _address(s)
+
+
+def _arrow(ips):
+    """The batch as one pyarrow Array, or a TypeError naming what it is."""
+    if isinstance(ips, pa.ChunkedArray):
+        return ips.combine_chunks() if ips.num_chunks != 1 else ips.chunk(0)
+    if isinstance(ips, pa.Array):
+        return ips
+    if isinstance(ips, np.ndarray):
+        if ips.dtype.kind in "iu":
+            return pa.array(ips)
+        if ips.dtype.kind in "UOS":
+            return pa.array(ips, type=pa.string() if ips.dtype.kind != "S" else pa.binary()) \
+                if ips.dtype.kind != "O" else _from_objects(list(ips))
+        raise TypeError("spindex: addresses as a numpy array of %s are not supported (text, "
+                        "integers or bytes)" % ips.dtype)
+    if hasattr(ips, "__arrow_c_array__") or hasattr(ips, "__arrow_c_stream__") or \
+            type(ips).__module__.startswith(("pandas", "polars")):
+        to_arrow = getattr(ips, "to_arrow", None)
+        if to_arrow is not None:  # polars Series
+            return _arrow(to_arrow())
+        return _arrow(pa.array(ips) if not hasattr(ips, "__arrow_c_stream__")
+                      else pa.chunked_array(ips))
+    if isinstance(ips, (list, tuple)):
+        return _from_objects(list(ips))
+    raise TypeError("spindex: addresses as %s are not supported (a pyarrow array, a numpy array, a "
+                    "pandas or polars Series, or a list)" % type(ips).__name__)
+
+
+def _from_objects(values):
+    if all(v is None or isinstance(v, str) for v in values):
+        return pa.array(values, type=pa.string())
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        raise TypeError("spindex: addresses must all be text, all integers or all bytes; found %s"
+                        % sorted({type(v).__name__ for v in values if v is not None})) from None
+
+
+def parse(ips):
+    arr = _arrow(ips)
+    t = arr.type
+    if pa.types.is_dictionary(t):
+        arr = arr.cast(t.value_type)
+        t = arr.type
+    if pa.types.is_string_view(t) if hasattr(pa.types, "is_string_view") else False:
+        arr = arr.cast(pa.large_string())
+        t = arr.type
+    if pa.types.is_binary_view(t) if hasattr(pa.types, "is_binary_view") else False:
+        arr = arr.cast(pa.large_binary())
+        t = arr.type
+    n = len(arr)
+    nulls = np.zeros(n, dtype=bool) if arr.null_count == 0 else \
+        arr.is_null().to_numpy(zero_copy_only=False)
+    kind = np.zeros(n, dtype=np.int8)  # 0 null, -1 invalid, 4, 6
+    v4 = np.zeros(n, dtype=np.uint32)
+    six = []
+    if pa.types.is_null(t):
+        pass
+    elif pa.types.is_integer(t):
+        _integers(arr, t, nulls, kind, v4)
+    elif pa.types.is_string(t) or pa.types.is_large_string(t):
+        six = _strings(arr, nulls, kind, v4)
+    elif pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
+        six = _binaries(arr, nulls, kind, v4)
+    else:
+        raise TypeError("spindex: addresses of type %s are not supported (string, large_string, "
+                        "string_view, integers, binary of 4 or 16 bytes)" % t)
+    p = Parsed()
+    p.n = n
+    p.v4_rows = np.flatnonzero(kind == 4)
+    p.v4 = v4[p.v4_rows]
+    if six:
+        rows = np.fromiter((r for r, _, _ in six), dtype=np.intp, count=len(six))
+        p.v6_rows = rows
+        p.hi = np.fromiter((h for _, h, _ in six), dtype=np.uint64, count=len(six))
+        p.lo = np.fromiter((l_ for _, _, l_ in six), dtype=np.uint64, count=len(six))
+    else:
+        p.v6_rows = np.zeros(0, dtype=np.intp)
+        p.hi = p.lo = np.zeros(0, dtype=np.uint64)
+    invalid = kind < 0
+    p.invalid = int(invalid.sum())
+    p.null_or_invalid = invalid | nulls
+    return p
+
+
+def _integers(arr, t, nulls, kind, v4):
+    a = arr.to_numpy(zero_copy_only=False) if arr.null_count == 0 else \
+        arr.fill_null(0).to_numpy(zero_copy_only=False)
+    if t == pa.int32():
+        v4[:] = a.view(np.uint32)
+        ok = ~nulls
+    elif pa.types.is_unsigned_integer(t):
+        ok = ~nulls & (a <= 0xFFFFFFFF)
+        v4[ok] = a[ok]
+    else:
+        a = a.astype(np.int64)
+        ok = ~nulls & (a >= 0) & (a <= 0xFFFFFFFF)
+        v4[ok] = a[ok]
+    kind[ok] = 4
+    kind[~ok & ~nulls] = -1
+
+
+def _buffers(arr):
+    """Offsets (int64, one past each row) and the data bytes of a string or binary array."""
+    bufs = arr.buffers()
+    wide = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
+    off = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32,
+                        count=len(arr) + 1 + arr.offset)[arr.offset:]
+    data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None and bufs[2].size else \
+        np.zeros(0, dtype=np.uint8)
+    return off, data
+
+
+def _windows(data, starts, width):
+    """The ``width`` bytes from each start (zero past the data) as a rows x width uint8 matrix."""
+    padded = np.zeros(len(data) + width, dtype=np.uint8)
+    padded[:len(data)] = data
+    win = np.lib.stride_tricks.as_strided(padded, shape=(len(data) + 1, width), strides=(1, 1),
+                                          writeable=False)
+    return win[starts]
+
+
+def _quads(cols, length):
+    """The column-wise state machine over dotted quads (``cols`` is 16 x m, column-major, m rows of
+    7 to 15 bytes): the address of each row, and whether the row is a plain quad (octets 0..255
+    without leading zeros, four of them, nothing else)."""
+    m = cols.shape[1]
+    out = np.zeros(m, dtype=np.uint32)
+    acc = np.zeros(m, dtype=np.uint16)
+    bad = np.zeros(m, dtype=bool)
+    dots = np.zeros(m, dtype=np.uint8)
+    at_start = np.ones(m, dtype=bool)
+    zero_first = np.zeros(m, dtype=bool)
+    for j in range(16):
+        c = cols[j]
+        end = length == j
+        past = length < j
+        d = c - np.uint8(48)
+        dot = (c == 46) | end
+        digit = (d < 10) & ~past & ~end
+        bad |= ~(digit | dot | past)
+        bad |= zero_first & digit  # a leading zero: 01.2.3.4
+        bad |= dot & at_start  # an empty octet
+        zero_first = at_start & digit & (d == 0)
+        acc = np.where(digit, acc * np.uint16(10) + d, acc)
+        bad |= acc > 255
+        out = np.where(dot, (out << np.uint32(8)) | acc, out)
+        acc[dot] = 0
+        dots += dot
+        at_start = dot
+    return out, ~bad & (dots == 4)
+
+
+def _strings(arr, nulls, kind, v4):
+    off, data = _buffers(arr)
+    starts = off[:-1]
+    length = off[1:] - starts
+    fast = np.flatnonzero(~nulls & (length >= 7) & (length <= 15))
+    six = []
+    rest_mask = ~nulls
+    if fast.size:
+        mat = _windows(data, starts[fast].astype(np.intp), 16)
+        cols = np.ascontiguousarray(mat.T)
+        values, ok = _quads(cols, length[fast].astype(np.uint8))
+        rows = fast[ok]
+        v4[rows] = values[ok]
+        kind[rows] = 4
+        rest_mask[rows] = False
+    rest = np.flatnonzero(rest_mask)
+    if rest.size:
+        texts = arr.take(pa.array(rest)).to_pylist()
+        memo = {}
+        for r, s in zip(rest.tolist(), texts):
+            a = memo.get(s, False)
+            if a is False:
+                a = memo[s] = parse_text(s)
+            if a is None:
+                kind[r] = -1
+            elif a[0] == 4:
+                kind[r] = 4
+                v4[r] = a[1]
+            else:
+                kind[r] = 6
+                six.append((r, a[1], a[2]))
+    return six
+
+
+def _binaries(arr, nulls, kind, v4):
+    six = []
+    values = arr.to_pylist()
+    for r, b in enumerate(values):
+        if b is None:
+            continue
+        if len(b) == 4:
+            kind[r] = 4
+            v4[r] = int.from_bytes(b, "big")
+        elif len(b) == 16:
+            v = int.from_bytes(b, "big")
+            hi, lo = v >> 64, v & 0xFFFFFFFFFFFFFFFF
+            if hi == 0 and (lo >> 32) == MAPPED_LO_TOP:
+                kind[r] = 4
+                v4[r] = lo & 0xFFFFFFFF
+            else:
+                kind[r] = 6
+                six.append((r, hi, lo))
+        else:
+            kind[r] = -1
+    return six
