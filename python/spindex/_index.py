@@ -310,9 +310,32 @@ class Index:
         self.aliases = np.zeros((0, 3), dtype=np.int64)
         self.source_info = []
         if self.kind_code == 3:
-            for n in ("id_hashes", "product_ints", "column_names", "id_offsets", "id_bytes"):
-                self._array(n, np.uint8)
-            self._check_prefix("prefix16", self.prefix16, self.sections["id_hashes"].elements)
+            hashes = self._array("id_hashes", i64)
+            ints = self.sections["product_ints"]
+            self._array("product_ints", i32)
+            names_s = self.sections["column_names"]
+            names = self._text("column_names")
+            offsets_s = self.sections["id_offsets"]
+            offsets = self._array("id_offsets", i32)
+            ids_s = self.sections["id_bytes"]
+            self._array("id_bytes", np.uint8)
+            self._check_prefix("prefix16", self.prefix16, len(hashes))
+            cols = names.split("\n")
+            fixed = ["price_pc", "shipping", "content_hash"]
+            if cols[:3] != fixed or any(not c for c in cols) or len(set(cols)) != len(cols):
+                self._fail("section 'column_names'", names_s.offset,
+                           "distinct, non-empty names starting " + ",".join(fixed),
+                           "'%s'" % ",".join(cols))
+            if ints.elements != len(cols) * self.rows:
+                self._fail("section 'product_ints'", ints.offset, "%d elements (%d rows x %d "
+                           "columns)" % (len(cols) * self.rows, self.rows, len(cols)),
+                           "%d elements" % ints.elements)
+            if offsets[0] != 0 or offsets[-1] != ids_s.length:
+                self._fail("section 'id_offsets'", offsets_s.offset,
+                           "offsets from 0 to %d (the id bytes)" % ids_s.length,
+                           "from %d to %d" % (offsets[0], offsets[-1]))
+            self._non_decreasing(offsets_s, offsets, "offsets")
+            self.column_names = cols
             self._check_rest()
             return
         if self.kind_code == 1:
@@ -457,8 +480,17 @@ class Index:
             self.path, self.kind, self.version, self.rows)
 
     def close(self):
-        self._buf.release()
-        self._mm.close()
+        """Drops this object's views of the mapping; the mapping goes with the last array that
+        still views it (arrays returned by lookups are copies and never do)."""
+        for name in ("starts", "ends", "labels", "keys", "keys6_hi", "keys6_lo", "starts6_hi",
+                     "starts6_lo", "ends6_hi", "ends6_lo", "labels6", "prefix16", "label_offsets",
+                     "label_bytes", "_dictionary", "_typed"):
+            setattr(self, name, None)
+        try:
+            self._buf.release()
+            self._mm.close()
+        except BufferError:
+            pass
 
     def __enter__(self):
         return self
