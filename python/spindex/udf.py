@@ -131,7 +131,7 @@ def lookup(path):
     from spindex._index import Index
 
     p = _path(path)
-    local = Index(p)
+    local = Index(_resolve(p))
     try:
         ddl = _ddl(local.arrow_type())
     finally:

@@ -15,7 +15,8 @@ import sys
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if not os.environ.get("SPINDEX_TEST_INSTALLED"):  # scripts/it-python-reader: the installed one
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 CLI = os.path.join(ROOT, "scripts", "spindex")
 RESOURCES = os.path.join(ROOT, "indexer", "src", "test", "resources")
 

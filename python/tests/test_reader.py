@@ -76,6 +76,12 @@ def _canonicals(parsed):
     return out
 
 
+def test_the_package_under_test():
+    where = os.path.dirname(spindex.__file__)
+    installed = "site-packages" in where
+    assert installed == bool(os.environ.get("SPINDEX_TEST_INSTALLED")), where
+
+
 def test_forms_table_has_lookup_lines():
     assert len(FORMS) > 50
     assert any(a is None for _, _, a in FORMS) and any(":" in (a or "") for _, _, a in FORMS)
