@@ -244,11 +244,11 @@ def _quads(cols, length):
     for j in range(16):
         c = cols[j]
         end = length == j
-        past = length < j
+        inside = length > j  # past the end are the next strings' bytes: ignored
         d = c - np.uint8(48)
-        dot = (c == 46) | end
-        digit = (d < 10) & ~past & ~end
-        bad |= ~(digit | dot | past)
+        dot = ((c == 46) & inside) | end
+        digit = (d < 10) & inside
+        bad |= inside & ~(digit | dot)
         bad |= zero_first & digit  # a leading zero: 01.2.3.4
         bad |= dot & at_start  # an empty octet
         zero_first = at_start & digit & (d == 0)
