@@ -398,19 +398,23 @@ class Index:
             p = int(bad[0])
             self._fail("section 'prefix24'", s.offset + 2 * p,
                        "block %d: 0 or a sub-table number in [1, %d]" % (p, tables), block_map[p])
-        for p in np.flatnonzero(block_map):
-            p = int(p)
-            t = int(block_map[p]) - 1
-            rows = int(self.prefix16[p + 1]) - int(self.prefix16[p])
-            start = 2 * SUB_MAP_INTS + 256 * t
-            table = halves[start:start + 256]
-            wrong = np.flatnonzero(table > rows)
-            if table[0] != 0 or wrong.size:
-                q = 0 if table[0] != 0 else int(wrong[0])
-                self._fail("section 'prefix24'", s.offset + 4 * (SUB_MAP_INTS + SUB_TABLE_INTS * t)
-                           + 2 * q, "block %d, /24 0: 0" % p if q == 0 else
-                           "block %d, /24 %d: at most the block's %d rows" % (p, q, rows),
-                           table[q])
+        used = np.flatnonzero(block_map)
+        if not used.size:
+            return
+        t = block_map[used].astype(np.intp) - 1
+        rows = (self.prefix16[used + 1] - self.prefix16[used]).astype(np.int64)
+        tables_ = halves[2 * SUB_MAP_INTS:].reshape(-1, 256)[t]
+        wrong = (tables_ > rows[:, None])
+        wrong[:, 0] |= tables_[:, 0] != 0
+        bad = np.flatnonzero(wrong.any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            p, tt, n = int(used[i]), int(t[i]), int(rows[i])
+            q = int(np.flatnonzero(wrong[i])[0])
+            self._fail("section 'prefix24'", s.offset + 4 * (SUB_MAP_INTS + SUB_TABLE_INTS * tt)
+                       + 2 * q, "block %d, /24 0: 0" % p if q == 0 else
+                       "block %d, /24 %d: at most the block's %d rows" % (p, q, n),
+                       tables_[i, q])
 
     def _check_aliases(self, al):
         s = self.sections["ipv4_aliases"]
