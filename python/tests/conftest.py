@@ -64,7 +64,7 @@ def fixtures(tmp_path_factory):
     f = {k: os.path.join(d, v) for k, v in {
         "ranges_txt": "ranges.txt", "ranges": "ranges.spx", "v4": "v4.spx", "v4_txt": "v4.txt",
         "typed_txt": "typed.txt", "typed": "typed.spx", "set_txt": "set.txt", "set": "set.spx",
-        "queries": "queries.txt"}.items()}
+        "queries": "queries.txt", "dense_txt": "dense.txt", "dense": "dense.spx"}.items()}
     done = os.path.join(d, ".done")
     if not os.path.exists(done):
         spindex("gen", "ranges", "--count", "20000", "--seed", "3", "--family", "both",
@@ -72,6 +72,10 @@ def fixtures(tmp_path_factory):
         spindex("build", "ranges", f["ranges_txt"], "-o", f["ranges"])
         spindex("gen", "ranges", "--count", "30000", "--seed", "5", "-o", f["v4_txt"])
         spindex("build", "ranges", f["v4_txt"], "-o", f["v4"])
+        # Real-shaped: dense /16 blocks, so the index has /24 sub-tables (prefix24, version 3).
+        spindex("gen", "ranges", "--count", "100000", "--seed", "8", "--shape", "real",
+                "-o", f["dense_txt"])
+        spindex("build", "ranges", f["dense_txt"], "-o", f["dense"])
         with open(f["typed_txt"], "w") as out:
             out.write("".join("%s|%s|%s\n" % r for r in TYPED))
         spindex("build", "ranges", f["typed_txt"], "-o", f["typed"],

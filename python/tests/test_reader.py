@@ -152,6 +152,77 @@ def test_ipv4_only_against_java(fixtures, queries):
     _check_against_java(fixtures["v4"], queries)
 
 
+def test_sub_tables_against_java(fixtures, queries):
+    extra = spindex.open(fixtures["dense"])
+    assert "prefix24" in extra.sections and extra.version == 3
+    with open(fixtures["dense_txt"]) as f:
+        edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
+    _check_against_java(fixtures["dense"], queries[:3000] + edges)
+
+
+def _rewrite_section(src, dst, name, change):
+    """A copy of index ``src`` whose section ``name`` is changed by ``change(numpy uint8 array)``,
+    with its CRC32C and the header checksum made to agree (a damage only the structural checks
+    can find)."""
+    import google_crc32c
+    idx = spindex.open(src)
+    sec = idx.sections[name]
+    b = bytearray(open(src, "rb").read())
+    idx.close()
+    body = np.frombuffer(b, dtype=np.uint8)[sec.offset:sec.offset + sec.length].copy()
+    change(body)
+    b[sec.offset:sec.offset + sec.length] = body.tobytes()
+    struct.pack_into("<I", b, sec.at + 24, google_crc32c.value(body.tobytes()))
+    count = struct.unpack_from("<I", b, 40)[0]
+    struct.pack_into("<I", b, 124, google_crc32c.value(bytes(b[:124]) +
+                                                       bytes(b[128:128 + 32 * count])))
+    open(dst, "wb").write(b)
+
+
+def test_sub_table_damage_is_found_at_open(fixtures, tmp_path):
+    """The prefix24 checks of SectionSource.tablesWithin (Java's SubTablesTest makes these files
+    at run time too): a map entry past the sub-tables, a sub-table entry past its block's rows, a
+    first entry that is not 0; and label ids and offsets out of the dictionary."""
+    path = str(tmp_path / "d.spx")
+    idx = spindex.open(fixtures["dense"])
+    halves = np.frombuffer(idx._array("prefix24", np.uint8).tobytes(), dtype="<u2")
+    used = int(np.flatnonzero(halves[:65536])[0])
+    t = int(halves[used]) - 1
+    rows = int(idx.prefix16[used + 1] - idx.prefix16[used])
+    tables = (len(halves) - 65536) // 256
+    off = idx.sections["prefix24"].offset
+    idx.close()
+
+    def put(at, value):
+        return lambda body: body.view("<u2").__setitem__(at, value)
+
+    _rewrite_section(fixtures["dense"], path, "prefix24", put(used, tables + 1))
+    with pytest.raises(CorruptIndexError) as e:
+        spindex.open(path)
+    assert str(e.value) == ("%s: section 'prefix24' at offset %d: expected block %d: 0 or a "
+                            "sub-table number in [1, %d], found %d"
+                            % (path, off + 2 * used, used, tables, tables + 1))
+    _rewrite_section(fixtures["dense"], path, "prefix24", put(65536 + 256 * t + 7, rows + 1))
+    with pytest.raises(CorruptIndexError) as e:
+        spindex.open(path)
+    assert str(e.value) == ("%s: section 'prefix24' at offset %d: expected block %d, /24 7: at "
+                            "most the block's %d rows, found %d"
+                            % (path, off + 4 * (32768 + 128 * t) + 14, used, rows, rows + 1))
+    _rewrite_section(fixtures["dense"], path, "prefix24", put(65536 + 256 * t, 1))
+    with pytest.raises(CorruptIndexError, match=r"expected block %d, /24 0: 0, found 1" % used):
+        spindex.open(path)
+    _rewrite_section(fixtures["dense"], path, "range_labels",
+                     lambda body: body.view("<i4").__setitem__(5, -3))
+    with pytest.raises(CorruptIndexError, match=r"section 'range_labels' at offset \d+: expected "
+                                                r"a label id in \[0, \d+\), found -3"):
+        spindex.open(path)
+    _rewrite_section(fixtures["dense"], path, "label_offsets",
+                     lambda body: body.view("<i4").__setitem__(3, 0))
+    with pytest.raises(CorruptIndexError, match=r"section 'label_offsets' at offset \d+: expected "
+                                                r"offsets in ascending order, at least \d+, found 0"):
+        spindex.open(path)
+
+
 def test_typed_fields_against_java(fixtures):
     queries = ["1.0.0.7", "1.0.2.1", "1.0.4.0", "10.1.2.3", "2001:db8::7", "2a00::1", "9.9.9.9",
                "::ffff:1.0.0.9", "[2001:db8::1]:443", "1.0.0.1:80", "bogus"]
