@@ -35,14 +35,15 @@ from spindex._jars import configure, job_jar
 
 
 
-def open(path):  # noqa: A001 - spindex.open, as the issue and the README name it
+def open(path, threads=None):  # noqa: A001 - spindex.open, as the issue and the README name it
     """Opens a Spindex index for lookups in Python: maps the file read-only and checks the header
     and every section checksum as the Java loaders do (a damaged, truncated or other file is one
     ``CorruptIndexError``, a ``ValueError``, naming the file, the section and the offset). Returns
-    a ``spindex._index.Index``: ``label(ips)``, ``lookup(ips)``, ``contains(ips)``."""
+    a ``spindex._index.Index``: ``label(ips)``, ``lookup(ips)``, ``contains(ips)``. ``threads``:
+    how many threads answer one large batch (default: the CPUs; 1 for one)."""
     from spindex._index import Index
 
-    return Index(path)
+    return Index(path, threads)
 
 
 __all__ = [

@@ -87,8 +87,11 @@ class Index:
     """An open Spindex index (``spindex.open``). Thread-safe for lookups; ``close()`` unmaps it
     (arrays it returned stay valid: they are copies)."""
 
-    def __init__(self, path):
+    def __init__(self, path, threads=None):
         self.path = os.fspath(path)
+        # Threads for one large batch (numpy releases the GIL in its loops): the CPUs by default;
+        # 1 where something else parallelizes already (spindex.udf: Spark's Python workers).
+        self.threads = max(1, int(threads)) if threads else (os.cpu_count() or 1)
         self.unparseable = 0  # addresses that did not parse, over every call (they answer null)
         self._lock = threading.Lock()
         self._dictionary = None
@@ -514,7 +517,8 @@ class Index:
 
     def _ids(self, ips):
         """Label ids (int32, -1 for none), a null mask of the input, and the miss mask."""
-        parsed = _parse.parse(ips)
+        pool = _pool(self.threads)
+        parsed = _parse.parse(ips, pool)
         if parsed.invalid:
             with self._lock:
                 self.unparseable += parsed.invalid
@@ -525,13 +529,18 @@ class Index:
             if parsed.v6_rows.size and self.keys6_hi is not None:
                 out[parsed.v6_rows] = _find_keys6(self.keys6_hi, self.keys6_lo, parsed.hi, parsed.lo)
             return out, parsed
-        out[parsed.v4_rows] = self._label_ids4(parsed.v4)
+        out[parsed.v4_rows] = self._label_ids4(parsed.v4, pool)
         if parsed.v6_rows.size:
             out[parsed.v6_rows] = self._label_ids6(parsed.hi, parsed.lo)
         return out, parsed
 
-    def _label_ids4(self, addresses):
-        return _find_ranges(self.starts, self.ends, self.labels, addresses)
+    def _label_ids4(self, addresses, pool=None):
+        n = len(addresses)
+        if pool is None or n < 1 << 18:
+            return _find_ranges(self.starts, self.ends, self.labels, addresses)
+        parts = np.array_split(addresses, self.threads)  # each sorted and searched on its own
+        return np.concatenate(list(pool.map(
+            lambda part: _find_ranges(self.starts, self.ends, self.labels, part), parts)))
 
     def _label_ids6(self, hi, lo):
         if self.starts6_hi is not None:
@@ -617,6 +626,21 @@ def _mask128(n):
                             & 0xFFFFFFFFFFFFFFFF)
     mlo = 0 if n <= 64 else (0xFFFFFFFFFFFFFFFF << (128 - n)) & 0xFFFFFFFFFFFFFFFF
     return mhi, mlo
+
+
+_POOLS = {}
+
+
+def _pool(threads):
+    """A shared thread pool of ``threads`` workers, or None for one thread."""
+    if threads <= 1:
+        return None
+    pool = _POOLS.get(threads)
+    if pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = _POOLS.setdefault(threads, ThreadPoolExecutor(threads, "spindex"))
+    return pool
 
 
 _RANGE = np.zeros(0, dtype=np.uint32)

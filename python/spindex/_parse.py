@@ -146,7 +146,9 @@ def _from_objects(values):
                         % sorted({type(v).__name__ for v in values if v is not None})) from None
 
 
-def parse(ips):
+def parse(ips, pool=None):
+    """The addresses of a batch (see the module's text); ``pool``, a thread pool, parses the
+    dotted quads of a large batch in parallel."""
     arr = _arrow(ips)
     t = arr.type
     if pa.types.is_dictionary(t):
@@ -169,7 +171,7 @@ def parse(ips):
     elif pa.types.is_integer(t):
         _integers(arr, t, nulls, kind, v4)
     elif pa.types.is_string(t) or pa.types.is_large_string(t):
-        six = _strings(arr, nulls, kind, v4)
+        six = _strings(arr, nulls, kind, v4, pool)
     elif pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
         six = _binaries(arr, nulls, kind, v4)
     else:
@@ -221,13 +223,13 @@ def _buffers(arr):
     return off, data
 
 
-def _windows(data, starts, width):
-    """The ``width`` bytes from each start (zero past the data) as a rows x width uint8 matrix."""
+def _windows(data, width):
+    """A read-only view of the data (zero past its end) whose row i is the ``width`` bytes from
+    byte i: ``view[starts]`` gathers strings into a rows x width matrix."""
     padded = np.zeros(len(data) + width, dtype=np.uint8)
     padded[:len(data)] = data
-    win = np.lib.stride_tricks.as_strided(padded, shape=(len(data) + 1, width), strides=(1, 1),
-                                          writeable=False)
-    return win[starts]  # a copy: _quads writes into it
+    return np.lib.stride_tricks.as_strided(padded, shape=(len(data) + 1, width), strides=(1, 1),
+                                           writeable=False)
 
 
 def _shapes():
@@ -261,9 +263,9 @@ _SHAPES = None
 _CHUNK = 1 << 16
 
 
-def _quads(mat, length):
-    """Dotted quads of a rows x 16 uint8 matrix (each row a string of 7 to 15 bytes and what
-    follows it): the address of each row and whether the row is a plain quad (four octets 0..255
+def _quads(win, starts, length, pool=None):
+    """Dotted quads of the strings at ``starts`` (7 to 15 bytes each) of the window view ``win``
+    (_windows: each string's 16 bytes as a row, gathered chunk by chunk): the address of each row and whether the row is a plain quad (four octets 0..255
     of 1 to 3 digits without leading zeros, nothing else). Column-wise, in chunks that stay in
     cache: 9 byte operations a column build the running octet value, the digit count and the mask
     of dots; the mask's shape then says where each octet ends."""
@@ -274,13 +276,14 @@ def _quads(mat, length):
     m = len(length)
     out = np.zeros(m, dtype=np.uint32)
     ok = np.zeros(m, dtype=bool)
-    rows = np.arange(m)
-    mat[rows, length] = 46  # the end is the fourth terminator
-    for a in range(0, m, _CHUNK):
+
+    def chunk(a):
         b = min(m, a + _CHUNK)
         n = b - a
-        cols = np.ascontiguousarray(mat[a:b].T)
+        mat = win[starts[a:b]]  # a copy: rows x 16
         ln = length[a:b]
+        mat[np.arange(n), ln] = 46  # the end is the fourth terminator
+        cols = np.ascontiguousarray(mat.T)
         for j in range(8, 16):
             np.copyto(cols[j], 0, where=ln < j)  # the next strings' bytes
         hist = np.empty((16, n), dtype=np.uint16)
@@ -314,10 +317,17 @@ def _quads(mat, length):
             addr |= octet.astype(np.uint32) & 0xFF
         out[a:b] = addr
         ok[a:b] = good
+
+    chunks = range(0, m, _CHUNK)
+    if pool is None or m < 2 * _CHUNK:
+        for a in chunks:
+            chunk(a)
+    else:  # numpy releases the GIL in its loops: the chunks run side by side
+        list(pool.map(chunk, chunks))
     return out, ok
 
 
-def _strings(arr, nulls, kind, v4):
+def _strings(arr, nulls, kind, v4, pool=None):
     off, data = _buffers(arr)
     starts = off[:-1]
     length = off[1:] - starts
@@ -325,8 +335,8 @@ def _strings(arr, nulls, kind, v4):
     six = []
     rest_mask = ~nulls
     if fast.size:
-        mat = _windows(data, starts[fast].astype(np.intp), 16)
-        values, ok = _quads(mat, length[fast].astype(np.intp))
+        values, ok = _quads(_windows(data, 16), starts[fast].astype(np.intp),
+                            length[fast].astype(np.intp), pool)
         rows = fast[ok]
         v4[rows] = values[ok]
         kind[rows] = 4

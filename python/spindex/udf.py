@@ -75,7 +75,7 @@ def index(path):
         with _lock:
             idx = _open.get(key)
             if idx is None:
-                idx = _open[key] = Index(real)
+                idx = _open[key] = Index(real, threads=1)  # Spark runs a worker per core
     return idx
 
 
