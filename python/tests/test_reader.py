@@ -419,3 +419,48 @@ def test_not_an_index(tmp_path):
         spindex.open(str(p))
     with pytest.raises(FileNotFoundError):
         spindex.open(str(tmp_path / "missing.spx"))
+
+
+def _with_prefix6(src, dst, version=5, damage=False):
+    """``src`` with a section id 26 (``prefix6``, width 4: the other engineer's IPv6 prefix
+    table, format version 5) appended, its directory entry, file length, version and checksums
+    made to agree; ``damage`` flips a byte of the section after its CRC is taken."""
+    import google_crc32c
+    b = bytearray(open(src, "rb").read())
+    count = struct.unpack_from("<I", b, 40)[0]
+    first = min(struct.unpack_from("<q", b, 128 + 32 * i + 8)[0] for i in range(count))
+    assert 128 + 32 * (count + 1) <= first, "no room in the directory"
+    offset = (len(b) + 63) // 64 * 64
+    body = np.arange(1000, dtype="<i4").tobytes()
+    b += bytes(offset - len(b)) + body
+    struct.pack_into("<IHhqqIi", b, 128 + 32 * count, 26, 4, 0, offset, len(body),
+                     google_crc32c.value(body), 0)
+    if damage:
+        b[offset + 17] ^= 1
+    struct.pack_into("<H", b, 8, version)
+    struct.pack_into("<q", b, 32, len(b))
+    struct.pack_into("<I", b, 40, count + 1)
+    struct.pack_into("<I", b, 124, google_crc32c.value(bytes(b[:124]) +
+                                                       bytes(b[128:128 + 32 * (count + 1)])))
+    open(dst, "wb").write(b)
+    return offset
+
+
+def test_prefix6_section_of_version_5(fixtures, tmp_path):
+    path = str(tmp_path / "p6.spx")
+    _with_prefix6(fixtures["dense"], path)
+    idx = spindex.open(path)
+    assert idx.version == 5 and "prefix6" in idx.sections
+    with open(fixtures["dense_txt"]) as f:
+        some = [line.split("|")[0] for line in f][::97]
+    assert idx.label(some).to_pylist() == spindex.open(fixtures["dense"]).label(some).to_pylist()
+    offset = _with_prefix6(fixtures["dense"], path, damage=True)
+    with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset %d: "
+                                                r"expected CRC32C [0-9a-f]{8}, found [0-9a-f]{8} "
+                                                r"\(its 4000 bytes are damaged\)" % offset):
+        spindex.open(path)
+    _with_prefix6(fixtures["dense"], path, version=4)
+    with pytest.raises(CorruptIndexError, match=r"p6.spx: directory at offset 352: expected a "
+                                                r"known, not yet listed section id \(1..25\), "
+                                                r"found 26"):
+        spindex.open(path)
