@@ -16,8 +16,8 @@ batch. The rest (IPv6 text, brackets, ports, quotes, blanks, and the quads the m
 say why) is read by a strict scalar parser, once per distinct string.
 """
 
-import ipaddress
 import re
+import socket
 
 import numpy as np
 import pyarrow as pa
@@ -59,9 +59,9 @@ def _ipv6(s):
         last = s.rsplit(":", 1)[-1]
         if "." in s[:len(s) - len(last)] or _quad(last) < 0:
             return None
-    try:
-        v = int(ipaddress.IPv6Address(s))
-    except ValueError:
+    try:  # the C library's parser (strict RFC 4291 text; the checks above keep out the rest)
+        v = int.from_bytes(socket.inet_pton(socket.AF_INET6, s), "big")
+    except (OSError, ValueError):
         return None
     return v >> 64, v & 0xFFFFFFFFFFFFFFFF
 
@@ -181,11 +181,16 @@ def parse(ips, pool=None):
     p.n = n
     p.v4_rows = np.flatnonzero(kind == 4)
     p.v4 = v4[p.v4_rows]
-    if six:
-        rows = np.fromiter((r for r, _, _ in six), dtype=np.intp, count=len(six))
-        p.v6_rows = rows
-        p.hi = np.fromiter((h for _, h, _ in six), dtype=np.uint64, count=len(six))
-        p.lo = np.fromiter((l_ for _, _, l_ in six), dtype=np.uint64, count=len(six))
+    blocks = [t for t in six if isinstance(t[0], np.ndarray)]  # from _plain6
+    single = [t for t in six if not isinstance(t[0], np.ndarray)]  # from the scalar parser
+    if single:
+        blocks.append((np.fromiter((r for r, _, _ in single), dtype=np.intp, count=len(single)),
+                       np.fromiter((h for _, h, _ in single), dtype=np.uint64, count=len(single)),
+                       np.fromiter((x for _, _, x in single), dtype=np.uint64, count=len(single))))
+    if blocks:
+        p.v6_rows = np.concatenate([b[0] for b in blocks]).astype(np.intp)
+        p.hi = np.concatenate([b[1] for b in blocks])
+        p.lo = np.concatenate([b[2] for b in blocks])
     else:
         p.v6_rows = np.zeros(0, dtype=np.intp)
         p.hi = p.lo = np.zeros(0, dtype=np.uint64)
@@ -342,6 +347,8 @@ def _strings(arr, nulls, kind, v4, pool=None):
         kind[rows] = 4
         rest_mask[rows] = False
     rest = np.flatnonzero(rest_mask)
+    if rest.size > 64:
+        rest = _plain6(arr, rest, kind, v4, six)
     if rest.size:
         texts = arr.take(pa.array(rest)).to_pylist()
         memo = {}
@@ -358,6 +365,44 @@ def _strings(arr, nulls, kind, v4, pool=None):
                 kind[r] = 6
                 six.append((r, a[1], a[2]))
     return six
+
+
+def _pton6(s, pton=socket.inet_pton, family=socket.AF_INET6):
+    try:
+        return pton(family, s)
+    except (OSError, ValueError):
+        return None
+
+
+_ZERO16 = bytes(16)
+
+
+def _plain6(arr, rest, kind, v4, six):
+    """Of the rows ``rest``, those of hex digits and colons only (two colons at least: IPv6 text,
+    nothing around it) read by the C library's parser, 16 bytes each into numpy; returns the rows
+    left for the scalar parser (embedded quads, brackets, ports, quotes, blanks, other text)."""
+    import pyarrow.compute as pc
+
+    texts = arr.take(pa.array(rest))
+    plain = pc.match_substring_regex(texts, r"^[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:]*$")
+    plain = plain.fill_null(False).to_numpy(zero_copy_only=False)
+    rows = rest[plain]
+    if not rows.size:
+        return rest
+    packed = [_pton6(t) for t in texts.filter(pa.array(plain)).to_pylist()]
+    good = np.fromiter((p is not None for p in packed), dtype=bool, count=len(packed))
+    words = np.frombuffer(b"".join(p if p is not None else _ZERO16 for p in packed),
+                          dtype=">u8").reshape(-1, 2)
+    hi = words[:, 0].astype(np.uint64)
+    lo = words[:, 1].astype(np.uint64)
+    kind[rows[~good]] = -1
+    mapped = good & (hi == 0) & ((lo >> np.uint64(32)) == MAPPED_LO_TOP)
+    kind[rows[mapped]] = 4
+    v4[rows[mapped]] = (lo[mapped] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    rest6 = good & ~mapped
+    six.append((rows[rest6], hi[rest6], lo[rest6]))
+    kind[rows[rest6]] = 6
+    return rest[~plain]
 
 
 def _binaries(arr, nulls, kind, v4):
