@@ -14,7 +14,8 @@ access mode, any Spark Connect server), answered by ``spindex.open`` in the Pyth
 (``pyspark.sql.functions.arrow_udf``, pyarrow arrays in and out) where the Spark line has them
 (4.1 and later), pandas UDFs otherwise. Each Python worker opens the index once (the whole file is
 checked then) and keeps it for every later batch. An address that does not parse is NULL, as the
-``try_`` functions of the jar give it. ``lookup``'s STRUCT type is read from the index on the
+``try_`` functions of the jar give it (with a pandas UDF, ``lookup`` of a miss is a struct of NULL
+fields: a pandas UDF cannot return a NULL struct). ``lookup``'s STRUCT type is read from the index on the
 driver, so the path must be readable there too.
 
 The index reaches the workers as the session ships it: ``ship(spark, path)`` adds it with
@@ -86,6 +87,26 @@ def _ddl(arrow_type):
                                     for f in arrow_type)
 
 
+def _pandas_fn(answer, struct=False):
+    """The body of a pandas UDF (Spark before 4.1) over ``answer`` (pyarrow in, pyarrow out): a
+    Series in, a Series out, or for a STRUCT a DataFrame of its fields (a pandas UDF has no NULL
+    struct: a miss is a struct of NULL fields there)."""
+    import pandas as pd
+
+    if struct:
+        def pandas_struct(ips: pd.Series) -> pd.DataFrame:
+            out = answer(pa.Array.from_pandas(ips))
+            return pd.DataFrame({f.name: out.field(i).to_pandas()
+                                 for i, f in enumerate(out.type)})
+
+        return pandas_struct
+
+    def pandas_fn(ips: pd.Series) -> pd.Series:
+        return answer(pa.Array.from_pandas(ips)).to_pandas()
+
+    return pandas_fn
+
+
 def _udf(answer, return_type, struct=False):
     from pyspark.sql import functions as F
 
@@ -95,21 +116,7 @@ def _udf(answer, return_type, struct=False):
             return answer(ips)
 
         return arrow_udf(arrow_fn, return_type)
-
-    import pandas as pd
-
-    if struct:
-        def pandas_struct(ips: pd.Series) -> pd.DataFrame:
-            out = answer(pa.Array.from_pandas(ips))
-            return pd.DataFrame({f.name: out.field(i).to_pandas()
-                                 for i, f in enumerate(out.type)})
-
-        return F.pandas_udf(pandas_struct, return_type)
-
-    def pandas_fn(ips: pd.Series) -> pd.Series:
-        return answer(pa.Array.from_pandas(ips)).to_pandas()
-
-    return F.pandas_udf(pandas_fn, return_type)
+    return F.pandas_udf(_pandas_fn(answer, struct), return_type)
 
 
 def _path(path):

@@ -83,3 +83,27 @@ def test_maxmind_built_index_against_maxminddb(tmp_path):
     # Where the two differ by design: an IPv4-mapped address is its IPv4 address in every index
     # (this database has no alias for ::ffff:0:0/96, so MaxMind's reader finds nothing there).
     assert idx.lookup(["::ffff:81.2.69.1"]).to_pylist() == [{"country": "GB", "lat": 51.5, "asn": 1}]
+
+
+def test_udf_bodies_without_spark(fixtures):
+    """What spindex.udf's UDFs run in a Python worker, without Spark: the Arrow body is the index's
+    own call; the pandas one (Spark before 4.1) converts a Series in and out."""
+    pd = pytest.importorskip("pandas")
+    from spindex import udf
+
+    ips = ["1.0.0.7", "2001:db8::7", "bogus", None, "9.9.9.9"]
+    idx = udf.index(fixtures["typed"])
+    assert udf.index(fixtures["typed"]) is idx  # opened once per process
+    assert idx.threads == 1
+    label = udf._pandas_fn(idx.label)(pd.Series(ips))
+    assert label.tolist()[:2] == ["AU|-33.5|13335", "DE|52.5|3320"]
+    assert label.isna().tolist() == [False, False, True, True, True]
+    fields = udf._pandas_fn(idx.lookup, struct=True)(pd.Series(ips))
+    assert list(fields.columns) == ["country", "lat", "asn"]
+    assert fields.iloc[0].tolist() == ["AU", -33.5, 13335]
+    assert fields["country"].isna().tolist() == [False, False, True, True, True]
+    assert udf._ddl(idx.arrow_type()) == "STRUCT<`country`: STRING, `lat`: DOUBLE, `asn`: BIGINT>"
+    with pytest.raises(FileNotFoundError, match="ship it with spindex.udf.ship"):
+        udf.index("/nonexistent/dir/none.spx")
+    with pytest.raises(TypeError, match="the index is a path"):
+        udf.label(5)
