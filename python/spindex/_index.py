@@ -50,10 +50,11 @@ SECTIONS = {
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
 KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
-SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6")
+SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
-           "range6_labels", "prefix16_v6")
-OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases", "prefix6")
+           "range6_labels", "prefix16_v6", "prefix6")
+OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases")
+PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
 FLIP32 = np.uint32(0x80000000)
 FLIP64 = np.uint64(0x8000000000000000)
@@ -260,6 +261,11 @@ class Index:
         p6 = sec.get("prefix16_v6")
         if p6 is not None:
             self._expect(p6, PREFIX16_ENTRIES)
+        t6 = sec.get("prefix6")  # version 5: read for its checksum, not used by the lookups
+        if t6 is not None and (p6 is None or t6.elements < PREFIX6_LEAST):
+            self._fail("section 'prefix6'", t6.offset, "at least %d elements, beside a "
+                       "'prefix16_v6' section" % PREFIX6_LEAST, "%d elements%s" % (
+                           t6.elements, ", no 'prefix16_v6' section" if p6 is None else ""))
 
     def _array(self, name, dtype):
         """The section as a read-only numpy view of the mapping, its CRC32C checked first."""

@@ -338,14 +338,14 @@ def _expected_errors():
     return rows
 
 
-# future-version.spx is a version 5 file: this reader reads version 5 (test_newer_version below
-# makes a version 6 one).
-EXPECTED = [r for r in _expected_errors() if r[0] != "future-version.spx"]
+EXPECTED = _expected_errors()
 
 
 @pytest.mark.parametrize("name,stage,message", EXPECTED, ids=[r[0] for r in EXPECTED])
 def test_damaged_fixtures_same_verdict_as_java(name, stage, message):
     path = os.path.join(BAD, name)
+    if "format version 1 to 4" in message:  # a version 5 fixture of a version 4 writer: read
+        pytest.skip("%s is version 5, which this reader reads (see test_newer_version...)" % name)
     if stage == "open":
         with pytest.raises(CorruptIndexError) as e:
             spindex.open(path)
@@ -431,7 +431,7 @@ def _with_prefix6(src, dst, version=5, damage=False):
     first = min(struct.unpack_from("<q", b, 128 + 32 * i + 8)[0] for i in range(count))
     assert 128 + 32 * (count + 1) <= first, "no room in the directory"
     offset = (len(b) + 63) // 64 * 64
-    body = np.arange(1000, dtype="<i4").tobytes()
+    body = np.arange(65536 + 3 + 2, dtype="<i4").tobytes()
     b += bytes(offset - len(b)) + body
     struct.pack_into("<IHhqqIi", b, 128 + 32 * count, 26, 4, 0, offset, len(body),
                      google_crc32c.value(body), 0)
@@ -447,20 +447,26 @@ def _with_prefix6(src, dst, version=5, damage=False):
 
 
 def test_prefix6_section_of_version_5(fixtures, tmp_path):
+    """On a dual-stack set (prefix6 goes with IPv6 keys and prefix16_v6)."""
     path = str(tmp_path / "p6.spx")
-    _with_prefix6(fixtures["dense"], path)
+    _with_prefix6(fixtures["set"], path)
     idx = spindex.open(path)
     assert idx.version == 5 and "prefix6" in idx.sections
-    with open(fixtures["dense_txt"]) as f:
-        some = [line.split("|")[0] for line in f][::97]
-    assert idx.label(some).to_pylist() == spindex.open(fixtures["dense"]).label(some).to_pylist()
-    offset = _with_prefix6(fixtures["dense"], path, damage=True)
+    with open(fixtures["set_txt"]) as f:
+        some = [line.strip() for line in f][::7] + ["1.2.3.4", "2001:db8::1"]
+    assert idx.contains(some).to_pylist() == spindex.open(fixtures["set"]).contains(some).to_pylist()
+    offset = _with_prefix6(fixtures["set"], path, damage=True)
     with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset %d: "
                                                 r"expected CRC32C [0-9a-f]{8}, found [0-9a-f]{8} "
-                                                r"\(its 4000 bytes are damaged\)" % offset):
+                                                r"\(its 262164 bytes are damaged\)" % offset):
         spindex.open(path)
-    _with_prefix6(fixtures["dense"], path, version=4)
-    with pytest.raises(CorruptIndexError, match=r"p6.spx: directory at offset 352: expected a "
+    _with_prefix6(fixtures["set"], path, version=4)
+    with pytest.raises(CorruptIndexError, match=r"p6.spx: directory at offset 288: expected a "
                                                 r"known, not yet listed section id \(1..25\), "
                                                 r"found 26"):
+        spindex.open(path)
+    _with_prefix6(fixtures["dense"], path)  # no prefix16_v6 (an IPv4-only range index)
+    with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset \d+: "
+                                                r"expected no 'prefix6' in an IP range index file "
+                                                r"without 'range6_starts_hi', found 262164 bytes"):
         spindex.open(path)
