@@ -10,9 +10,15 @@ session the Column helpers reach them through the session's py4j gateway; on a S
 session they are calls by name (``spindex_label`` ...) that the server resolves, so the server must
 run with the job jar and ``spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions``.
 
-``import spindex`` needs no pyspark: the modules that use it import it when called.
+``spindex.open(path)`` reads an index in Python itself (numpy and pyarrow, no JVM): vectorized
+``label``/``lookup``/``contains`` over pyarrow, numpy, pandas or polars batches, and, through
+``spindex.udf``, Spark UDFs that need no jar on the cluster.
+
+``import spindex`` needs no pyspark, numpy or pyarrow: the modules that use them import them when
+called.
 """
 
+from spindex._errors import CorruptIndexError
 from spindex._functions import (
     SpindexUnavailableError,
     contains,
@@ -27,7 +33,22 @@ from spindex._functions import (
 )
 from spindex._jars import configure, job_jar
 
+
+
+def open(path, threads=None):  # noqa: A001 - spindex.open, as the issue and the README name it
+    """Opens a Spindex index for lookups in Python: maps the file read-only and checks the header
+    and every section checksum as the Java loaders do (a damaged, truncated or other file is one
+    ``CorruptIndexError``, a ``ValueError``, naming the file, the section and the offset). Returns
+    a ``spindex._index.Index``: ``label(ips)``, ``lookup(ips)``, ``contains(ips)``. ``threads``:
+    how many threads answer one large batch (default: the CPUs; 1 for one)."""
+    from spindex._index import Index
+
+    return Index(path, threads)
+
+
 __all__ = [
+    "CorruptIndexError",
+    "open",
     "SpindexUnavailableError",
     "configure",
     "contains",

@@ -9,6 +9,9 @@ Connect session and a classic one. Usage:
   it_connect.py same WORK                    (remote.json and classic.json hold the same answers)
   it_connect.py bare sc://HOST:PORT WORK     (server without the extension: register() and a call
                                               fail with the one-line message; then the Java UDFs)
+  it_connect.py nojar sc://HOST:PORT WORK    (server without any Spindex jar: spindex.udf's Python
+                                              UDFs, the index shipped as artifacts, answer as the
+                                              JVM functions did in remote.json)
 
 WORK holds ranges.txt (geo, configured as spark.spindex.index.geo on the server), ranges.spx,
 fields.spx (the same ranges with --label-fields country,region,city,isp), set.txt and set.spx, and
@@ -161,6 +164,71 @@ def run_queries(spark, work, quiet=None):
     return answers
 
 
+# spindex.udf function, the index file, the JVM query of remote.json / classic.json it must equal
+# (the try_ twins: a Python UDF answers NULL for an unparseable address, as they do).
+UDFS = [("label", "ranges.spx", "api try_label"), ("lookup", "fields.spx", None),
+        ("contains", "set.spx", "api try_contains")]
+
+
+def make_udfs(paths):
+    """spindex.udf's UDFs over the index files ``paths`` (name -> path; lookup reads its STRUCT
+    type from the file here, on the driver or client)."""
+    import spindex.udf
+
+    return {fn: getattr(spindex.udf, fn)(paths[f]) for fn, f, _ in UDFS}
+
+
+def udf_queries(spark, work, udfs, jvm):
+    """spindex.udf's UDFs over every input: the same answers as the JVM functions (``jvm``, the
+    answers of run_queries), and for lookup on fields.spx the reference's fields."""
+    ref = Reference(work)
+    texts = read_queries(work)
+    df = spark.createDataFrame(list(enumerate(texts)), "id INT, ip STRING")
+    df.createOrReplaceTempView("q")
+    for fn, f, query in UDFS:
+        got = sorted([r[0], plain(r[1])] for r in df.select("id", udfs[fn]("ip")).collect())
+        if query:
+            want = jvm[query]
+        else:
+            want = [[i, a["lookup_fields"]] for i, a in enumerate(ref.answers(t) for t in texts)]
+        bad = [(texts[g[0]], g, w) for g, w in zip(got, want) if g != w]
+        check(len(got) == len(want) and not bad,
+              "spindex.udf.%s(%s): %d rows equal the %s%s" % (
+                  fn, f, len(got), "JVM's %s" % query if query else "reference",
+                  "; first: %r" % (bad[:3],) if bad else ""))
+    spark.udf.register("py_spindex_label", udfs["label"])
+    rows = sorted([r[0], r[1]] for r in spark.sql("SELECT id, py_spindex_label(ip) FROM q").collect())
+    check(rows == jvm["api try_label"], "spark.udf.register(spindex.udf.label(...)) in SQL: the same")
+
+
+def nojar(url, work):
+    import shutil
+
+    from pyspark.sql import SparkSession
+    import spindex.udf
+
+    spark = SparkSession.builder.remote(url).getOrCreate()
+    check(type(spark).__module__.startswith("pyspark.sql.connect."), "a Spark Connect session")
+    functions = spark.sql("SHOW FUNCTIONS LIKE 'spindex*'").collect()
+    jars = spark.conf.get("spark.jars", "")
+    check(not functions and "spindex" not in jars,
+          "the server has no Spindex jar (spark.jars %r) and no Spindex function" % jars)
+    with open(os.path.join(work, "remote.json"), encoding="utf-8") as f:
+        jvm = json.load(f)
+    # Shipped from a directory of the client that is gone when the queries run: the workers can
+    # only answer from the session's artifacts.
+    ship = os.path.join(work, "client-only")
+    os.makedirs(ship, exist_ok=True)
+    paths = {}
+    for _, name, _ in UDFS:
+        shutil.copyfile(os.path.join(work, name), os.path.join(ship, name))
+        paths[name] = spindex.udf.ship(spark, os.path.join(ship, name))
+    udfs = make_udfs(paths)
+    shutil.rmtree(ship)
+    udf_queries(spark, work, udfs, jvm)
+    spark.stop()
+
+
 def remote(url, work):
     from pyspark.sql import SparkSession
     import spindex
@@ -186,6 +254,26 @@ def classic(work):
     check(not type(spark).__module__.startswith("pyspark.sql.connect."), "a classic session")
     spindex.register(spark)
     answers = run_queries(spark, work, quiet=lambda: spark.sparkContext.setLogLevel("OFF"))
+    # spindex.udf on the classic session: the index by SparkContext.addFile, the UDFs naming the
+    # file only (found in SparkFiles), against the JVM functions of this same session.
+    import shutil
+
+    import spindex.udf
+
+    paths = {}
+    os.makedirs(os.path.join(work, "addfile"), exist_ok=True)
+    for _, name, _ in UDFS:
+        shipped = os.path.join(work, "addfile", "addfile-" + name)
+        shutil.copyfile(os.path.join(work, name), shipped)
+        spindex.udf.ship(spark, shipped)
+        paths[name] = "addfile-" + name
+    cwd = os.getcwd()
+    os.chdir("/")  # not the work directory: the name is found in SparkFiles only
+    try:
+        udfs = make_udfs(paths)
+    finally:
+        os.chdir(cwd)
+    udf_queries(spark, work, udfs, answers)
     with open(os.path.join(work, "classic.json"), "w", encoding="utf-8") as f:
         json.dump(answers, f, sort_keys=True)
     spark.stop()
@@ -269,6 +357,8 @@ if __name__ == "__main__":
         same(sys.argv[2])
     elif mode == "bare":
         bare(sys.argv[2], sys.argv[3])
+    elif mode == "nojar":
+        nojar(sys.argv[2], sys.argv[3])
     else:
-        sys.exit("usage: it_connect.py remote|classic|same|bare ...")
+        sys.exit("usage: it_connect.py remote|classic|same|bare|nojar ...")
     print("%s: %d checks passed" % (mode, checks))

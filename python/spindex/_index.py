@@ -1,0 +1,823 @@
+#
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0
+#
+"""A Spindex index read in place from Python (numpy and pyarrow; no JVM): ``spindex.open(path)``.
+
+The file is mapped read-only; the header, the directory and every section checksum are checked at
+open in the order of docs/FORMAT.md "Validation", with the Java loaders' messages. Lookups take a
+whole batch: the addresses are parsed column-wise (``spindex._parse``), sorted, and searched with
+one ``numpy.searchsorted`` over the mapped sections (sorted queries walk the rows in order, which
+is several times faster than searching them in arrival order).
+"""
+
+import mmap
+import os
+import struct
+import sys
+import threading
+
+import numpy as np
+import pyarrow as pa
+
+from spindex import _parse
+from spindex._errors import CorruptIndexError
+
+MAGIC = b"\x89SPX\r\n\x1a\n"
+VERSION = 5  # the newest format version this reader reads; it reads every older one
+HEADER = 128
+DIR_ENTRY = 32
+ALIGN = 64
+MAX_SECTIONS = 64
+MAX_ELEMENTS = 2 ** 31 - 9
+PREFIX16_ENTRIES = 65537
+SUB_MAP_INTS = 32768
+SUB_TABLE_INTS = 128
+
+# id: (name, width, first version)
+SECTIONS = {
+    1: ("keys", 4, 1), 2: ("prefix16", 4, 1), 3: ("range_starts", 4, 1), 4: ("range_ends", 4, 1),
+    5: ("range_labels", 4, 1), 6: ("label_offsets", 4, 1), 7: ("label_bytes", 1, 1),
+    8: ("id_hashes", 8, 1), 9: ("product_ints", 4, 1), 10: ("column_names", 1, 1),
+    11: ("id_offsets", 4, 1), 12: ("id_bytes", 1, 1), 13: ("keys6_hi", 8, 2),
+    14: ("keys6_lo", 8, 2), 15: ("prefix16_v6", 4, 2), 16: ("range6_starts_hi", 8, 2),
+    17: ("range6_starts_lo", 8, 2), 18: ("range6_ends_hi", 8, 2), 19: ("range6_ends_lo", 8, 2),
+    20: ("range6_labels", 4, 2), 21: ("label_fields", 1, 2), 22: ("prefix24", 4, 3),
+    23: ("label_types", 1, 4), 24: ("source_info", 1, 4), 25: ("ipv4_aliases", 8, 4),
+    26: ("prefix6", 4, 5),
+}
+KINDS = {1: "set", 2: "ranges", 3: "products"}
+KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
+KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
+SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
+RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
+           "range6_labels", "prefix16_v6", "prefix6")
+OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases")
+PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
+TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
+FLIP32 = np.uint32(0x80000000)
+FLIP64 = np.uint64(0x8000000000000000)
+
+
+def _crc32c():
+    try:
+        import google_crc32c
+    except ImportError as e:  # pragma: no cover - a dependency of the package
+        raise ImportError("spindex.open needs google-crc32c (pip install google-crc32c)") from e
+    return google_crc32c.value
+
+
+def _max_id(version):
+    return max(i for i, s in SECTIONS.items() if s[2] <= version)
+
+
+class Section:
+    __slots__ = ("id", "name", "width", "offset", "length", "crc", "at")
+
+    def __init__(self, sid, name, width, offset, length, crc, at):
+        self.id, self.name, self.width = sid, name, width
+        self.offset, self.length, self.crc, self.at = offset, length, crc, at
+
+    @property
+    def elements(self):
+        return self.length // self.width
+
+
+class Index:
+    """An open Spindex index (``spindex.open``). Thread-safe for lookups; ``close()`` unmaps it
+    (arrays it returned stay valid: they are copies)."""
+
+    def __init__(self, path, threads=None):
+        self.path = os.fspath(path)
+        # Threads for one large batch (numpy releases the GIL in its loops): the CPUs by default;
+        # 1 where something else parallelizes already (spindex.udf: Spark's Python workers).
+        self.threads = max(1, int(threads)) if threads else (os.cpu_count() or 1)
+        self.unparseable = 0  # addresses that did not parse, over every call (they answer null)
+        self._lock = threading.Lock()
+        self._dictionary = None
+        self._typed = None
+        try:
+            with open(self.path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size < HEADER:
+                    self._fail("header", 0, "at least 128 bytes",
+                               "fewer: a truncated index, or not a Spindex index")
+                self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except IsADirectoryError:
+            raise CorruptIndexError("%s: not a file (a directory)" % self.path) from None
+        self._buf = memoryview(self._mm)
+        self.file_size = size
+        self._checked = set()
+        self._read_header()
+        self._load()
+
+    # ---- validation -------------------------------------------------------------------------
+
+    def _fail(self, section, offset, expected, found):
+        raise CorruptIndexError.at(self.path, section, offset, expected, found)
+
+    def _read_header(self):
+        b = self._buf
+        size = self.file_size
+        if bytes(b[0:8]) != MAGIC:
+            self._fail("header", 0, "magic 89 53 50 58 0D 0A 1A 0A (a Spindex index)",
+                       "other bytes: not a Spindex index")
+        version, kind, flags, rows, created, length, count = struct.unpack_from(
+            "<HHiqqqI", b, 8)
+        if version < 1 or version > VERSION:
+            self._fail("header", 8, "format version 1 to %d%s" % (
+                VERSION, " (written by a newer Spindex)" if version > VERSION else ""), version)
+        if count > MAX_SECTIONS:
+            self._fail("header", 40, "at most 64 sections", count)
+        need = HEADER + DIR_ENTRY * count
+        if need > size:
+            self._fail("directory", HEADER, "%d bytes of header and directory" % need,
+                       "%d bytes in the file" % size)
+        crc = _crc32c()
+        stored = struct.unpack_from("<I", b, 124)[0]
+        actual = crc(bytes(b[0:124]) + bytes(b[HEADER:need]))
+        if stored != actual:
+            self._fail("header", 124, "header checksum %08x" % stored,
+                       "%08x (header or directory damaged)" % actual)
+        if kind not in KINDS:
+            self._fail("header", 10, "a known index kind (1, 2 or 3)", kind)
+        for at in (44, 80, 88, 96, 104, 112, 120):
+            width = 4 if at in (44, 120) else 8
+            v = struct.unpack_from("<i" if width == 4 else "<q", b, at)[0]
+            if v != 0:
+                self._fail("header", at, "reserved bytes %d-%d zero" % (at, at + width - 1),
+                           "0x%x" % (v & (2 ** 64 - 1) if v < 0 else v))
+        if flags != 0:
+            self._fail("header", 12, "flags 0", "0x%08x" % (flags & 0xFFFFFFFF))
+        if length != size:
+            self._fail("header", 32, "a file of %d bytes (as written)" % length,
+                       "%d bytes (truncated or extended)" % size)
+        if rows < 0 or rows > MAX_ELEMENTS:
+            self._fail("header", 16, "a row count in [0, 2^31-9]", rows)
+        self.version, self.kind_code, self.rows, self.created = version, kind, rows, created
+        self.kind = KINDS[kind]
+        self.source_digest = bytes(b[48:80]).hex()
+        self.header_crc = stored
+        first = (HEADER + DIR_ENTRY * count + ALIGN - 1) // ALIGN * ALIGN
+        sections = {}
+        for i in range(count):
+            at = HEADER + i * DIR_ENTRY
+            sid, width, res1, offset, slen, scrc, res2 = struct.unpack_from("<IHhqqIi", b, at)
+            spec = SECTIONS.get(sid)
+            if spec is None or spec[2] > version or spec[0] in sections:
+                self._fail("directory", at, "a known, not yet listed section id (1..%d)"
+                           % _max_id(version), sid)
+            if res1 != 0 or res2 != 0:
+                self._fail("directory", at + (6 if res1 else 28), "reserved directory bytes zero",
+                           "0x%x" % ((res1 if res1 else res2) & 0xFFFFFFFF))
+            name = "section '%s'" % spec[0]
+            if width != spec[1]:
+                self._fail("directory", at + 4, "%s width %d" % (name, spec[1]), width)
+            if offset < first or offset % ALIGN:
+                self._fail("directory", at + 8, "%s offset aligned to 64 and >= %d" % (name, first),
+                           offset)
+            if slen < 0 or slen % width or slen > size - offset:
+                self._fail("directory", at + 16, "%s length, a multiple of %d ending within %d bytes"
+                           % (name, width, size), "%d bytes at offset %d" % (slen, offset))
+            if slen // width > MAX_ELEMENTS:
+                self._fail("directory", at + 16, "%s of at most %d elements (rows are Java int "
+                           "indexes; a larger list is split over indexes)" % (name, MAX_ELEMENTS),
+                           "%d elements" % (slen // width))
+            sections[spec[0]] = Section(sid, spec[0], width, offset, slen, scrc, at)
+        ordered = sorted(sections.values(), key=lambda s: s.offset)
+        for prev, nxt in zip(ordered, ordered[1:]):
+            if prev.offset + prev.length > nxt.offset:
+                self._fail("directory", HEADER, "section '%s' to start after '%s' ends at %d"
+                           % (nxt.name, prev.name, prev.offset + prev.length),
+                           "offset %d" % nxt.offset)
+        self.sections = sections
+        self._check_counts()
+
+    def _require(self, name):
+        s = self.sections.get(name)
+        if s is None:
+            self._fail("directory", HEADER, "a '%s' section for kind %s"
+                       % (name, KIND_ENUM[self.kind_code]), "none")
+        return s
+
+    def _expect(self, s, n):
+        if s.elements != n:
+            self._fail("section '%s'" % s.name, s.offset, "%d elements (%d bytes)" % (n, n * s.width),
+                       "%d elements (%d bytes)" % (s.elements, s.length))
+
+    def _only_in(self, group):
+        allowed = group if group[0] in self.sections else ()
+        for s in self.sections.values():
+            of_ranges = s.name in OF_RANGES and self.kind_code == 2
+            if SECTIONS[s.id][2] > 1 and s.name not in allowed and not of_ranges:
+                self._fail("section '%s'" % s.name, s.offset, "no '%s' in %s file%s" % (
+                    s.name, KIND_TEXT[self.kind_code],
+                    "" if group[0] in self.sections else " without '%s'" % group[0]),
+                    "%d bytes" % s.length)
+
+    def _check_counts(self):
+        sec = self.sections
+        if self.kind_code == 1:
+            v6 = sec["keys6_hi"].elements if "keys6_hi" in sec else 0
+            self._expect(self._require("keys"), self.rows - v6)
+            if v6 or "keys6_hi" in sec:
+                self._expect(self._require("keys6_lo"), v6)
+            self._only_in(SET6)
+        elif self.kind_code == 3:
+            self._expect(self._require("id_hashes"), self.rows)
+            self._expect(self._require("id_offsets"), self.rows + 1)
+            for n in ("product_ints", "column_names", "id_bytes"):
+                self._require(n)
+            self._only_in(("id_hashes",))
+        else:
+            v6 = sec["range6_starts_hi"].elements if "range6_starts_hi" in sec else 0
+            for n in ("range_starts", "range_ends", "range_labels"):
+                self._expect(self._require(n), self.rows - v6)
+            if "range6_starts_hi" in sec:
+                for n in RANGES6[1:5]:
+                    self._expect(self._require(n), v6)
+            self._only_in(RANGES6)
+            f = sec.get("label_fields")
+            if f is not None and f.length < 2:
+                self._fail("section 'label_fields'", f.offset,
+                           "a delimiter line and at least one field name", "%d bytes" % f.length)
+            self._require("label_bytes")
+            o = self._require("label_offsets")
+            if o.elements < 1:
+                self._fail("section 'label_offsets'", o.offset, "at least 1 element", o.elements)
+        p = sec.get("prefix16")
+        if p is not None:
+            self._expect(p, PREFIX16_ENTRIES)
+        p24 = sec.get("prefix24")
+        if p24 is not None:
+            tables = p24.elements - SUB_MAP_INTS
+            if p is None or tables < SUB_TABLE_INTS or tables % SUB_TABLE_INTS or \
+                    tables // SUB_TABLE_INTS > 65535:
+                self._fail("section 'prefix24'", p24.offset,
+                           "32768 + k x 128 elements (0 < k < 65536), beside a 'prefix16' section",
+                           "%d elements%s" % (p24.elements,
+                                              ", no 'prefix16' section" if p is None else ""))
+        p6 = sec.get("prefix16_v6")
+        if p6 is not None:
+            self._expect(p6, PREFIX16_ENTRIES)
+        t6 = sec.get("prefix6")  # version 5: read for its checksum, not used by the lookups
+        if t6 is not None and (p6 is None or t6.elements < PREFIX6_LEAST):
+            self._fail("section 'prefix6'", t6.offset, "at least %d elements, beside a "
+                       "'prefix16_v6' section" % PREFIX6_LEAST, "%d elements%s" % (
+                           t6.elements, ", no 'prefix16_v6' section" if p6 is None else ""))
+
+    def _array(self, name, dtype):
+        """The section as a read-only numpy view of the mapping, its CRC32C checked first."""
+        s = self.sections.get(name)
+        if s is None:
+            return None
+        view = self._buf[s.offset:s.offset + s.length]
+        if name not in self._checked:
+            # A numpy view: google-crc32c's C extension reads it in place (not a memoryview).
+            actual = _crc32c()(np.frombuffer(view, dtype=np.uint8))
+            if actual != s.crc:
+                self._fail("section '%s'" % name, s.offset, "CRC32C %08x" % s.crc,
+                           "%08x (its %d bytes are damaged)" % (actual, s.length))
+            self._checked.add(name)
+        return np.frombuffer(view, dtype=dtype)
+
+    def _check_prefix(self, name, table, rows):
+        if table is None:
+            return
+        s = self.sections[name]
+        if table[0] != 0 or table[-1] != rows:
+            self._fail("section '%s'" % name, s.offset, "entries from 0 to %d" % rows,
+                       "from %d to %d" % (table[0], table[-1]))
+        self._non_decreasing(s, table, "entries")
+
+    def _non_decreasing(self, s, values, what):
+        bad = np.flatnonzero(values[1:] < values[:-1])
+        if bad.size:
+            i = int(bad[0]) + 1
+            self._fail("section '%s'" % s.name, s.offset + 4 * i,
+                       "%s in ascending order, at least %d" % (what, values[i - 1]), values[i])
+
+    def _ids_within(self, name, ids, count):
+        bad = np.flatnonzero((ids < 0) | (ids >= count))
+        if bad.size:
+            i = int(bad[0])
+            s = self.sections[name]
+            self._fail("section '%s'" % name, s.offset + 4 * i,
+                       "a label id in [0, %d)" % count, ids[i])
+
+    def _text(self, name):
+        a = self._array(name, np.uint8)
+        return None if a is None else a.tobytes().decode("utf-8", "replace")
+
+    def _load(self):
+        le = "<"
+        i32, i64 = np.dtype(le + "i4"), np.dtype(le + "i8")
+        self.prefix16 = self._array("prefix16", i32)
+        self.starts = self.ends = self.labels = self.keys = None
+        self.starts6_hi = self.keys6_hi = None
+        self.schema = None
+        self.aliases = np.zeros((0, 3), dtype=np.int64)
+        self.source_info = []
+        if self.kind_code == 3:
+            hashes = self._array("id_hashes", i64)
+            ints = self.sections["product_ints"]
+            self._array("product_ints", i32)
+            names_s = self.sections["column_names"]
+            names = self._text("column_names")
+            offsets_s = self.sections["id_offsets"]
+            offsets = self._array("id_offsets", i32)
+            ids_s = self.sections["id_bytes"]
+            self._array("id_bytes", np.uint8)
+            self._check_prefix("prefix16", self.prefix16, len(hashes))
+            cols = names.split("\n")
+            fixed = ["price_pc", "shipping", "content_hash"]
+            if cols[:3] != fixed or any(not c for c in cols) or len(set(cols)) != len(cols):
+                self._fail("section 'column_names'", names_s.offset,
+                           "distinct, non-empty names starting " + ",".join(fixed),
+                           "'%s'" % ",".join(cols))
+            if ints.elements != len(cols) * self.rows:
+                self._fail("section 'product_ints'", ints.offset, "%d elements (%d rows x %d "
+                           "columns)" % (len(cols) * self.rows, self.rows, len(cols)),
+                           "%d elements" % ints.elements)
+            if offsets[0] != 0 or offsets[-1] != ids_s.length:
+                self._fail("section 'id_offsets'", offsets_s.offset,
+                           "offsets from 0 to %d (the id bytes)" % ids_s.length,
+                           "from %d to %d" % (offsets[0], offsets[-1]))
+            self._non_decreasing(offsets_s, offsets, "offsets")
+            self.column_names = cols
+            self._check_rest()
+            return
+        if self.kind_code == 1:
+            self.keys = self._array("keys", i32)
+            self._check_prefix("prefix16", self.prefix16, len(self.keys))
+            if "keys6_hi" in self.sections:
+                self.keys6_hi = self._array("keys6_hi", i64)
+                self.keys6_lo = self._array("keys6_lo", i64)
+                p6 = self._array("prefix16_v6", i32)
+                self._check_prefix("prefix16_v6", p6, len(self.keys6_hi))
+            self._check_rest()
+            return
+        self.starts = self._array("range_starts", i32)
+        self.ends = self._array("range_ends", i32)
+        self.labels = self._array("range_labels", i32)
+        offsets_s = self.sections["label_offsets"]
+        self.label_offsets = self._array("label_offsets", i32)
+        bytes_s = self.sections["label_bytes"]
+        self.label_bytes = self._array("label_bytes", np.uint8)
+        self._check_prefix("prefix16", self.prefix16, len(self.starts))
+        o = self.label_offsets
+        if o[0] != 0 or o[-1] != bytes_s.length:
+            self._fail("section 'label_offsets'", offsets_s.offset,
+                       "offsets from 0 to %d (the label bytes)" % bytes_s.length,
+                       "from %d to %d" % (o[0], o[-1]))
+        sub = self._array("prefix24", i32)
+        if "range6_starts_hi" in self.sections:
+            self.starts6_hi = self._array("range6_starts_hi", i64)
+            self.starts6_lo = self._array("range6_starts_lo", i64)
+            p6 = self._array("prefix16_v6", i32)
+            self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
+            self.ends6_hi = self._array("range6_ends_hi", i64)
+            self.ends6_lo = self._array("range6_ends_lo", i64)
+            self.labels6 = self._array("range6_labels", i32)
+        count = len(o) - 1
+        self.label_count = count
+        self._non_decreasing(offsets_s, o, "offsets")
+        self._ids_within("range_labels", self.labels, count)
+        if sub is not None:
+            self._check_sub(sub)
+        if self.starts6_hi is not None:
+            self._ids_within("range6_labels", self.labels6, count)
+        self._read_schema()
+        info = self._text("source_info")
+        if info:
+            self.source_info = [tuple(line.split("\t", 1)) for line in info.split("\n")]
+        al = self._array("ipv4_aliases", i64)
+        if al is not None:
+            self._check_aliases(al)
+        self._check_rest()
+
+    def _check_sub(self, sub):
+        s = self.sections["prefix24"]
+        halves = sub.view("<u2")
+        tables = (len(sub) - SUB_MAP_INTS) // SUB_TABLE_INTS
+        block_map = halves[:65536]
+        bad = np.flatnonzero(block_map > tables)
+        if bad.size:
+            p = int(bad[0])
+            self._fail("section 'prefix24'", s.offset + 2 * p,
+                       "block %d: 0 or a sub-table number in [1, %d]" % (p, tables), block_map[p])
+        used = np.flatnonzero(block_map)
+        if not used.size:
+            return
+        t = block_map[used].astype(np.intp) - 1
+        rows = (self.prefix16[used + 1] - self.prefix16[used]).astype(np.int64)
+        tables_ = halves[2 * SUB_MAP_INTS:].reshape(-1, 256)[t]
+        wrong = (tables_ > rows[:, None])
+        wrong[:, 0] |= tables_[:, 0] != 0
+        bad = np.flatnonzero(wrong.any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            p, tt, n = int(used[i]), int(t[i]), int(rows[i])
+            q = int(np.flatnonzero(wrong[i])[0])
+            self._fail("section 'prefix24'", s.offset + 4 * (SUB_MAP_INTS + SUB_TABLE_INTS * tt)
+                       + 2 * q, "block %d, /24 0: 0" % p if q == 0 else
+                       "block %d, /24 %d: at most the block's %d rows" % (p, q, n),
+                       tables_[i, q])
+
+    def _check_aliases(self, al):
+        s = self.sections["ipv4_aliases"]
+        if len(al) % 3:
+            self._fail("section 'ipv4_aliases'", s.offset,
+                       "a multiple of 3 int64 (prefix high, low, length)", len(al))
+        t = al.reshape(-1, 3)
+        for i, (hi, lo, n) in enumerate(t.tolist()):
+            if n < 0 or n > 96:
+                self._fail("section 'ipv4_aliases'", s.offset, "prefix lengths 0 to 96",
+                           "%d in alias %d" % (n, i))
+            mhi, mlo = _mask128(n)
+            if (hi & 0xFFFFFFFFFFFFFFFF) & ~mhi or (lo & 0xFFFFFFFFFFFFFFFF) & ~mlo:
+                self._fail("section 'ipv4_aliases'", s.offset,
+                           "no bit set past a prefix's length", "one in alias %d" % i)
+        self.aliases = t
+
+    def _read_schema(self):
+        fields = self._text("label_fields")
+        types = self._text("label_types")
+        if fields is None:
+            if types is not None:
+                self._fail("section 'label_types'", self.sections["label_types"].offset,
+                           "a 'label_fields' section beside it", "none")
+            return
+        lines = fields.split("\n")
+        delimiter, names = lines[0], lines[1:]
+        if types is None:
+            kinds = ["string"] * len(names)
+        else:
+            kinds = types.split("\n")
+            for t in kinds:
+                if t not in TYPES:
+                    self._fail("section 'label_types'", self.sections["label_types"].offset,
+                               "one of %s a line" % ", ".join(TYPES),
+                               "'%s'" % types.replace("\n", "\\n"))
+        if not names or len(names) != len(kinds) or not delimiter or \
+                any(not n.strip() for n in names) or len(set(names)) != len(names):
+            self._fail("section 'label_fields'", self.sections["label_fields"].offset,
+                       "a delimiter line, non-empty field names and as many types",
+                       "'%s'" % fields.replace("\n", "\\n"))
+        self.schema = (delimiter, names, kinds, types is not None)
+
+    def _check_rest(self):
+        """The CRC32C of every section no lookup reads (``prefix6``, the products' columns)."""
+        for name in self.sections:
+            self._array(name, np.uint8)
+
+    # ---- properties -------------------------------------------------------------------------
+
+    @property
+    def label_fields(self):
+        """The label's field names, or None (then ``lookup`` gives ``struct<label>``)."""
+        return None if self.schema is None else list(self.schema[1])
+
+    @property
+    def label_types(self):
+        return None if self.schema is None else list(self.schema[2])
+
+    def arrow_type(self):
+        """The pyarrow type of ``lookup``: a struct of the label fields, each of its type."""
+        if self.schema is None:
+            return pa.struct([("label", pa.string())])
+        return pa.struct([(n, _ARROW[t]()) for n, t in zip(self.schema[1], self.schema[2])])
+
+    def __repr__(self):
+        return "<spindex.Index %s: %s, version %d, %d rows>" % (
+            self.path, self.kind, self.version, self.rows)
+
+    def close(self):
+        """Drops this object's views of the mapping; the mapping goes with the last array that
+        still views it (arrays returned by lookups are copies and never do)."""
+        for name in ("starts", "ends", "labels", "keys", "keys6_hi", "keys6_lo", "starts6_hi",
+                     "starts6_lo", "ends6_hi", "ends6_lo", "labels6", "prefix16", "label_offsets",
+                     "label_bytes", "_dictionary", "_typed"):
+            setattr(self, name, None)
+        try:
+            self._buf.release()
+            self._mm.close()
+        except BufferError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- lookups ----------------------------------------------------------------------------
+
+    def _need(self, what):
+        if self.kind_code == 3:
+            raise TypeError("%s: a product index has no addresses to %s" % (self.path, what))
+        if what != "contains" and self.kind_code != 2:
+            raise TypeError("%s: %s needs a range index; this is a set index (use contains)"
+                            % (self.path, what))
+
+    def _ids(self, ips):
+        """Label ids (int32, -1 for none), a null mask of the input, and the miss mask."""
+        pool = _pool(self.threads)
+        parsed = _parse.parse(ips, pool)
+        if parsed.invalid:
+            with self._lock:
+                self.unparseable += parsed.invalid
+        n = parsed.n
+        out = np.full(n, -1, dtype=np.int32)
+        if self.kind_code == 1:
+            out[parsed.v4_rows] = _find_keys(self.keys, parsed.v4)
+            if parsed.v6_rows.size and self.keys6_hi is not None:
+                out[parsed.v6_rows] = _find_keys6(self.keys6_hi, self.keys6_lo, parsed.hi, parsed.lo)
+            return out, parsed
+        out[parsed.v4_rows] = self._label_ids4(parsed.v4, pool)
+        if parsed.v6_rows.size:
+            out[parsed.v6_rows] = self._label_ids6(parsed.hi, parsed.lo)
+        return out, parsed
+
+    def _label_ids4(self, addresses, pool=None):
+        n = len(addresses)
+        if pool is None or n < 1 << 18:
+            return _find_ranges(self.starts, self.ends, self.labels, addresses)
+        parts = np.array_split(addresses, self.threads)  # each sorted and searched on its own
+        return np.concatenate(list(pool.map(
+            lambda part: _find_ranges(self.starts, self.ends, self.labels, part), parts)))
+
+    def _label_ids6(self, hi, lo):
+        if self.starts6_hi is not None:
+            ids = _find_ranges6(self.starts6_hi, self.starts6_lo, self.ends6_hi, self.ends6_lo,
+                                self.labels6, hi, lo)
+        else:
+            ids = np.full(len(hi), -1, dtype=np.int32)
+        if len(self.aliases):
+            miss = ids < 0
+            for phi, plo, n in self.aliases.tolist():
+                mhi, mlo = _mask128(n)
+                inside = miss & ((hi & np.uint64(mhi)) == np.uint64(phi & 0xFFFFFFFFFFFFFFFF)) & \
+                    ((lo & np.uint64(mlo)) == np.uint64(plo & 0xFFFFFFFFFFFFFFFF))
+                if inside.any():
+                    h, l_ = hi[inside], lo[inside]
+                    if n == 0:
+                        top = h
+                    elif n < 64:
+                        top = (h << np.uint64(n)) | (l_ >> np.uint64(64 - n))
+                    else:
+                        top = l_ << np.uint64(n - 64)
+                    v4 = (top >> np.uint64(32)).astype(np.uint32)
+                    ids[inside] = self._label_ids4(v4)
+                    miss &= ~inside
+        return ids
+
+    def _label_dictionary(self):
+        if self._dictionary is None:
+            self._dictionary = pa.StringArray.from_buffers(
+                self.label_count, pa.py_buffer(self.label_offsets), pa.py_buffer(self.label_bytes))
+        return self._dictionary
+
+    def label(self, ips):
+        """The label of the range holding each address: a pyarrow StringArray, null where no range
+        holds it, the address is null or does not parse (those are counted in ``unparseable``)."""
+        self._need("label")
+        ids, _ = self._ids(ips)
+        return self._label_dictionary().take(pa.array(ids, mask=ids < 0))
+
+    def contains(self, ips):
+        """Whether the set holds each address (a range index: whether a range holds it): a pyarrow
+        BooleanArray, null for a null or unparseable address."""
+        self._need("contains")
+        ids, parsed = self._ids(ips)
+        return pa.array(ids >= 0, mask=parsed.null_or_invalid)
+
+    def lookup(self, ips):
+        """The label as a struct of the fields the index declares, each of its type (``struct<label>``
+        without fields): a pyarrow StructArray, null where ``label`` is null."""
+        self._need("lookup")
+        ids, _ = self._ids(ips)
+        fields = self._typed_dictionary()
+        idx = pa.array(ids, mask=ids < 0)
+        children = [f.take(idx) for f in fields]
+        t = self.arrow_type()
+        return pa.StructArray.from_arrays(children, fields=list(t), mask=pa.array(ids < 0))
+
+    def _typed_dictionary(self):
+        if self._typed is None:
+            labels = self._label_dictionary().to_pylist()
+            if self.schema is None:
+                self._typed = [self._label_dictionary()]
+            else:
+                delimiter, names, kinds, typed = self.schema
+                columns = [[] for _ in names]
+                for text in labels:
+                    parts = split_label(text, delimiter, len(names))
+                    for i in range(len(names)):
+                        v = parts[i] if i < len(parts) else None
+                        if typed and v is not None:
+                            v = parse_value(kinds[i], v)
+                        columns[i].append(v)
+                self._typed = [pa.array(c, type=_ARROW[k]()) for c, k in zip(columns, kinds)]
+        return self._typed
+
+
+_ARROW = {"string": pa.string, "bigint": pa.int64, "double": pa.float64, "boolean": pa.bool_,
+          "decimal(20,0)": lambda: pa.decimal128(20, 0)}
+
+
+def _mask128(n):
+    mhi = 0 if n == 0 else (0xFFFFFFFFFFFFFFFF if n >= 64 else (0xFFFFFFFFFFFFFFFF << (64 - n))
+                            & 0xFFFFFFFFFFFFFFFF)
+    mlo = 0 if n <= 64 else (0xFFFFFFFFFFFFFFFF << (128 - n)) & 0xFFFFFFFFFFFFFFFF
+    return mhi, mlo
+
+
+_POOLS = {}
+
+
+def _pool(threads):
+    """A shared thread pool of ``threads`` workers, or None for one thread."""
+    if threads <= 1:
+        return None
+    pool = _POOLS.get(threads)
+    if pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = _POOLS.setdefault(threads, ThreadPoolExecutor(threads, "spindex"))
+    return pool
+
+
+_RANGE = np.zeros(0, dtype=np.uint32)
+
+
+def _positions(n):
+    global _RANGE
+    if len(_RANGE) < n:
+        _RANGE = np.arange(max(n, 1 << 16), dtype=np.uint32)
+    return _RANGE[:n]
+
+
+def _sorted(addresses):
+    """The addresses sorted (as flipped int32) and the permutation back: one sort of uint64 keys
+    (address in the high half, position in the low half) is several times faster than an
+    argsort, and sorted queries walk the rows in order."""
+    n = len(addresses)
+    key = np.empty(n, dtype=np.uint64)
+    halves = key.view(np.uint32)  # [low, high] of each key on a little-endian host
+    hi, lo = (halves[1::2], halves[0::2]) if sys.byteorder == "little" else \
+        (halves[0::2], halves[1::2])
+    hi[:] = addresses
+    lo[:] = _positions(n)
+    key.sort()
+    q = hi ^ FLIP32
+    return q.view(np.int32), lo
+
+
+def _find_ranges(starts, ends, labels, addresses):
+    out = np.full(len(addresses), -1, dtype=np.int32)
+    if len(addresses) == 0 or len(starts) == 0:
+        return out
+    q, order = _sorted(addresses)
+    r = np.searchsorted(starts, q, side="right") - 1
+    ok = r >= 0
+    rr = np.where(ok, r, 0)
+    ok &= ends[rr] >= q
+    out[order] = np.where(ok, labels[rr], -1)
+    return out
+
+
+def _find_keys(keys, addresses):
+    out = np.full(len(addresses), -1, dtype=np.int32)
+    if len(addresses) == 0 or len(keys) == 0:
+        return out
+    q, order = _sorted(addresses)
+    r = np.searchsorted(keys, q, side="left")
+    rr = np.minimum(r, len(keys) - 1)
+    out[order] = np.where(keys[rr] == q, 0, -1)
+    return out
+
+
+def _last_le6(shi, slo, hi, lo):
+    """For each (hi, lo) (flipped int64), the last row whose (high, low) is at most it, or -1."""
+    r = np.searchsorted(shi, hi, side="right") - 1
+    left = np.searchsorted(shi, hi, side="left")
+    # Rows [left, r] share the query's high half: search their low halves (ascending) in steps.
+    tie = left <= r
+    if tie.any():
+        lo_t, hi_b = left[tie], r[tie] + 1  # search [lo_t, hi_b) for the last low <= query
+        q = lo[tie]
+        base = lo_t - 1
+        size = hi_b - lo_t
+        step = 1
+        while step * 2 <= int(size.max()):
+            step *= 2
+        while step:
+            cand = base + step
+            valid = cand < hi_b
+            cc = np.where(valid, cand, 0)
+            take = valid & (slo[cc] <= q)
+            base = np.where(take, cand, base)
+            step //= 2
+        r[tie] = base
+    return r
+
+
+def _flip6(hi, lo):
+    return (hi ^ FLIP64).view(np.int64), (lo ^ FLIP64).view(np.int64)
+
+
+def _find_ranges6(shi, slo, ehi, elo, labels, hi, lo):
+    if len(shi) == 0:
+        return np.full(len(hi), -1, dtype=np.int32)
+    fh, fl = _flip6(hi, lo)
+    r = _last_le6(shi, slo, fh, fl)
+    ok = r >= 0
+    rr = np.where(ok, r, 0)
+    ok &= (ehi[rr] > fh) | ((ehi[rr] == fh) & (elo[rr] >= fl))
+    return np.where(ok, labels[rr], -1).astype(np.int32)
+
+
+def _find_keys6(khi, klo, hi, lo):
+    if len(khi) == 0:
+        return np.full(len(hi), -1, dtype=np.int32)
+    fh, fl = _flip6(hi, lo)
+    r = _last_le6(khi, klo, fh, fl)
+    rr = np.where(r >= 0, r, 0)
+    return np.where((r >= 0) & (khi[rr] == fh) & (klo[rr] == fl), 0, -1).astype(np.int32)
+
+
+# ---- label fields (io.spindex.index.LabelSchema) ----------------------------------------------
+
+def _field_end(label, start, delimiter):
+    if label.startswith('"', start):
+        i = start + 1
+        n = len(label)
+        while i < n:
+            if label[i] == '"':
+                if i + 1 < n and label[i + 1] == '"':
+                    i += 2
+                    continue
+                if i + 1 == n:
+                    return -1
+                if label.startswith(delimiter, i + 1):
+                    return i + 1
+                break
+            i += 1
+    return label.find(delimiter, start)
+
+
+def _unquoted(f):
+    if len(f) >= 2 and f.startswith('"') and f.endswith('"'):
+        inner = f[1:-1]
+        if '"' not in inner.replace('""', ""):
+            return inner.replace('""', '"')
+    return f
+
+
+def split_label(label, delimiter, max_fields):
+    """A label's fields as LabelSchema.split: CSV-quote-aware, the last field takes the rest."""
+    out = []
+    start = 0
+    while True:
+        if max_fields > 0 and len(out) == max_fields - 1:
+            out.append(_unquoted(label[start:]))
+            return out
+        end = _field_end(label, start, delimiter)
+        if end < 0:
+            out.append(_unquoted(label[start:]))
+            return out
+        out.append(_unquoted(label[start:end]))
+        start = end + len(delimiter)
+
+
+def parse_value(kind, s):
+    """A field's text as its type (LabelSchema.parse): None for ``\\N``, for an empty non-string,
+    and for text that does not parse as the type."""
+    import re
+    from decimal import Decimal
+    if s == "\\N" or (s == "" and kind != "string"):
+        return None
+    if kind == "string":
+        return s
+    if kind == "bigint":
+        if re.fullmatch(r"-?[0-9]{1,19}", s):
+            v = int(s)
+            return v if -2 ** 63 <= v < 2 ** 63 else None
+        return None
+    if kind == "double":
+        if re.fullmatch(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?", s):
+            v = float(s)
+            return None if v in (float("inf"), float("-inf")) else v
+        return None
+    if kind == "boolean":
+        low = s.lower()
+        return True if low == "true" else False if low == "false" else None
+    if kind == "decimal(20,0)":
+        return Decimal(s) if re.fullmatch(r"[0-9]{1,20}", s) else None
+    return None
+
+
+def open_index(path):
+    return Index(path)

@@ -1,0 +1,152 @@
+#
+# Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+# in compliance with the License. You may obtain a copy of the License at
+# http://www.apache.org/licenses/LICENSE-2.0
+#
+"""Spindex lookups as Python UDFs: Spark without the job jar (Databricks serverless, standard
+access mode, any Spark Connect server), answered by ``spindex.open`` in the Python workers.
+
+    import spindex.udf
+    path = spindex.udf.ship(spark, "/data/geo.spx")   # addArtifacts on Connect, addFile classic
+    df.select(spindex.udf.label(path)("ip"), spindex.udf.lookup(path)("ip").alias("geo"))
+
+``label``/``lookup``/``contains`` return UDFs of one column (text, integers or binary): Arrow UDFs
+(``pyspark.sql.functions.arrow_udf``, pyarrow arrays in and out) where the Spark line has them
+(4.1 and later), pandas UDFs otherwise. Each Python worker opens the index once (the whole file is
+checked then) and keeps it for every later batch. An address that does not parse is NULL, as the
+``try_`` functions of the jar give it (with a pandas UDF, ``lookup`` of a miss is a struct of NULL
+fields: a pandas UDF cannot return a NULL struct). ``lookup``'s STRUCT type is read from the index on the
+driver, so the path must be readable there too.
+
+The index reaches the workers as the session ships it: ``ship(spark, path)`` adds it with
+``SparkSession.addArtifacts(path, file=True)`` on Spark Connect or ``SparkContext.addFile`` on a
+classic session; a worker looks for the path as given, then for its file name in the worker's
+working directory (Connect's artifacts) and in ``SparkFiles``. A path every worker can read
+(a shared mount) needs no shipping.
+"""
+
+import os
+import threading
+
+import pyarrow as pa
+
+_open = {}
+_lock = threading.Lock()
+
+
+def ship(spark, path):
+    """Sends the index file to the session's workers: ``addArtifacts(path, file=True)`` on a Spark
+    Connect session, ``sparkContext.addFile(path)`` on a classic one. Returns ``path``."""
+    path = os.fspath(path)
+    if type(spark).__module__.startswith("pyspark.sql.connect"):
+        spark.addArtifacts(path, file=True)
+    else:
+        spark.sparkContext.addFile(path)
+    return path
+
+
+def _resolve(path):
+    if os.path.isfile(path):
+        return path
+    name = os.path.basename(path)
+    if os.path.isfile(name):  # Spark Connect artifacts: the session's directory is the cwd
+        return os.path.abspath(name)
+    try:
+        from pyspark import SparkFiles
+
+        shipped = SparkFiles.get(name)
+        if os.path.isfile(shipped):
+            return shipped
+    except Exception:  # no SparkFiles root in this process
+        pass
+    raise FileNotFoundError("spindex: index %s is not on this worker (as given, as %s in %s, or "
+                            "in SparkFiles): ship it with spindex.udf.ship(spark, path)"
+                            % (path, name, os.getcwd()))
+
+
+def index(path):
+    """The index at ``path`` as this process opened it (once; again when the file changed)."""
+    from spindex._index import Index
+
+    real = _resolve(os.fspath(path))
+    st = os.stat(real)
+    key = (real, st.st_size, st.st_mtime_ns)
+    idx = _open.get(key)
+    if idx is None:
+        with _lock:
+            idx = _open.get(key)
+            if idx is None:
+                idx = _open[key] = Index(real, threads=1)  # Spark runs a worker per core
+    return idx
+
+
+def _ddl(arrow_type):
+    names = {pa.string(): "STRING", pa.int64(): "BIGINT", pa.float64(): "DOUBLE",
+             pa.bool_(): "BOOLEAN", pa.decimal128(20, 0): "DECIMAL(20,0)"}
+    return "STRUCT<%s>" % ", ".join("`%s`: %s" % (f.name.replace("`", "``"), names[f.type])
+                                    for f in arrow_type)
+
+
+def _pandas_fn(answer, struct=False):
+    """The body of a pandas UDF (Spark before 4.1) over ``answer`` (pyarrow in, pyarrow out): a
+    Series in, a Series out, or for a STRUCT a DataFrame of its fields (a pandas UDF has no NULL
+    struct: a miss is a struct of NULL fields there)."""
+    import pandas as pd
+
+    if struct:
+        def pandas_struct(ips: pd.Series) -> pd.DataFrame:
+            out = answer(pa.Array.from_pandas(ips))
+            return pd.DataFrame({f.name: out.field(i).to_pandas()
+                                 for i, f in enumerate(out.type)})
+
+        return pandas_struct
+
+    def pandas_fn(ips: pd.Series) -> pd.Series:
+        return answer(pa.Array.from_pandas(ips)).to_pandas()
+
+    return pandas_fn
+
+
+def _udf(answer, return_type, struct=False):
+    from pyspark.sql import functions as F
+
+    arrow_udf = getattr(F, "arrow_udf", None)
+    if arrow_udf is not None:
+        def arrow_fn(ips: pa.Array) -> pa.Array:
+            return answer(ips)
+
+        return arrow_udf(arrow_fn, return_type)
+    return F.pandas_udf(_pandas_fn(answer, struct), return_type)
+
+
+def _path(path):
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise TypeError("spindex.udf: the index is a path (str), got %r" % (path,))
+    return os.fspath(path)
+
+
+def label(path):
+    """A UDF: the label of the range holding the address (STRING), NULL when none does or the
+    address does not parse."""
+    p = _path(path)
+    return _udf(lambda ips: index(p).label(ips), "string")
+
+
+def lookup(path):
+    """A UDF: the label as a STRUCT of the index's typed fields (``STRUCT<label STRING>``
+    without fields), NULL when no range holds the address."""
+    from spindex._index import Index
+
+    p = _path(path)
+    local = Index(_resolve(p))
+    try:
+        ddl = _ddl(local.arrow_type())
+    finally:
+        local.close()
+    return _udf(lambda ips: index(p).lookup(ips), ddl, struct=True)
+
+
+def contains(path):
+    """A UDF: whether the set index holds the address (BOOLEAN), NULL when it does not parse."""
+    p = _path(path)
+    return _udf(lambda ips: index(p).contains(ips), "boolean")
