@@ -19,6 +19,7 @@ import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -174,6 +175,52 @@ public class Ipv6LookupBenchmark {
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapLabelIdNoTables() {
     return labelIds(noTables);
+  }
+
+  /**
+   * Nanoseconds spent by {@link #heapPaired} in each of the three lookups, per iteration (JMH
+   * counters): IPv6 with the prefix6 tables, IPv6 without them, IPv4.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class TrioNanos {
+    public long tablesNanos;
+    public long noTablesNanos;
+    public long ipv4Nanos;
+    private int turn;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      tablesNanos = 0;
+      noTablesNanos = 0;
+      ipv4Nanos = 0;
+    }
+  }
+
+  /**
+   * The three heap lookups of one run interleaved, a batch each, in rotating order, each timed:
+   * they see the same load at the same moments, so the ratios of the counters are far steadier on a
+   * shared machine than the ratio of separate runs (as {@code DualStackLookupBenchmark} pairs).
+   */
+  @Benchmark
+  @OperationsPerInvocation(3 * AddressPool.BATCH)
+  public int heapPaired(TrioNanos n) {
+    int sum = 0;
+    n.turn = (n.turn + 1) % 3;
+    for (int k = 0; k < 3; k++) {
+      int which = (n.turn + k) % 3;
+      long t0 = System.nanoTime();
+      sum += which == 0 ? labelIds(heap) : which == 1 ? labelIds(noTables) : heapIpv4LabelId();
+      long t = System.nanoTime() - t0;
+      if (which == 0) {
+        n.tablesNanos += t;
+      } else if (which == 1) {
+        n.noTablesNanos += t;
+      } else {
+        n.ipv4Nanos += t;
+      }
+    }
+    return sum;
   }
 
   /** As many real-shaped IPv4 ranges, heap, {@code labelId(int)}: the IPv4 speed to reach. */
