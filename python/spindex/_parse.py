@@ -355,7 +355,7 @@ def _groups6(mat, ln):
     maxdig = np.zeros(n, dtype=np.uint8)
     count = np.zeros(n, dtype=np.uint8)
     npair = np.zeros(n, dtype=np.uint8)
-    head = np.full(n, 8, dtype=np.uint8)
+    head = np.zeros(n, dtype=np.uint8)
     other = np.zeros(n, dtype=bool)
     dot = np.zeros(n, dtype=bool)
     anyc = np.zeros(n, dtype=bool)
@@ -377,19 +377,19 @@ def _groups6(mat, ln):
         np.less(u, 6, out=isx)  # a-f, A-F
         u += 10
         np.less(d, 10, out=t)
-        np.copyto(u, d, where=t)  # the digit's value
+        np.minimum(u, d, out=u)  # the digit's value (a digit's u, a letter's d: above 16)
         isx |= t
         isx &= inside
         np.greater(prevx, isx, out=e)  # a group ended at j - 1
         ends = np.flatnonzero(e)
         if ends.size:
             flat[np.minimum(count[ends], 8).astype(np.intp) * n + ends] = cur[ends]
-            count += e
+            count += e.view(np.uint8)
         cur <<= 4
         cur |= u
         cur *= isx
         ndig += 1
-        ndig *= isx
+        ndig *= isx.view(np.uint8)
         np.maximum(maxdig, ndig, out=maxdig)
         np.equal(x, 58, out=isc)
         isc &= inside
@@ -403,8 +403,10 @@ def _groups6(mat, ln):
         other |= t
         np.logical_and(isc, prevc, out=e)  # a "::"
         if e.any():
-            npair += e
-            np.copyto(head, count, where=e)
+            e8 = e.view(np.uint8)
+            npair += e8
+            np.multiply(count, e8, out=d)
+            head += d  # the groups before the "::" (more than one "::": refused below)
         prevx, isx = isx, prevx
         prevc, isc = isc, prevc
     rows = np.arange(n)
@@ -414,6 +416,7 @@ def _groups6(mat, ln):
     ok = plain & (maxdig <= 4) & (npair <= 1) & ~lead & ~trail
     ok &= np.where(npair == 0, count == 8, count <= 7)
     # Groups before the "::" stay where they are, those after it go to the right end.
+    head[npair == 0] = 8
     tail = count.astype(np.intp) - head
     hi = np.zeros(n, dtype=np.uint64)
     lo = np.zeros(n, dtype=np.uint64)
