@@ -14,9 +14,10 @@ each string's first 16 bytes are gathered into a fixed-width uint8 matrix and it
 through one digit-and-dot state machine in numpy, a few byte operations per column for the whole
 batch. IPv6 text of hex digits, colons and an embedded quad (nothing around it) is parsed the same
 way, at most 45 bytes a row: one pass over the columns finds the groups, their values and the
-``::``, with Ipv6Text's accept and reject decisions (_hex6). The rest (brackets, ports, quotes,
-blanks, zone ids, and the rows the column-wise parsers do not decide) is read by a strict scalar
-parser, once per distinct string.
+``::``, with Ipv6Text's accept and reject decisions (_hex6). ``[addr]``, ``[addr]:port`` and
+``a.b.c.d:port`` are unwrapped with whole-matrix operations and their addresses read by the same
+two (_wrapped). The rest (quotes, blanks, zone ids, and the rows the column-wise parsers do not
+accept or refuse, to say why) is read by a strict scalar parser, once per distinct string.
 """
 
 import re
@@ -507,6 +508,8 @@ def _strings(arr, nulls, kind, v4, pool=None):
     rest = np.flatnonzero(rest_mask)
     if rest.size > 64:
         rest = _plain6(data, starts, length, rest, kind, v4, six, pool)
+    if rest.size > 64:
+        rest = _wrapped(data, starts, length, rest, kind, v4, six)
     if rest.size:
         texts = arr.take(pa.array(rest)).to_pylist()
         memo = {}
@@ -546,6 +549,77 @@ def _plain6(data, starts, length, rest, kind, v4, six, pool=None):
     kind[rows[rest6]] = 6
     left = np.ones(len(rest), dtype=bool)
     left[np.flatnonzero(fit)[state != 0]] = False
+    return rest[left]
+
+
+def _wrapped(data, starts, length, rest, kind, v4, six):
+    """Of the rows ``rest``, those of the forms ``[addr]``, ``[addr]:port`` and ``a.b.c.d:port``
+    (nothing else around them) whose address the column-wise parsers accept (_quads, _hex6): the
+    brackets, the colon and the port (1 to 5 digits, at most 65535) found with whole-matrix
+    operations, chunk by chunk; returns the rows left for the scalar parser (it also says why a row
+    is refused: this only accepts)."""
+    ln = length[rest]
+    fit = (ln >= 3) & (ln <= 54)
+    cand = rest[fit]
+    if not cand.size:
+        return rest
+    width = 55
+    win = _windows(data, width)
+    win6 = _windows(data, _WIDTH6)
+    col = np.arange(width)
+    done = np.zeros(len(cand), dtype=bool)
+    for a in range(0, len(cand), _CHUNK):
+        rows = cand[a:a + _CHUNK]
+        n = len(rows)
+        st = starts[rows].astype(np.intp)
+        L = length[rows].astype(np.intp)
+        mat = win[st]
+        inside = col[None, :] < L[:, None]
+        colon = (mat == 58) & inside
+        brk = mat[:, 0] == 91
+        close = np.where((mat == 93) & inside, col, width).min(axis=1)  # the first ']'
+        lastc = np.where(colon, col, -1).max(axis=1)
+        one = colon.sum(axis=1) == 1
+        r = np.arange(n)
+        after = L - close - 1
+        ok = np.where(brk, (close < L) & ((after == 0) | (mat[r, np.minimum(close + 1, width - 1)]
+                                                          == 58)), one & ~brk)
+        pstart = np.where(brk, close + 2, lastc + 1)
+        plen = np.where(brk, np.maximum(after - 1, 0), L - lastc - 1)
+        has_port = ~brk | (after > 0)
+        ok &= ~has_port | ((plen >= 1) & (plen <= 5))
+        inport = (col[None, :] >= pstart[:, None]) & inside
+        ok &= ~(inport & ((mat - 48) >= 10)).any(axis=1)
+        port = np.zeros(n, dtype=np.int64)
+        for k in range(5):
+            d = mat[r, np.minimum(pstart + k, width - 1)].astype(np.int64) - 48
+            port = np.where(k < plen, port * 10 + d, port)
+        ok &= ~has_port | (port <= 0xFFFF)
+        istart = st + brk
+        ilen = np.where(brk, close - 1, lastc)
+        # The address: a dotted quad (7 to 15 bytes, no colon) or, in brackets, IPv6 text.
+        q = np.flatnonzero(ok & (ilen >= 7) & (ilen <= 15))
+        if q.size:
+            qv, qok = _quads(win, istart[q], ilen[q])
+            g = q[qok]
+            kind[rows[g]] = 4
+            v4[rows[g]] = qv[qok]
+            done[a + g] = True
+        h = np.flatnonzero(ok & brk & (ilen >= 2) & (ilen <= _WIDTH6 - 1) & ~done[a:a + n])
+        if h.size:
+            hi, lo, state = _hex6(win6, istart[h], ilen[h])
+            good = state > 0
+            mapped = good & (hi == 0) & ((lo >> np.uint64(32)) == MAPPED_LO_TOP)
+            g = rows[h[mapped]]
+            kind[g] = 4
+            v4[g] = (lo[mapped] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+            s6 = good & ~mapped
+            g = rows[h[s6]]
+            kind[g] = 6
+            six.append((g, hi[s6], lo[s6]))
+            done[a + h[good]] = True
+    left = np.ones(len(rest), dtype=bool)
+    left[np.flatnonzero(fit)[done]] = False
     return rest[left]
 
 

@@ -186,6 +186,34 @@ def test_column_wise_ipv6_against_the_scalar_parser_and_ipaddress(seed):
     assert sum(w is not None for w in want) > 8000 and sum(w is None for w in want) > 2000
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_column_wise_brackets_and_ports_against_the_scalar_parser(seed):
+    """[addr], [addr]:port and a.b.c.d:port, clean and damaged, read column-wise (_wrapped) as
+    the scalar parser reads them one by one."""
+    rng = np.random.default_rng(seed)
+    six = _random_ipv6_texts(rng, 3000)
+    four = [str(ipaddress.IPv4Address(int(v))) for v in rng.integers(0, 2 ** 32, 3000)]
+    ports = ["0", "80", "443", "08080", "65535", "65536", "123456", "", "8a", "99999"]
+    texts = []
+    for i in range(12000):
+        a = six[i % 3000] if i % 2 else four[i % 3000]
+        p = ports[int(rng.integers(0, len(ports)))]
+        form = int(rng.integers(0, 4))
+        t = "[%s]" % a if form == 0 else "[%s]:%s" % (a, p) if form == 1 else \
+            "%s:%s" % (a, p) if form == 2 else "[%s]%s" % (a, p)
+        if rng.random() < 0.1:
+            b = list(t)
+            k = int(rng.integers(0, len(b)))
+            b[k] = "[]:.0 \"x"[int(rng.integers(0, 8))]
+            t = "".join(b)
+        texts.append(t)
+    got = _canonicals(_parse.parse(pa.array(texts)))
+    want = _scalar(texts)
+    for t, g, w in zip(texts, got, want):
+        assert g == w, "seed %d: %r: column-wise %r, scalar %r" % (seed, t, g, w)
+    assert sum(w is not None for w in want) > 4000 and sum(w is None for w in want) > 2000
+
+
 # ---- answers against Java and against a reference --------------------------------------------
 
 def _check_against_java(index, queries):
