@@ -12,8 +12,12 @@ network order.
 Plain dotted quads, nearly every address of a log, are parsed column-wise from the Arrow buffer:
 each string's first 16 bytes are gathered into a fixed-width uint8 matrix and its columns run
 through one digit-and-dot state machine in numpy, a few byte operations per column for the whole
-batch. The rest (IPv6 text, brackets, ports, quotes, blanks, and the quads the machine refuses, to
-say why) is read by a strict scalar parser, once per distinct string.
+batch. IPv6 text of hex digits, colons and an embedded quad (nothing around it) is parsed the same
+way, at most 45 bytes a row: one pass over the columns finds the groups, their values and the
+``::``, with Ipv6Text's accept and reject decisions (_hex6). ``[addr]``, ``[addr]:port`` and
+``a.b.c.d:port`` are unwrapped with whole-matrix operations and their addresses read by the same
+two (_wrapped). The rest (quotes, blanks, zone ids, and the rows the column-wise parsers do not
+accept or refuse, to say why) is read by a strict scalar parser, once per distinct string.
 """
 
 import re
@@ -332,6 +336,161 @@ def _quads(win, starts, length, pool=None):
     return out, ok
 
 
+
+
+_WIDTH6 = 46  # IPv6 text is at most 45 bytes (six groups and a dotted quad)
+
+
+def _groups6(mat, ln):
+    """The column pass of _hex6 over ``mat`` (rows x width bytes, row i's text its first ln[i]):
+    (hi, lo, ok, plain, dot): the address of each row that is IPv6 text of hex digits and colons,
+    whether it is, whether the row is of hex digits and colons only (its verdict is then final),
+    and whether it has a dot (and is of hex digits, colons and dots only)."""
+    n, width = mat.shape
+    cols = np.ascontiguousarray(mat.T)
+    ln8 = ln.astype(np.uint8)
+    words = np.zeros((9, n), dtype=np.uint16)  # each group's value at its number (8: too many)
+    flat = words.ravel()
+    cur = np.zeros(n, dtype=np.uint16)
+    ndig = np.zeros(n, dtype=np.uint8)
+    maxdig = np.zeros(n, dtype=np.uint8)
+    count = np.zeros(n, dtype=np.uint8)
+    npair = np.zeros(n, dtype=np.uint8)
+    head = np.zeros(n, dtype=np.uint8)
+    other = np.zeros(n, dtype=bool)
+    dot = np.zeros(n, dtype=bool)
+    anyc = np.zeros(n, dtype=bool)
+    prevx = np.zeros(n, dtype=bool)
+    prevc = np.zeros(n, dtype=bool)
+    isx = np.empty(n, dtype=bool)
+    isc = np.empty(n, dtype=bool)
+    inside = np.empty(n, dtype=bool)
+    t = np.empty(n, dtype=bool)
+    e = np.empty(n, dtype=bool)
+    d = np.empty(n, dtype=np.uint8)
+    u = np.empty(n, dtype=np.uint8)
+    for j in range(width):
+        x = cols[j]
+        np.greater(ln8, j, out=inside)
+        np.subtract(x, 48, out=d)
+        np.bitwise_or(x, 32, out=u)
+        u -= 97
+        np.less(u, 6, out=isx)  # a-f, A-F
+        u += 10
+        np.less(d, 10, out=t)
+        np.minimum(u, d, out=u)  # the digit's value (a digit's u, a letter's d: above 16)
+        isx |= t
+        isx &= inside
+        np.greater(prevx, isx, out=e)  # a group ended at j - 1
+        ends = np.flatnonzero(e)
+        if ends.size:
+            flat[np.minimum(count[ends], 8).astype(np.intp) * n + ends] = cur[ends]
+            count += e.view(np.uint8)
+        cur <<= 4
+        cur |= u
+        cur *= isx
+        ndig += 1
+        ndig *= isx.view(np.uint8)
+        np.maximum(maxdig, ndig, out=maxdig)
+        np.equal(x, 58, out=isc)
+        isc &= inside
+        anyc |= isc
+        np.equal(x, 46, out=t)
+        t &= inside
+        dot |= t
+        t |= isx
+        t |= isc
+        np.greater(inside, t, out=t)
+        other |= t
+        np.logical_and(isc, prevc, out=e)  # a "::"
+        if e.any():
+            e8 = e.view(np.uint8)
+            npair += e8
+            np.multiply(count, e8, out=d)
+            head += d  # the groups before the "::" (more than one "::": refused below)
+        prevx, isx = isx, prevx
+        prevc, isc = isc, prevc
+    rows = np.arange(n)
+    lead = (mat[:, 0] == 58) & (mat[:, 1] != 58)  # a lone leading colon
+    trail = (mat[rows, ln - 1] == 58) & (mat[rows, np.maximum(ln - 2, 0)] != 58)  # trailing
+    plain = ~other & ~dot & anyc
+    ok = plain & (maxdig <= 4) & (npair <= 1) & ~lead & ~trail
+    ok &= np.where(npair == 0, count == 8, count <= 7)
+    # Groups before the "::" stay where they are, those after it go to the right end.
+    head[npair == 0] = 8
+    tail = count.astype(np.intp) - head
+    hi = np.zeros(n, dtype=np.uint64)
+    lo = np.zeros(n, dtype=np.uint64)
+    for p in range(8):
+        src = np.where(p < head, p, p - 8 + count.astype(np.intp))
+        w = flat[np.clip(src, 0, 8) * n + rows].astype(np.uint64)
+        w *= (p < head) | (p >= 8 - tail)
+        if p < 4:
+            hi |= w << np.uint64(48 - 16 * p)
+        else:
+            lo |= w << np.uint64(112 - 16 * p)
+    return hi, lo, ok, plain, dot & ~other & anyc
+
+
+def _hex6(win, starts, length, pool=None):
+    """IPv6 text of the strings at ``starts`` (2 to 45 bytes each) of the window view ``win``
+    (_windows, 46 bytes wide), column-wise as Ipv6Text.parse reads it: (hi, lo, state) with state
+    1 where the row is IPv6 text (groups of 1 to 4 hex digits, at most one ``::`` standing for one
+    group or more, an embedded dotted quad last), -1 where it is not and the scalar parser would
+    say so too (hex digits and colons only), 0 where this does not decide (other bytes, or a dot
+    in a row it does not accept: an ``a.b.c.d:port`` say). Each chunk's bytes are gathered into a
+    matrix and its columns run through one pass of byte operations (_groups6); a row with a dot
+    is read again with its quad (_quads) replaced by "0:0", two groups, as Ipv6Text counts it."""
+    m = len(length)
+    hi = np.zeros(m, dtype=np.uint64)
+    lo = np.zeros(m, dtype=np.uint64)
+    state = np.zeros(m, dtype=np.int8)
+    width = int(length.max()) + 1 if m else 1
+    col = np.arange(width)
+
+    def chunk(a):
+        b = min(m, a + _CHUNK)
+        st, ln = starts[a:b], length[a:b]
+        mat = win[st, :width]  # a copy: rows x width
+        h, l_, ok, plain, dot = _groups6(mat, ln)
+        s = np.zeros(b - a, dtype=np.int8)
+        s[ok] = 1
+        s[plain & ~ok] = -1
+        drows = np.flatnonzero(dot)
+        if drows.size:
+            sub = mat[drows]
+            inside = col[None, :] < ln[drows][:, None]
+            lc = np.where((sub == 58) & inside, col, -1).max(axis=1)
+            first_dot = np.where((sub == 46) & inside, col, width).min(axis=1)
+            qlen = ln[drows] - lc - 1
+            cand = (lc >= 0) & (first_dot > lc) & (qlen >= 7) & (qlen <= 15)
+            qv, qok = _quads(win, (st[drows] + lc + 1)[cand], qlen[cand])
+            good = np.flatnonzero(cand)[qok]
+            if good.size:
+                g = drows[good]
+                sub = mat[g]
+                gl = lc[good]
+                k = np.arange(g.size)
+                sub[k, gl + 1] = 48  # "0:0"
+                sub[k, gl + 2] = 58
+                sub[k, gl + 3] = 48
+                h2, l2, ok2, _, _ = _groups6(sub, gl + 4)
+                h[g] = h2
+                l_[g] = l2 | qv[qok].astype(np.uint64)
+                s[g[ok2]] = 1  # the others: the scalar parser says why
+        hi[a:b] = h
+        lo[a:b] = l_
+        state[a:b] = s
+
+    chunks = range(0, m, _CHUNK)
+    if pool is None or m < 2 * _CHUNK:
+        for a in chunks:
+            chunk(a)
+    else:  # numpy releases the GIL in its loops: the chunks run side by side
+        list(pool.map(chunk, chunks))
+    return hi, lo, state
+
+
 def _strings(arr, nulls, kind, v4, pool=None):
     off, data = _buffers(arr)
     starts = off[:-1]
@@ -348,7 +507,9 @@ def _strings(arr, nulls, kind, v4, pool=None):
         rest_mask[rows] = False
     rest = np.flatnonzero(rest_mask)
     if rest.size > 64:
-        rest = _plain6(arr, rest, kind, v4, six)
+        rest = _plain6(data, starts, length, rest, kind, v4, six, pool)
+    if rest.size > 64:
+        rest = _wrapped(data, starts, length, rest, kind, v4, six)
     if rest.size:
         texts = arr.take(pa.array(rest)).to_pylist()
         memo = {}
@@ -367,42 +528,99 @@ def _strings(arr, nulls, kind, v4, pool=None):
     return six
 
 
-def _pton6(s, pton=socket.inet_pton, family=socket.AF_INET6):
-    try:
-        return pton(family, s)
-    except (OSError, ValueError):
-        return None
-
-
-_ZERO16 = bytes(16)
-
-
-def _plain6(arr, rest, kind, v4, six):
-    """Of the rows ``rest``, those of hex digits and colons only (two colons at least: IPv6 text,
-    nothing around it) read by the C library's parser, 16 bytes each into numpy; returns the rows
-    left for the scalar parser (embedded quads, brackets, ports, quotes, blanks, other text)."""
-    import pyarrow.compute as pc
-
-    texts = arr.take(pa.array(rest))
-    plain = pc.match_substring_regex(texts, r"^[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:]*$")
-    plain = plain.fill_null(False).to_numpy(zero_copy_only=False)
-    rows = rest[plain]
+def _plain6(data, starts, length, rest, kind, v4, six, pool=None):
+    """Of the rows ``rest``, the IPv6 text of hex digits, colons and an embedded quad (nothing
+    around it) read column-wise (_hex6) into numpy; returns the rows left for the scalar parser
+    (brackets, ports, quotes, blanks, zone ids, other text, and the rows _hex6 does not decide)."""
+    ln = length[rest]
+    fit = (ln >= 2) & (ln <= _WIDTH6 - 1)
+    rows = rest[fit]
     if not rows.size:
         return rest
-    packed = [_pton6(t) for t in texts.filter(pa.array(plain)).to_pylist()]
-    good = np.fromiter((p is not None for p in packed), dtype=bool, count=len(packed))
-    words = np.frombuffer(b"".join(p if p is not None else _ZERO16 for p in packed),
-                          dtype=">u8").reshape(-1, 2)
-    hi = words[:, 0].astype(np.uint64)
-    lo = words[:, 1].astype(np.uint64)
-    kind[rows[~good]] = -1
+    hi, lo, state = _hex6(_windows(data, _WIDTH6), starts[rows].astype(np.intp),
+                          ln[fit].astype(np.intp), pool)
+    kind[rows[state < 0]] = -1
+    good = state > 0
     mapped = good & (hi == 0) & ((lo >> np.uint64(32)) == MAPPED_LO_TOP)
     kind[rows[mapped]] = 4
     v4[rows[mapped]] = (lo[mapped] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     rest6 = good & ~mapped
     six.append((rows[rest6], hi[rest6], lo[rest6]))
     kind[rows[rest6]] = 6
-    return rest[~plain]
+    left = np.ones(len(rest), dtype=bool)
+    left[np.flatnonzero(fit)[state != 0]] = False
+    return rest[left]
+
+
+def _wrapped(data, starts, length, rest, kind, v4, six):
+    """Of the rows ``rest``, those of the forms ``[addr]``, ``[addr]:port`` and ``a.b.c.d:port``
+    (nothing else around them) whose address the column-wise parsers accept (_quads, _hex6): the
+    brackets, the colon and the port (1 to 5 digits, at most 65535) found with whole-matrix
+    operations, chunk by chunk; returns the rows left for the scalar parser (it also says why a row
+    is refused: this only accepts)."""
+    ln = length[rest]
+    fit = (ln >= 3) & (ln <= 54)
+    cand = rest[fit]
+    if not cand.size:
+        return rest
+    width = 55
+    win = _windows(data, width)
+    win6 = _windows(data, _WIDTH6)
+    col = np.arange(width)
+    done = np.zeros(len(cand), dtype=bool)
+    for a in range(0, len(cand), _CHUNK):
+        rows = cand[a:a + _CHUNK]
+        n = len(rows)
+        st = starts[rows].astype(np.intp)
+        L = length[rows].astype(np.intp)
+        mat = win[st]
+        inside = col[None, :] < L[:, None]
+        colon = (mat == 58) & inside
+        brk = mat[:, 0] == 91
+        close = np.where((mat == 93) & inside, col, width).min(axis=1)  # the first ']'
+        lastc = np.where(colon, col, -1).max(axis=1)
+        one = colon.sum(axis=1) == 1
+        r = np.arange(n)
+        after = L - close - 1
+        ok = np.where(brk, (close < L) & ((after == 0) | (mat[r, np.minimum(close + 1, width - 1)]
+                                                          == 58)), one & ~brk)
+        pstart = np.where(brk, close + 2, lastc + 1)
+        plen = np.where(brk, np.maximum(after - 1, 0), L - lastc - 1)
+        has_port = ~brk | (after > 0)
+        ok &= ~has_port | ((plen >= 1) & (plen <= 5))
+        inport = (col[None, :] >= pstart[:, None]) & inside
+        ok &= ~(inport & ((mat - 48) >= 10)).any(axis=1)
+        port = np.zeros(n, dtype=np.int64)
+        for k in range(5):
+            d = mat[r, np.minimum(pstart + k, width - 1)].astype(np.int64) - 48
+            port = np.where(k < plen, port * 10 + d, port)
+        ok &= ~has_port | (port <= 0xFFFF)
+        istart = st + brk
+        ilen = np.where(brk, close - 1, lastc)
+        # The address: a dotted quad (7 to 15 bytes, no colon) or, in brackets, IPv6 text.
+        q = np.flatnonzero(ok & (ilen >= 7) & (ilen <= 15))
+        if q.size:
+            qv, qok = _quads(win, istart[q], ilen[q])
+            g = q[qok]
+            kind[rows[g]] = 4
+            v4[rows[g]] = qv[qok]
+            done[a + g] = True
+        h = np.flatnonzero(ok & brk & (ilen >= 2) & (ilen <= _WIDTH6 - 1) & ~done[a:a + n])
+        if h.size:
+            hi, lo, state = _hex6(win6, istart[h], ilen[h])
+            good = state > 0
+            mapped = good & (hi == 0) & ((lo >> np.uint64(32)) == MAPPED_LO_TOP)
+            g = rows[h[mapped]]
+            kind[g] = 4
+            v4[g] = (lo[mapped] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+            s6 = good & ~mapped
+            g = rows[h[s6]]
+            kind[g] = 6
+            six.append((g, hi[s6], lo[s6]))
+            done[a + h[good]] = True
+    left = np.ones(len(rest), dtype=bool)
+    left[np.flatnonzero(fit)[done]] = False
+    return rest[left]
 
 
 def _binaries(arr, nulls, kind, v4):

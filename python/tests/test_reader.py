@@ -121,6 +121,99 @@ def test_column_wise_quads_against_ipaddress():
         assert got[i] == want, t
 
 
+def _random_ipv6_texts(rng, n):
+    """IPv6 text of random addresses in every spelling (full, compressed anywhere, upper case,
+    leading zeros, an embedded quad), then damaged: a byte changed, dropped or doubled, a colon
+    added, a group lengthened."""
+    out = []
+    for _ in range(n):
+        groups = [int(g) if rng.random() < 0.6 else 0 for g in rng.integers(0, 1 << 16, 8)]
+        quad = rng.random() < 0.2
+        parts = ["%x" % g if rng.random() < 0.7 else "%04x" % g for g in groups]
+        if rng.random() < 0.2:
+            parts = [p.upper() for p in parts]
+        if quad:
+            parts[6:] = ["%d.%d.%d.%d" % ((groups[6] >> 8), groups[6] & 255, groups[7] >> 8,
+                                          groups[7] & 255)]
+        if rng.random() < 0.7:  # compress a run of groups (one or more) to "::"
+            i = int(rng.integers(0, len(parts)))
+            j = int(rng.integers(i + 1, len(parts) + 1))
+            if not (quad and j == len(parts)):
+                t = ":".join(parts[:i]) + "::" + ":".join(parts[j:])
+            else:
+                t = ":".join(parts)
+        else:
+            t = ":".join(parts)
+        if rng.random() < 0.4:
+            b = list(t)
+            k = int(rng.integers(0, len(b) + 1))
+            what = rng.integers(0, 5)
+            if what == 0 and b:
+                b[min(k, len(b) - 1)] = "0123456789abcdefABCDEFg:.x%"[int(rng.integers(0, 27))]
+            elif what == 1 and b:
+                del b[min(k, len(b) - 1)]
+            elif what == 2:
+                b.insert(k, ":")
+            elif what == 3:
+                b.insert(k, "0")
+            else:
+                b.insert(k, ".")
+            t = "".join(b)
+        out.append(t)
+    return out
+
+
+def _scalar(texts):
+    """The scalar parser's answer (parse_text) of each text, as canonical text."""
+    out = []
+    for t in texts:
+        a = _parse.parse_text(t)
+        out.append(None if a is None else str(ipaddress.IPv4Address(a[1])) if a[0] == 4
+                   else str(ipaddress.IPv6Address((a[1] << 64) | a[2])))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_column_wise_ipv6_against_the_scalar_parser_and_ipaddress(seed):
+    rng = np.random.default_rng(seed)
+    texts = _random_ipv6_texts(rng, 20000)
+    got = _canonicals(_parse.parse(pa.array(texts)))
+    want = _scalar(texts)
+    for t, g, w in zip(texts, got, want):
+        assert g == w, "seed %d: %r: column-wise %r, scalar %r" % (seed, t, g, w)
+        if w is not None and ":" in w:
+            assert w == str(ipaddress.IPv6Address(t)), "seed %d: %r" % (seed, t)
+    assert sum(w is not None for w in want) > 8000 and sum(w is None for w in want) > 2000
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_column_wise_brackets_and_ports_against_the_scalar_parser(seed):
+    """[addr], [addr]:port and a.b.c.d:port, clean and damaged, read column-wise (_wrapped) as
+    the scalar parser reads them one by one."""
+    rng = np.random.default_rng(seed)
+    six = _random_ipv6_texts(rng, 3000)
+    four = [str(ipaddress.IPv4Address(int(v))) for v in rng.integers(0, 2 ** 32, 3000)]
+    ports = ["0", "80", "443", "08080", "65535", "65536", "123456", "", "8a", "99999"]
+    texts = []
+    for i in range(12000):
+        a = six[i % 3000] if i % 2 else four[i % 3000]
+        p = ports[int(rng.integers(0, len(ports)))]
+        form = int(rng.integers(0, 4))
+        t = "[%s]" % a if form == 0 else "[%s]:%s" % (a, p) if form == 1 else \
+            "%s:%s" % (a, p) if form == 2 else "[%s]%s" % (a, p)
+        if rng.random() < 0.1:
+            b = list(t)
+            k = int(rng.integers(0, len(b)))
+            b[k] = "[]:.0 \"x"[int(rng.integers(0, 8))]
+            t = "".join(b)
+        texts.append(t)
+    got = _canonicals(_parse.parse(pa.array(texts)))
+    want = _scalar(texts)
+    for t, g, w in zip(texts, got, want):
+        assert g == w, "seed %d: %r: column-wise %r, scalar %r" % (seed, t, g, w)
+    assert sum(w is not None for w in want) > 4000 and sum(w is None for w in want) > 2000
+
+
 # ---- answers against Java and against a reference --------------------------------------------
 
 def _check_against_java(index, queries):
