@@ -43,6 +43,18 @@ class Parsed:
     __slots__ = ("n", "v4_rows", "v4", "v6_rows", "hi", "lo", "invalid", "null_or_invalid")
 
 
+def _each_chunk(chunk, m, pool):
+    """Calls ``chunk(a)`` for the start ``a`` of each ``_CHUNK`` rows of ``m``: on the pool when
+    there is one and the batch is large (numpy releases the GIL in its loops, so the chunks run side
+    by side), else one after another."""
+    chunks = range(0, m, _CHUNK)
+    if pool is None or m < 2 * _CHUNK:
+        for a in chunks:
+            chunk(a)
+    else:
+        list(pool.map(chunk, chunks))
+
+
 def _quad(s):
     m = _QUAD.match(s)
     if m is None or not s.isascii():
@@ -327,12 +339,7 @@ def _quads(win, starts, length, pool=None):
         out[a:b] = addr
         ok[a:b] = good
 
-    chunks = range(0, m, _CHUNK)
-    if pool is None or m < 2 * _CHUNK:
-        for a in chunks:
-            chunk(a)
-    else:  # numpy releases the GIL in its loops: the chunks run side by side
-        list(pool.map(chunk, chunks))
+    _each_chunk(chunk, m, pool)
     return out, ok
 
 
@@ -482,12 +489,7 @@ def _hex6(win, starts, length, pool=None):
         lo[a:b] = l_
         state[a:b] = s
 
-    chunks = range(0, m, _CHUNK)
-    if pool is None or m < 2 * _CHUNK:
-        for a in chunks:
-            chunk(a)
-    else:  # numpy releases the GIL in its loops: the chunks run side by side
-        list(pool.map(chunk, chunks))
+    _each_chunk(chunk, m, pool)
     return hi, lo, state
 
 

@@ -81,8 +81,9 @@ final class Range6Data implements AutoCloseable {
             .createdMillis(0)
             .build(Collections.singletonList(source), all);
         text = dir.resolve("ranges6.txt");
-        Range6Table.of(Loader.NIO.load(all).asRanges()).writeText(text);
-        lines = Loader.NIO.load(all).asRanges().ipv6Size();
+        Range6Table published = Range6Table.of(Loader.NIO.load(all).asRanges());
+        published.writeText(text);
+        lines = published.size();
       }
       new IpRangeBuilder()
           .prefixTable(true)

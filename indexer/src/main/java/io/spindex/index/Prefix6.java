@@ -103,11 +103,6 @@ final class Prefix6 {
     }
   }
 
-  /** The number of elements. */
-  int size() {
-    return column.size();
-  }
-
   /** Element {@code i} of the section. */
   int element(int i) {
     return column.get(i);
