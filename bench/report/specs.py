@@ -71,6 +71,10 @@ CITY_LOOKUP = [
     ("spindexHeap", "Spindex `labelValues(labelId(ip))`, heap (nio)", SPINDEX),
     ("spindexMapped", "Spindex `labelValues(labelId(ip))`, mapped", SPINDEX),
     ("spindexHeapBatch", "Spindex `labelIds` of 1,024, then `labelValues` of each, heap", SPINDEX),
+    ("spindexHeapSearchOnly", "Spindex `labelId(ip)` alone, heap: the range search, no values "
+                              "(the floor under the rows above)", SPINDEX),
+    ("spindexHeapBatchSearchOnly", "Spindex `labelIds` of 1,024 alone, heap: the batch's search, "
+                                   "no values", SPINDEX),
     ("maxmind", "MaxMind `get(ip, Map.class)` + the 7 values (`MEMORY_MAPPED`, no cache)", COMPETITOR),
     ("maxmindCached", "MaxMind `get(ip, Map.class)` + the 7 values, with `CHMCache`", COMPETITOR),
 ]

@@ -118,6 +118,30 @@ public class CityLookupBenchmark {
     return spindex(mapped);
   }
 
+  /**
+   * The range search alone, no values: the floor under every typed lookup above, which a faster
+   * layout of the values could not go below.
+   */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int spindexHeapSearchOnly() {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int found = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      found += heap.labelId(a[i]) != IpRanges.NONE ? 1 : 0;
+    }
+    return found;
+  }
+
+  /** {@code labelIds} of the batch alone, no values: the floor under {@link #spindexHeapBatch}. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int spindexHeapBatchSearchOnly() {
+    System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
+    return heap.labelIds(batchIn, AddressPool.BATCH, batchOut);
+  }
+
   /** {@code labelIds} of the batch (16 searches in lock step), then each address's values. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
