@@ -90,19 +90,21 @@ def _ddl(arrow_type):
 def _pandas_fn(answer, struct=False):
     """The body of a pandas UDF (Spark before 4.1) over ``answer`` (pyarrow in, pyarrow out): a
     Series in, a Series out, or for a STRUCT a DataFrame of its fields (a pandas UDF has no NULL
-    struct: a miss is a struct of NULL fields there)."""
+    struct: a miss is a struct of NULL fields there). A BIGINT column with NULLs is a Series of
+    Python ints and None: pandas' default, float64 with NaN, rounds what is beyond 2**53, and
+    Spark 3.5 casts that back unchecked (9223372036854775807 came back as -9223372036854775808)."""
     import pandas as pd
 
     if struct:
         def pandas_struct(ips: pd.Series) -> pd.DataFrame:
             out = answer(pa.Array.from_pandas(ips))
-            return pd.DataFrame({f.name: out.field(i).to_pandas()
+            return pd.DataFrame({f.name: out.field(i).to_pandas(integer_object_nulls=True)
                                  for i, f in enumerate(out.type)})
 
         return pandas_struct
 
     def pandas_fn(ips: pd.Series) -> pd.Series:
-        return answer(pa.Array.from_pandas(ips)).to_pandas()
+        return answer(pa.Array.from_pandas(ips)).to_pandas(integer_object_nulls=True)
 
     return pandas_fn
 

@@ -102,6 +102,18 @@ def test_udf_bodies_without_spark(fixtures):
     assert list(fields.columns) == ["country", "lat", "asn"]
     assert fields.iloc[0].tolist() == ["AU", -33.5, 13335]
     assert fields["country"].isna().tolist() == [False, False, True, True, True]
+    # Back to Arrow as Spark 3.5 takes a pandas UDF's answer (pa.Array.from_pandas, the nulls as a
+    # mask unless the column converts itself, unchecked): every field as the index gives it, the
+    # BIGINT extremes beside NULLs too.
+    wide = ["10.1.2.3", "1.0.4.0", "bogus", None, "1.0.1.9"]
+    fields = udf._pandas_fn(idx.lookup, struct=True)(pd.Series(wide))
+    want = idx.lookup(wide)
+    for i, f in enumerate(want.type):
+        col = fields[f.name]
+        mask = None if hasattr(col.array, "__arrow_array__") else col.isnull().to_numpy()
+        back = pa.Array.from_pandas(col, mask=mask, type=f.type, safe=False)
+        assert back.to_pylist() == want.field(i).to_pylist(), f.name
+    assert 2 ** 63 - 1 in want.field(2).to_pylist() and None in want.field(2).to_pylist()
     assert udf._ddl(idx.arrow_type()) == "STRUCT<`country`: STRING, `lat`: DOUBLE, `asn`: BIGINT>"
     with pytest.raises(FileNotFoundError, match="ship it with spindex.udf.ship"):
         udf.index("/nonexistent/dir/none.spx")

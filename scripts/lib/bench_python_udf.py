@@ -2,7 +2,9 @@
 over the same Parquet table of address strings, the native spindex_label against spindex.udf's
 Python UDF (an Arrow UDF on Spark 4.1+), and a plain scan of the column for the cost of the rest
 of the query. Each query aggregates the answers (the labels' total length and count) so that every row is
-looked up and nothing large is collected.
+looked up and nothing large is collected; the repeats go round the queries. Then the size of the
+Arrow batches the Python workers got (a Parquet scan hands them the reader's batches,
+spark.sql.parquet.columnarReaderBatchSize, 4,096 rows by default).
 
   spark-submit --jars JOB_JAR bench_python_udf.py WORK REPEATS   (WORK: queries.txt, city-text.spx)
 """
@@ -58,19 +60,33 @@ def main(work, repeats):
         "spindex.udf.label (Python %s UDF)" % kind:
             lambda: df.select(py_label("ip").alias("g")).agg(F.sum(F.length("g")), F.count("g")),
     }
-    results = {}
-    for name, q in queries.items():
+    for q in queries.values():
         q().collect()  # warm: JIT, the index opened by each executor or Python worker
-        times = []
-        for _ in range(repeats):
+    # The repeats go round the queries (scan, native, identity, UDF, scan, ...): on a shared
+    # machine a change of load then falls on every query alike, not on one query's repeats.
+    results = {name: ([], None) for name in queries}
+    for _ in range(repeats):
+        for name, q in queries.items():
             t = time.perf_counter()
             row = q().collect()[0]
-            hits = (row[0], row[1])  # total label length and labels: the same for both
-            times.append(time.perf_counter() - t)
-        results[name] = (times, hits)
+            results[name][0].append(time.perf_counter() - t)
+            results[name] = (results[name][0], (row[0], row[1]))  # total label length, labels
+    # The rows of each Arrow batch a Python worker gets: each row answers its batch's length.
+    if kind == "Arrow":
+        def batch_rows(ips: pa.Array) -> pa.Array:
+            return pa.array([len(ips)] * len(ips), pa.int64())
+
+        probe = F.arrow_udf(batch_rows, "bigint")
+    else:
+        def batch_rows_series(ips: pd.Series) -> pd.Series:
+            return pd.Series([len(ips)] * len(ips), dtype="int64")
+
+        probe = F.pandas_udf(batch_rows_series, "bigint")
+    batches = df.select(probe("ip").alias("b")).agg(F.sum(1.0 / F.col("b"))).collect()[0][0]
     print("\n%d rows (Parquet, 8 files), local[2], %d repeats, spark.sql.execution.arrow."
-          "maxRecordsPerBatch=%s" % (n, repeats,
-                                     spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch")))
+          "maxRecordsPerBatch=%s: %.0f batches of %.0f rows on average in the Python workers"
+          % (n, repeats, spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch"), batches,
+             n / batches))
     scan = statistics.median(results["scan only (sum of length(ip))"][0])
     native = None
     for name, (times, hits) in results.items():
