@@ -8,6 +8,7 @@ package io.spindex.cli;
 import io.spindex.builder.BuildReport;
 import io.spindex.builder.IndexBuilder;
 import io.spindex.builder.IpSetBuilder;
+import io.spindex.index.LabelSchema;
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.DistinctPaths;
 import io.spindex.job.JobArgs;
@@ -173,7 +174,7 @@ final class BuildCommand {
     @Option(
         names = "--label-fields",
         paramLabel = "NAME,...",
-        split = ",",
+        split = LabelSchema.LIST_SPLIT,
         description =
             "The fields a label is made of, e.g. country,region,city,isp: stored in the index"
                 + " for spindex_lookup (a STRUCT of them) and inspect.")

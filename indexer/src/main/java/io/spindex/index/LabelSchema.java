@@ -111,6 +111,12 @@ public final class LabelSchema implements Serializable {
   }
 
   /**
+   * How a {@code --label-fields} list splits (a regex): at each comma outside parentheses, so that
+   * {@code id:decimal(20,0)} stays one entry.
+   */
+  public static final String LIST_SPLIT = ",(?![^()]*\\))";
+
+  /**
    * The schema {@code --label-fields} declares: each entry {@code name} (STRING) or {@code
    * name:type}; typed when any entry names a type.
    */

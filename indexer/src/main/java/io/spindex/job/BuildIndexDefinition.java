@@ -13,6 +13,7 @@ import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.ep.TransformSpec;
 import io.spindex.index.IndexHeader;
+import io.spindex.index.LabelSchema;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
 import io.spindex.text.LineReader;
@@ -222,7 +223,7 @@ public final class BuildIndexDefinition {
   }
 
   private static List<String> fieldList(String v) {
-    return v.trim().equals("none") ? List.of() : Arrays.asList(v.split(",", -1));
+    return v.trim().equals("none") ? List.of() : Arrays.asList(v.split(LabelSchema.LIST_SPLIT, -1));
   }
 
   /** Gives {@code setter} the SOURCE_DATE_EPOCH time, when it is set. */

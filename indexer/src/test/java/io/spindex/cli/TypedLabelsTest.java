@@ -15,6 +15,7 @@ import io.spindex.index.LabelSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,6 +110,41 @@ class TypedLabelsTest {
                 + "\"labelTypes\":[\"string\",\"double\",\"bigint\",\"boolean\"],"
                 + "\"labelDelimiter\":\",\""),
         out);
+  }
+
+  @Test
+  void aDecimalFieldIsOneEntryOfTheList() throws IOException {
+    // decimal(20,0) holds a uint64 whole; its comma does not split the list.
+    Path in =
+        Files.write(
+            dir.resolve("ids.txt"),
+            String.join(
+                    "\n",
+                    "1.0.0.0\t1.0.0.255\tAU|18446744073709551615|x",
+                    "1.0.1.0\t1.0.1.255\tCN|-1|y",
+                    "1.0.2.0\t1.0.2.255\tJP|0|z")
+                .getBytes(StandardCharsets.UTF_8));
+    Path idx = dir.resolve("ids.spx");
+    assertEquals(
+        0,
+        spindex(
+            "build",
+            "ranges",
+            in.toString(),
+            "-o",
+            idx.toString(),
+            "--label-fields",
+            "country,id:decimal(20,0),tag"),
+        err);
+    assertTrue(out.matches("(?s).*accepted\\s+2\\n.*"), out);
+    assertTrue(err.contains("ids.txt:2: not-decimal:id:"), err);
+    IpRanges r = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
+    assertEquals(List.of("country", "id", "tag"), r.labelSchema().names());
+    assertArrayEquals(
+        new Object[] {"AU", new BigDecimal("18446744073709551615"), "x"},
+        r.labelValues(r.labelId(0x01000001)));
+    assertEquals(0, spindex("inspect", idx.toString()));
+    assertTrue(out.contains("label fields   country string, id decimal(20,0), tag string"), out);
   }
 
   @Test

@@ -66,6 +66,14 @@ class BuildIndexDefinitionTest {
   }
 
   @Test
+  void aDecimalFieldIsOneEntryOfTheLabelFields() {
+    assertEquals(
+        List.of("country", "id:decimal(20,0)", "tag"),
+        kind("ranges", "--label-fields", "country,id:decimal(20,0),tag")
+            .get(BuildIndexDefinition.LABEL_FIELDS));
+  }
+
+  @Test
   void theDelimiterIsOneCharacterTabOrDetect() {
     assertEquals('\t', kind("ranges", "--delimiter", "tab").get(BuildIndexDefinition.DELIMITER));
     assertEquals(',', kind("ranges", "--delimiter", ",").get(BuildIndexDefinition.DELIMITER));
