@@ -68,6 +68,7 @@ public class Ipv6LookupBenchmark {
 
   private Range6Data data;
   private IpRanges heap;
+  private IpRanges columns;
   private IpRanges mapped;
   private IpRanges noTables;
   private IpRanges ipv4;
@@ -83,14 +84,18 @@ public class Ipv6LookupBenchmark {
     data = source.isEmpty() ? Range6Data.create(count) : Range6Data.fromSource(Paths.get(source));
     heap = Loader.NIO.load(data.index).asRanges();
     mapped = Loader.MAPPED.load(data.index).asRanges();
-    // The same ranges without the prefix6 tables (the /16 prefix table only), and as many IPv4
-    // ranges shaped like the published databases: the baselines of the same run.
+    // The same file with the IPv6 ranges in the file's columns, as the heap loaders kept them
+    // before the rows: the layout the rows are paired against.
+    columns = Loader.heapColumns().load(data.index).asRanges();
+    // The same ranges without the prefix6 tables (the /16 prefix table only) in the file's columns
+    // (the heap rows search without the tables anyway), and as many IPv4 ranges shaped like the
+    // published databases: the baselines of the same run.
     Path plain = data.dir.resolve("no-tables.spx");
     new IpRangeBuilder()
         .ipv6Tables(0)
         .createdMillis(0)
         .build(Collections.singletonList(data.text), plain);
-    noTables = Loader.NIO.load(plain).asRanges();
+    noTables = Loader.heapColumns().load(plain).asRanges();
     Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6Size(), RangeGenerator.Shape.REAL);
     ipv4 =
         Loader.NIO
@@ -113,7 +118,9 @@ public class Ipv6LookupBenchmark {
       inet[i] = Address6Pool.inet(hi, lo);
       keys[i] = Address6Pool.bytes(hi, lo);
       int expected = heap.labelId(hi, lo);
-      if (mapped.labelId(hi, lo) != expected || noTables.labelId(hi, lo) != expected) {
+      if (mapped.labelId(hi, lo) != expected
+          || noTables.labelId(hi, lo) != expected
+          || columns.labelId(hi, lo) != expected) {
         throw new IllegalStateException("answers differ for " + Ipv6Text.format(hi, lo));
       }
       hits += expected != IpRanges.NONE ? 1 : 0;
@@ -170,7 +177,10 @@ public class Ipv6LookupBenchmark {
     return labelIds(mapped);
   }
 
-  /** The same ranges and addresses without the prefix6 tables: what the tables buy. */
+  /**
+   * The same ranges and addresses without the prefix6 tables, in the file's columns: what the
+   * tables buy the columns ({@code mapped}).
+   */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapLabelIdNoTables() {
@@ -178,46 +188,91 @@ public class Ipv6LookupBenchmark {
   }
 
   /**
-   * Nanoseconds spent by {@link #heapPaired} in each of the three lookups, per iteration (JMH
-   * counters): IPv6 with the prefix6 tables, IPv6 without them, IPv4.
+   * Nanoseconds spent by {@link #heapPaired} in each of the four lookups, per iteration (JMH
+   * counters): IPv6 in the heap loaders' rows, the same file in its columns ({@link
+   * Loader#heapColumns()}, with the prefix6 tables), the columns of a file without the tables,
+   * IPv4.
    */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class TrioNanos {
-    public long tablesNanos;
+    public long rowsNanos;
+    public long columnsNanos;
     public long noTablesNanos;
     public long ipv4Nanos;
     private int turn;
 
     @Setup(Level.Iteration)
     public void reset() {
-      tablesNanos = 0;
+      rowsNanos = 0;
+      columnsNanos = 0;
       noTablesNanos = 0;
       ipv4Nanos = 0;
     }
   }
 
   /**
-   * The three heap lookups of one run interleaved, a batch each, in rotating order, each timed:
-   * they see the same load at the same moments, so the ratios of the counters are far steadier on a
+   * The four heap lookups of one run interleaved, a batch each, in rotating order, each timed: they
+   * see the same load at the same moments, so the ratios of the counters are far steadier on a
    * shared machine than the ratio of separate runs (as {@code DualStackLookupBenchmark} pairs).
    */
   @Benchmark
-  @OperationsPerInvocation(3 * AddressPool.BATCH)
+  @OperationsPerInvocation(4 * AddressPool.BATCH)
   public int heapPaired(TrioNanos n) {
     int sum = 0;
-    n.turn = (n.turn + 1) % 3;
-    for (int k = 0; k < 3; k++) {
-      int which = (n.turn + k) % 3;
+    n.turn = (n.turn + 1) % 4;
+    for (int k = 0; k < 4; k++) {
+      int which = (n.turn + k) % 4;
       long t0 = System.nanoTime();
-      sum += which == 0 ? labelIds(heap) : which == 1 ? labelIds(noTables) : heapIpv4LabelId();
-      long t = System.nanoTime() - t0;
       if (which == 0) {
-        n.tablesNanos += t;
+        sum += labelIds(heap);
+        n.rowsNanos += System.nanoTime() - t0;
       } else if (which == 1) {
-        n.noTablesNanos += t;
+        sum += labelIds(columns);
+        n.columnsNanos += System.nanoTime() - t0;
+      } else if (which == 2) {
+        sum += labelIds(noTables);
+        n.noTablesNanos += System.nanoTime() - t0;
       } else {
-        n.ipv4Nanos += t;
+        sum += heapIpv4LabelId();
+        n.ipv4Nanos += System.nanoTime() - t0;
+      }
+    }
+    return sum;
+  }
+
+  /** Nanoseconds spent by {@link #heapBatchPaired} in the batch lookups of the two layouts. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class PairNanos {
+    public long rowsNanos;
+    public long columnsNanos;
+    private int turn;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      rowsNanos = 0;
+      columnsNanos = 0;
+    }
+  }
+
+  /**
+   * The batch API ({@link #heapLabelIdBatch}) over the heap loaders' rows and over the file's
+   * columns, interleaved in one run like {@link #heapPaired}.
+   */
+  @Benchmark
+  @OperationsPerInvocation(2 * AddressPool.BATCH)
+  public int heapBatchPaired(PairNanos n) {
+    int sum = 0;
+    n.turn ^= 1;
+    for (int k = 0; k < 2; k++) {
+      long t0 = System.nanoTime();
+      if ((n.turn ^ k) == 0) {
+        sum += labelIdBatch(heap);
+        n.rowsNanos += System.nanoTime() - t0;
+      } else {
+        sum += labelIdBatch(columns);
+        n.columnsNanos += System.nanoTime() - t0;
       }
     }
     return sum;

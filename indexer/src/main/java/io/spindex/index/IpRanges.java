@@ -34,6 +34,7 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 starts6;
   private final Keys128 ends6;
   private final IntColumn labelIds6;
+  private final Rows6 rows6;
   private final LabelSchema schema;
   private final SourceInfo sourceInfo;
   private final Ipv4Aliases aliases;
@@ -65,8 +66,10 @@ public final class IpRanges extends SpindexIndex {
       Keys128 starts6,
       Keys128 ends6,
       IntColumn labelIds6,
+      Rows6 rows6,
       Extras extras) {
     super(header, loader);
+    this.rows6 = rows6;
     this.schema = extras.schema;
     this.sourceInfo = extras.sourceInfo;
     this.aliases = extras.aliases;
@@ -211,6 +214,11 @@ public final class IpRanges extends SpindexIndex {
     return ends6;
   }
 
+  /** The IPv6 ranges as rows (heap loaders), or {@code null} (columns: {@code mapped}). */
+  Rows6 rows6() {
+    return rows6;
+  }
+
   /** High 64 bits of the first address of IPv6 range {@code row}. */
   public long ipv6StartHi(int row) {
     return starts6.hi(row);
@@ -241,6 +249,9 @@ public final class IpRanges extends SpindexIndex {
    * IPv4-mapped address has no IPv6 row (see {@link #labelId(long, long)}).
    */
   public int ipv6Row(long hi, long lo) {
+    if (rows6 != null) {
+      return rows6.row(hi, lo);
+    }
     int r = starts6.floor(hi, lo);
     return r >= 0 && ends6.atLeast(r, hi, lo) ? r : NONE;
   }
@@ -253,8 +264,12 @@ public final class IpRanges extends SpindexIndex {
     if (isIpv4Mapped(hi, lo)) {
       return labelId((int) lo);
     }
-    int r = ipv6Row(hi, lo);
-    return r != NONE ? labelIds6.get(r) : aliases.isEmpty() ? NONE : aliased(hi, lo);
+    if (rows6 == null) {
+      int r = ipv6Row(hi, lo);
+      return r != NONE ? labelIds6.get(r) : aliases.isEmpty() ? NONE : aliased(hi, lo);
+    }
+    int id = rows6.labelId(hi, lo);
+    return id != NONE || aliases.isEmpty() ? id : aliased(hi, lo);
   }
 
   /** The label id of an IPv6 address no IPv6 range holds: its IPv4 alias's, or NONE. */
@@ -271,7 +286,12 @@ public final class IpRanges extends SpindexIndex {
    * @return how many addresses fell in a range
    */
   public int labelIds(long[] hi, long[] lo, int count, int[] out) {
-    starts6.floorAll(hi, lo, count, out);
+    Rows6 rows = rows6;
+    if (rows != null) {
+      rows.floorAll(hi, lo, count, out);
+    } else {
+      starts6.floorAll(hi, lo, count, out);
+    }
     int hits = 0;
     for (int i = 0; i < count; i++) {
       int id;
@@ -279,7 +299,11 @@ public final class IpRanges extends SpindexIndex {
         id = labelId((int) lo[i]);
       } else {
         int r = out[i];
-        id = r >= 0 && ends6.atLeast(r, hi[i], lo[i]) ? labelIds6.get(r) : NONE;
+        if (rows != null) {
+          id = rows.labelIdAt(r, hi[i], lo[i]);
+        } else {
+          id = r >= 0 && ends6.atLeast(r, hi[i], lo[i]) ? labelIds6.get(r) : NONE;
+        }
         if (id == NONE && !aliases.isEmpty()) {
           id = aliased(hi[i], lo[i]);
         }

@@ -51,6 +51,16 @@ final class Keys128 {
     return flip(lo.get(row));
   }
 
+  /** The high halves' column (flipped): a heap array or a view. */
+  LongColumn hiColumn() {
+    return hi;
+  }
+
+  /** The low halves' column (flipped): a heap array or a view. */
+  LongColumn loColumn() {
+    return lo;
+  }
+
   IntColumn prefixTable() {
     return prefix;
   }
@@ -64,7 +74,7 @@ final class Keys128 {
    * The rows a key's floor is in, or just before: {@code from << 32 | to}, from the block's tables
    * when it has them, else its /16 prefix table entries (requires the prefix table).
    */
-  private long candidates(long keyHi) {
+  long candidates(long keyHi) {
     int p = (int) (keyHi >>> 48);
     if (tables != null) {
       int root = tables.root(p);
@@ -129,8 +139,15 @@ final class Keys128 {
       }
       return;
     }
+    floorAll(hi, lo, count, out, new Floor(this.hi, this.lo));
+  }
+
+  /**
+   * {@link #floorAll} comparing through {@code probe} (the columns or {@link Rows6}), for keys with
+   * the prefix table and at least one row.
+   */
+  void floorAll(long[] hi, long[] lo, int count, int[] out, Floor probe) {
     LockStep search = new LockStep();
-    Floor probe = new Floor(this.hi, this.lo);
     for (int g = 0; g < count; g += GROUP) {
       int m = Math.min(GROUP, count - g);
       search.clear();
@@ -150,20 +167,35 @@ final class Keys128 {
     }
   }
 
-  /** The 128-bit search keys of {@link #floorAll}, flipped as stored. */
-  private static final class Floor implements LockStep.Probe {
+  /**
+   * The 128-bit search keys of {@link #floorAll}, flipped as stored, compared with the columns or
+   * with the rows of a heap index ({@link Rows6}). One class for both, so that the probe call of
+   * {@link LockStep#search} stays bimorphic (this and {@link LockStep.IntKeys}) and inlined.
+   */
+  static final class Floor implements LockStep.Probe {
     private final LongColumn hi;
     private final LongColumn lo;
+    private final Rows6 rows;
     final long[] kh = new long[GROUP];
     final long[] kl = new long[GROUP];
 
     Floor(LongColumn hi, LongColumn lo) {
       this.hi = hi;
       this.lo = lo;
+      this.rows = null;
+    }
+
+    Floor(Rows6 rows) {
+      this.hi = null;
+      this.lo = null;
+      this.rows = rows;
     }
 
     @Override
     public boolean atMost(int row, int slot) {
+      if (rows != null) {
+        return rows.startAtMost(row, kh[slot], kl[slot]);
+      }
       long h = hi.get(row);
       return h < kh[slot] || (h == kh[slot] && lo.get(row) <= kl[slot]);
     }

@@ -22,6 +22,11 @@ abstract class LongColumn {
 
   abstract int size();
 
+  /** Whether the values are a heap array ({@link #of}), not a view over a mapping. */
+  boolean onHeap() {
+    return false;
+  }
+
   static LongColumn of(long[] values) {
     return new Heap(values, values.length);
   }
@@ -52,6 +57,11 @@ abstract class LongColumn {
     @Override
     long get(int i) {
       return values[i];
+    }
+
+    @Override
+    boolean onHeap() {
+      return true;
     }
 
     @Override

@@ -1,0 +1,341 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+/**
+ * The IPv6 ranges of a heap index (loaders io, nio, mmap and text) in two arrays instead of the
+ * file's five columns, so that a hit reads two cache lines where the columns cost up to five (start
+ * high, start low, end high, end low, label id). The file format is unchanged; {@code mapped} keeps
+ * its zero-copy views over the columns.
+ *
+ * <ul>
+ *   <li>{@code starts}: the high halves of the starts, flipped as the file stores them (signed
+ *       order is unsigned order), 8 to a cache line: what the search reads.
+ *   <li>{@code words}: one long a range. Its low {@code labelBits} bits are the label id (as many
+ *       bits as the largest id needs). If the top bit is clear, the bits between are the end's high
+ *       half minus the start's, and the low halves are those of whole /64s (start {@code
+ *       ...:0:0:0:0}, end {@code ...:ffff:ffff:ffff:ffff}), as nearly every published range has
+ *       them. Else they are the index of the range's entry in {@code odd}.
+ *   <li>{@code odd}: three longs for each other range (a difference too wide for its bits, or other
+ *       low halves): its end's high half, its start's and its end's low halves, all flipped.
+ * </ul>
+ *
+ * <p>A lookup takes the candidate rows of the columns' search (the prefix6 tables' or the /16
+ * prefix table's: {@link Keys128#candidates}), halves down to the last {@value #SCAN} and reads
+ * those in order, so that their cache misses overlap, then reads one word; {@code odd} only for the
+ * ranges it lists. The rows are used only when the starts are in order ({@link #inOrder}): then any
+ * search of the same candidates finds the same row, and the end is compared as the columns compare
+ * it, so every answer is the columns' (and {@code mapped}'s), for a file that fails {@code spindex
+ * verify} too. Memory: 16 bytes a range, plus 24 for each range in {@code odd}; the columns take
+ * 36. Thread-safe: immutable.
+ */
+final class Rows6 {
+  private static final int NONE = IpRanges.NONE;
+
+  /** Rows a lookup reads in order rather than halving: a leaf of the prefix6 tables. */
+  static final int SCAN = 16;
+
+  /** Flipped low half of a start at a /64 boundary (0). */
+  private static final long LOW_START = Long.MIN_VALUE;
+
+  /** Flipped low half of an end at a /64's last address (all ones). */
+  private static final long LOW_END = Long.MAX_VALUE;
+
+  private final long[] starts;
+  private final long[] words;
+  private final long[] odd;
+  private final int labelBits;
+  private final long labelMask;
+
+  /** The /16 prefix table of the starts, or {@code null}. */
+  private final IntColumn prefix;
+
+  /** The starts with their prefix and prefix6 tables: where a search starts. */
+  private final Keys128 keys;
+
+  private Rows6(long[] starts, long[] words, long[] odd, int labelBits, Keys128 tables) {
+    this.starts = starts;
+    this.words = words;
+    this.odd = odd;
+    this.labelBits = labelBits;
+    this.labelMask = (1L << labelBits) - 1;
+    this.prefix = tables.prefixTable();
+    this.keys =
+        new Keys128(new StartHi(this), new Low(this, false), tables.prefixTable(), tables.tables());
+  }
+
+  /**
+   * The rows of the ranges whose starts, ends and label ids the columns hold (label ids at least
+   * 0, as the loaders check).
+   */
+  static Rows6 of(Keys128 starts, Keys128 ends, IntColumn labels) {
+    int n = starts.size();
+    int maxLabel = 0;
+    for (int i = 0; i < n; i++) {
+      maxLabel = Math.max(maxLabel, labels.get(i));
+    }
+    int labelBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(maxLabel));
+    // Bits between the label id and the flag: a difference must be below 2^span.
+    int span = 63 - labelBits;
+    int odds = 0;
+    for (int i = 0; i < n; i++) {
+      odds += usual(starts, ends, i, span) ? 0 : 1;
+    }
+    long[] his = new long[n];
+    long[] words = new long[n];
+    long[] odd = new long[Math.multiplyExact(3, odds)];
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+      long h = Keys128.flip(starts.hi(i));
+      long word = labels.get(i);
+      if (usual(starts, ends, i, span)) {
+        word |= (ends.hi(i) - starts.hi(i)) << labelBits;
+      } else {
+        odd[3 * o] = Keys128.flip(ends.hi(i));
+        odd[3 * o + 1] = Keys128.flip(starts.lo(i));
+        odd[3 * o + 2] = Keys128.flip(ends.lo(i));
+        word |= Long.MIN_VALUE | (long) o << labelBits;
+        o++;
+      }
+      his[i] = h;
+      words[i] = word;
+    }
+    return new Rows6(his, words, odd, labelBits, starts);
+  }
+
+  /**
+   * Whether the starts are in order (non-decreasing, 128-bit), as every file that passes {@code
+   * spindex verify} has them. Only then do the rows answer exactly as the columns (any search of
+   * the same candidate rows finds the same floor); a file opened with its rows out of order keeps
+   * its columns, so that every loader gives the same answers for it.
+   */
+  static boolean inOrder(Keys128 starts) {
+    for (int i = 1, n = starts.size(); i < n; i++) {
+      long h0 = starts.hi(i - 1);
+      long h1 = starts.hi(i);
+      int c = Long.compareUnsigned(h0, h1);
+      if (c > 0 || (c == 0 && Long.compareUnsigned(starts.lo(i - 1), starts.lo(i)) > 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether range {@code i} is of whole /64s and its difference fits in {@code span} bits. */
+  private static boolean usual(Keys128 starts, Keys128 ends, int i, int span) {
+    return starts.lo(i) == 0 && ends.lo(i) == -1L && (ends.hi(i) - starts.hi(i)) >>> span == 0;
+  }
+
+  /** Bytes of the three arrays' contents: what the rows hold on the heap. */
+  long bytes() {
+    return 8L * starts.length + 8L * words.length + 8L * odd.length;
+  }
+
+  /** Ranges in {@code odd}. */
+  int oddCount() {
+    return odd.length / 3;
+  }
+
+  /** The starts as {@link Keys128} (views over the rows), with the tables. */
+  Keys128 starts() {
+    return keys;
+  }
+
+  /** The ends as {@link Keys128} (views over the rows). */
+  Keys128 ends() {
+    return new Keys128(new EndHi(this), new Low(this, true));
+  }
+
+  /** The label ids as a column (a view over the rows). */
+  IntColumn labels() {
+    return new Labels(this);
+  }
+
+  /** Index in {@code odd} of the range whose word is {@code word} (a word with the flag set). */
+  private int oddIndex(long word) {
+    return (int) ((word & Long.MAX_VALUE) >>> labelBits);
+  }
+
+  /** Flipped low half of the start of {@code row}. */
+  private long startLo(int row) {
+    long word = words[row];
+    return word >= 0 ? LOW_START : odd[3 * oddIndex(word) + 1];
+  }
+
+  /** Flipped high half of the end of {@code row}. */
+  private long endHi(int row) {
+    long word = words[row];
+    return word >= 0 ? starts[row] + (word >>> labelBits) : odd[3 * oddIndex(word)];
+  }
+
+  /** Flipped low half of the end of {@code row}. */
+  private long endLo(int row) {
+    long word = words[row];
+    return word >= 0 ? LOW_END : odd[3 * oddIndex(word) + 2];
+  }
+
+  /** Whether the start of {@code row} is at most the flipped key (for {@link Keys128.Floor}). */
+  boolean startAtMost(int row, long kh, long kl) {
+    long h = starts[row];
+    return h < kh || (h == kh && startLo(row) <= kl);
+  }
+
+  /** The last row whose start is at most the (unflipped) key, or -1: {@link Keys128#floor}. */
+  int floor(long keyHi, long keyLo) {
+    int from;
+    int to;
+    if (prefix != null) {
+      // The same rows as the columns' search (Keys128#floor): the prefix6 tables' or the /16
+      // block's.
+      long c = keys.candidates(keyHi);
+      from = (int) (c >>> 32);
+      to = (int) c;
+    } else {
+      from = 0;
+      to = starts.length;
+    }
+    long kh = Keys128.flip(keyHi);
+    long kl = Keys128.flip(keyLo);
+    long[] s = starts;
+    while (to - from > SCAN) {
+      int mid = (from + to) >>> 1;
+      long h = s[mid];
+      if (h < kh || (h == kh && startLo(mid) <= kl)) {
+        from = mid + 1;
+      } else {
+        to = mid;
+      }
+    }
+    // The last few rows in order: their reads do not wait for each other's, so their cache misses
+    // overlap, where each halving step waits for the one before.
+    while (from < to) {
+      long h = s[from];
+      if (h > kh || (h == kh && startLo(from) > kl)) {
+        break;
+      }
+      from++;
+    }
+    return from - 1;
+  }
+
+  /**
+   * The label id of {@code row} (from {@link #floor}, may be -1) if its range holds the (unflipped)
+   * key, else {@link IpRanges#NONE}. The key must not be below the row's start.
+   */
+  int labelIdAt(int row, long keyHi, long keyLo) {
+    if (row < 0) {
+      return NONE;
+    }
+    long word = words[row];
+    long kh = Keys128.flip(keyHi);
+    // The end against the key, exactly as the columns compare it (Keys128#atLeast): the end's
+    // high half is the start's plus the difference (flipped or not), its low half all ones.
+    if (word >= 0) {
+      return starts[row] + (word >>> labelBits) >= kh ? (int) (word & labelMask) : NONE;
+    }
+    int o = 3 * oddIndex(word);
+    long h = odd[o];
+    boolean in = h > kh || (h == kh && odd[o + 2] >= Keys128.flip(keyLo));
+    return in ? (int) (word & labelMask) : NONE;
+  }
+
+  /** The row of the range that holds the (unflipped) key, or {@link IpRanges#NONE}. */
+  int row(long keyHi, long keyLo) {
+    int r = floor(keyHi, keyLo);
+    return labelIdAt(r, keyHi, keyLo) != NONE ? r : NONE;
+  }
+
+  /** The label id of the range that holds the (unflipped) key, or {@link IpRanges#NONE}. */
+  int labelId(long keyHi, long keyLo) {
+    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+  }
+
+  /** Batch {@link #floor}, in lock step as {@link Keys128#floorAll}. */
+  void floorAll(long[] hi, long[] lo, int count, int[] out) {
+    if (keys.prefixTable() == null || starts.length == 0) {
+      for (int i = 0; i < count; i++) {
+        out[i] = floor(hi[i], lo[i]);
+      }
+      return;
+    }
+    keys.floorAll(hi, lo, count, out, new Keys128.Floor(this));
+  }
+
+  private static final class StartHi extends LongColumn {
+    private final Rows6 r;
+
+    StartHi(Rows6 r) {
+      this.r = r;
+    }
+
+    @Override
+    long get(int i) {
+      return r.starts[i];
+    }
+
+    @Override
+    int size() {
+      return r.starts.length;
+    }
+  }
+
+  private static final class EndHi extends LongColumn {
+    private final Rows6 r;
+
+    EndHi(Rows6 r) {
+      this.r = r;
+    }
+
+    @Override
+    long get(int i) {
+      return r.endHi(i);
+    }
+
+    @Override
+    int size() {
+      return r.starts.length;
+    }
+  }
+
+  /** A low-half column of the rows: the starts' or the ends'. */
+  private static final class Low extends LongColumn {
+    private final Rows6 r;
+    private final boolean end;
+
+    Low(Rows6 r, boolean end) {
+      this.r = r;
+      this.end = end;
+    }
+
+    @Override
+    long get(int i) {
+      return end ? r.endLo(i) : r.startLo(i);
+    }
+
+    @Override
+    int size() {
+      return r.starts.length;
+    }
+  }
+
+  private static final class Labels extends IntColumn {
+    private final Rows6 r;
+
+    Labels(Rows6 r) {
+      this.r = r;
+    }
+
+    @Override
+    int get(int i) {
+      return (int) (r.words[i] & r.labelMask);
+    }
+
+    @Override
+    int size() {
+      return r.starts.length;
+    }
+  }
+}

@@ -1,0 +1,288 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.net.InetAddresses;
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.gen.RangeGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The heap loaders' IPv6 rows ({@link Rows6}) against a {@link TreeMap} over {@link BigInteger}
+ * addresses and against the file's columns ({@code mapped}, {@link Loader#heapColumns()}): single
+ * and batch lookups, {@code ipv6Row} and the row accessors, on real-shaped ranges with many ranges
+ * inside one /64 (ties of the high halves), ranges whose low halves are not a whole /64's, ranges
+ * too wide for the bits a row keeps for them, few and many labels, and IPv4-mapped addresses of a
+ * dual-stack file.
+ */
+class Ipv6RowsTest {
+  private static final BigInteger MAX = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE);
+  private static final BigInteger LOW64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+  @TempDir Path dir;
+
+  /** A source range and its label. */
+  private static final class Src {
+    final BigInteger start;
+    final BigInteger end;
+    final String label;
+
+    Src(BigInteger start, BigInteger end, String label) {
+      this.start = start;
+      this.end = end;
+      this.label = label;
+    }
+  }
+
+  @Test
+  void heapLoadersKeepRowsAndMappedKeepsColumns() throws IOException {
+    Path file = build(tiesAndOddRanges(), List.of());
+    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+      assertNotNull(l.load(file).asRanges().rows6(), l.loaderName());
+    }
+    assertNull(Loader.MAPPED.load(file).asRanges().rows6());
+    assertNull(Loader.mappedUnchecked().load(file).asRanges().rows6());
+    assertNull(Loader.heapColumns().load(file).asRanges().rows6());
+  }
+
+  /**
+   * A file whose IPv6 starts are out of order opens (only {@code verify} refuses it): the heap
+   * loaders keep its columns, so that every loader answers as {@code mapped} does.
+   */
+  @Test
+  void startsOutOfOrderKeepTheColumns() throws Exception {
+    Path file = Paths.get(Ipv6RowsTest.class.getResource("/bad/v6-unsorted-starts.spx").toURI());
+    IpRanges columns = Loader.MAPPED.load(file).asRanges();
+    int n = columns.ipv6Size();
+    assertTrue(n > 2);
+    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+      IpRanges r = l.load(file).asRanges();
+      assertNull(r.rows6(), l.loaderName());
+      for (int row = 0; row < n; row++) {
+        for (long d : new long[] {-1, 0, 1}) {
+          long hi = columns.ipv6StartHi(row);
+          long lo = columns.ipv6StartLo(row) + d;
+          assertEquals(columns.labelId(hi, lo), r.labelId(hi, lo), l.loaderName());
+        }
+      }
+    }
+  }
+
+  /** Few labels: wide ranges still fit in a row; only other low halves go to the odd list. */
+  @Test
+  void tiesAndOtherLowHalvesWithFewLabels() throws IOException {
+    List<Src> ranges = tiesAndOddRanges();
+    Path file = build(ranges, List.of());
+    Rows6 rows = Loader.NIO.load(file).asRanges().rows6();
+    assertTrue(rows.oddCount() > 1000, "the ranges inside one /64 are odd: " + rows.oddCount());
+    check(file, ranges, List.of(), 1);
+  }
+
+  /**
+   * Real-shaped ranges with a label each (17-bit label ids): ranges wider than 2^46 /64s go to the
+   * odd list too.
+   */
+  @Test
+  void realShapedRangesWithManyLabels() throws IOException {
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    new RangeGenerator(40_000, 13, RangeGenerator.Format.RANGE).family(6).writeTo(text);
+    List<Src> ranges = new ArrayList<>();
+    int i = 0;
+    for (String line : text.toString(StandardCharsets.UTF_8).split("\n")) {
+      String[] f = line.split("\\|", 3);
+      ranges.add(new Src(v6(f[0]), v6(f[1]), "r" + i++));
+    }
+    // Past the generated ones (2000::/3), labels up to 2^17: ids need 17 bits.
+    for (int k = 0; k < 100_000; k++) {
+      BigInteger s = v6("4000::").add(BigInteger.valueOf(k).shiftLeft(64));
+      ranges.add(new Src(s, s.add(LOW64), "n" + k));
+    }
+    // Wider than 2^46 /64s: /17 and /12 ranges, and one of half the space.
+    ranges.add(new Src(v6("5000::"), v6("5000:7fff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/17"));
+    ranges.add(new Src(v6("6000::"), v6("600f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/12"));
+    ranges.add(new Src(v6("8000::"), MAX, "upper-half"));
+    Path file = build(ranges, List.of());
+    Rows6 rows = Loader.NIO.load(file).asRanges().rows6();
+    assertTrue(rows.oddCount() >= 3, "wide ranges are odd: " + rows.oddCount());
+    assertTrue(rows.oddCount() < ranges.size() / 10, "most rows are usual: " + rows.oddCount());
+    // 16 bytes a range and 24 more an odd one, where the file's columns take 36.
+    assertEquals(16L * ranges.size() + 24L * rows.oddCount(), rows.bytes());
+    assertTrue(rows.bytes() < 36L * ranges.size() / 2, "bytes " + rows.bytes());
+    check(file, ranges, List.of(), 2);
+  }
+
+  /** A dual-stack file: IPv4-mapped addresses answer as IPv4 on the rows too. */
+  @Test
+  void ipv4MappedAddressesOfADualStackFile() throws IOException {
+    List<Src> ranges = tiesAndOddRanges();
+    List<String> v4 = List.of("10.0.0.0|10.255.255.255|ten", "192.0.2.0|192.0.2.255|doc");
+    Path file = build(ranges, v4);
+    check(file, ranges, v4, 3);
+    BigInteger mapped = BigInteger.valueOf(0xFFFF_0A01_0203L);
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(file).asRanges();
+      assertEquals("ten", r.label(0, mapped.longValue()), l.loaderName());
+      assertEquals("doc", r.label(0, 0xFFFF_C000_0201L), l.loaderName());
+      assertNull(r.label(0, 0xFFFF_0B00_0001L), l.loaderName());
+      long[] hi = {0, 0, 0};
+      long[] lo = {mapped.longValue(), 0xFFFF_C000_0201L, 0xFFFF_0B00_0001L};
+      int[] out = new int[3];
+      assertEquals(2, r.labelIds(hi, lo, 3, out), l.loaderName());
+      assertEquals("ten", r.labelText(out[0]));
+      assertEquals(IpRanges.NONE, out[2]);
+    }
+  }
+
+  /**
+   * Ranges of whole /64s with a few labels, then 1,500 single addresses and short runs inside one
+   * /64 (rows that differ only in their low halves), ranges that start or end inside a /64, one
+   * from the middle of a /64 to the middle of a later one, and the edges of the space.
+   */
+  private static List<Src> tiesAndOddRanges() {
+    List<Src> ranges = new ArrayList<>();
+    ranges.add(new Src(BigInteger.ZERO, BigInteger.valueOf(255), "low"));
+    // Just before the IPv4-mapped block, which answers as IPv4.
+    ranges.add(new Src(v6("::fffe:0:0"), v6("::fffe:ffff:ffff"), "before-mapped"));
+    for (int i = 0; i < 2000; i++) {
+      BigInteger s = v6("2001:db8::").add(BigInteger.valueOf(i * 3L).shiftLeft(64));
+      BigInteger end = s.add(LOW64).add(BigInteger.valueOf(i % 2).shiftLeft(64));
+      ranges.add(new Src(s, end, "w" + i % 5));
+    }
+    for (int i = 0; i < 1500; i++) {
+      BigInteger s = v6("2a02:1:2:3::").add(BigInteger.valueOf(i * 7L));
+      ranges.add(new Src(s, s.add(BigInteger.valueOf(i % 4)), "h" + i % 3));
+    }
+    // Starts inside a /64 and ends at its last address; starts at a /64 and ends inside the next.
+    ranges.add(new Src(v6("2a02:1:2:4::8000"), v6("2a02:1:2:4:ffff:ffff:ffff:ffff"), "tail"));
+    ranges.add(new Src(v6("2a02:1:2:5::"), v6("2a02:1:2:6::ff"), "into-next"));
+    ranges.add(new Src(v6("2a02:1:2:7:8000::"), v6("2a02:1:2:9:7fff::"), "mid-to-mid"));
+    ranges.add(new Src(v6("2a02:1:2:a::"), v6("2a02:1:2:a::"), "one-address"));
+    ranges.add(new Src(v6("3fff:ffff:ffff:ffff::"), v6("4000::ffff"), "across-/3"));
+    ranges.add(new Src(v6("ffff:ffff:ffff:ffff::"), MAX, "last-/64"));
+    return ranges;
+  }
+
+  /**
+   * Every loader, single and batch lookups and {@code ipv6Row}, against the reference: every start
+   * and end and the addresses beside them, random addresses in the ranges and in the whole space;
+   * and the heap loaders' row accessors equal to {@code mapped}'s for every row.
+   */
+  private void check(Path file, List<Src> ranges, List<String> v4, long seed) throws IOException {
+    IndexVerifier.verify(file);
+    TreeMap<BigInteger, Src> starts = new TreeMap<>();
+    for (Src s : ranges) {
+      starts.put(s.start, s);
+    }
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<BigInteger> queries = new ArrayList<>();
+    for (Src s : ranges) {
+      queries.add(s.start);
+      queries.add(s.end);
+      queries.add(s.start.subtract(BigInteger.ONE).max(BigInteger.ZERO));
+      queries.add(s.end.add(BigInteger.ONE).min(MAX));
+      BigInteger span = s.end.subtract(s.start).add(BigInteger.ONE);
+      queries.add(s.start.add(new BigInteger(128, new Random(rnd.nextLong())).mod(span)));
+    }
+    for (int i = 0; i < 20_000; i++) {
+      queries.add(new BigInteger(128, new Random(rnd.nextLong())));
+      // Every address of the dense /64 and the /64s around it is a tie of the high halves.
+      queries.add(v6("2a02:1:2:3::").add(BigInteger.valueOf(rnd.nextInt(1500 * 7 + 8))));
+      queries.add(v6("2a02:1:2:3::").add(new BigInteger(72, new Random(rnd.nextLong()))));
+    }
+    // The IPv4-mapped block answers as IPv4: checked apart.
+    queries.removeIf(a -> a.shiftRight(32).equals(BigInteger.valueOf(0xFFFFL)));
+    int n = queries.size();
+    long[] hi = new long[n];
+    long[] lo = new long[n];
+    String[] want = new String[n];
+    for (int i = 0; i < n; i++) {
+      BigInteger a = queries.get(i);
+      hi[i] = a.shiftRight(64).longValue();
+      lo[i] = a.longValue();
+      Map.Entry<BigInteger, Src> f = starts.floorEntry(a);
+      want[i] = f != null && f.getValue().end.compareTo(a) >= 0 ? f.getValue().label : null;
+    }
+    List<IndexLoader> loaders = new ArrayList<>(Loaders.all());
+    loaders.add(Loader.heapColumns());
+    IpRanges columns = Loader.MAPPED.load(file).asRanges();
+    for (IndexLoader l : loaders) {
+      IpRanges r = l.load(file).asRanges();
+      assertEquals(ranges.size(), r.ipv6Size());
+      assertEquals(v4.size(), r.size());
+      int[] batch = new int[n];
+      r.labelIds(hi, lo, n, batch);
+      for (int i = 0; i < n; i++) {
+        BigInteger a = queries.get(i);
+        Supplier<String> where = () -> l.loaderName() + " " + text(a);
+        assertEquals(want[i], r.label(hi[i], lo[i]), where);
+        assertEquals(want[i], batch[i] < 0 ? null : r.labelText(batch[i]), where);
+        int row = r.ipv6Row(hi[i], lo[i]);
+        assertEquals(columns.ipv6Row(hi[i], lo[i]), row, where);
+        assertEquals(want[i], row < 0 ? null : r.labelText(r.ipv6LabelIdOfRow(row)), where);
+      }
+      for (int row = 0; row < r.ipv6Size(); row++) {
+        int at = row;
+        Supplier<String> where = () -> l.loaderName() + " row " + at;
+        assertEquals(columns.ipv6StartHi(row), r.ipv6StartHi(row), where);
+        assertEquals(columns.ipv6StartLo(row), r.ipv6StartLo(row), where);
+        assertEquals(columns.ipv6EndHi(row), r.ipv6EndHi(row), where);
+        assertEquals(columns.ipv6EndLo(row), r.ipv6EndLo(row), where);
+        assertEquals(columns.ipv6LabelIdOfRow(row), r.ipv6LabelIdOfRow(row), where);
+      }
+    }
+  }
+
+  private Path build(List<Src> ranges, List<String> v4) throws IOException {
+    List<String> lines = new ArrayList<>(v4);
+    for (Src s : ranges) {
+      lines.add(text(s.start) + "|" + text(s.end) + "|" + s.label);
+    }
+    Path in = dir.resolve("ranges.txt");
+    Files.write(in, lines, StandardCharsets.UTF_8);
+    Path out = dir.resolve("ranges.spx");
+    new IpRangeBuilder().delimiter('|').ipv6Tables(100).createdMillis(0).build(List.of(in), out);
+    return out;
+  }
+
+  private static BigInteger v6(String text) {
+    return new BigInteger(1, InetAddresses.forString(text).getAddress());
+  }
+
+  /** Guava's text of the 128-bit address (never the IPv4-mapped form: none is built here). */
+  private static String text(BigInteger a) {
+    byte[] b = new byte[16];
+    byte[] raw = a.toByteArray();
+    int n = Math.min(raw.length, 16);
+    System.arraycopy(raw, raw.length - n, b, 16 - n, n);
+    try {
+      return InetAddresses.toAddrString(InetAddress.getByAddress(b));
+    } catch (UnknownHostException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
