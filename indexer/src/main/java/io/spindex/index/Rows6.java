@@ -68,8 +68,8 @@ final class Rows6 {
   }
 
   /**
-   * The rows of the ranges whose starts, ends and label ids the columns hold (label ids at least
-   * 0, as the loaders check).
+   * The rows of the ranges whose starts, ends and label ids the columns hold (label ids at least 0,
+   * as the loaders check).
    */
   static Rows6 of(Keys128 starts, Keys128 ends, IntColumn labels) {
     int n = starts.size();
