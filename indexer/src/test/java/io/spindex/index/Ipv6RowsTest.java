@@ -5,21 +5,20 @@
  */
 package io.spindex.index;
 
+import static io.spindex.index.Ranges6.text;
+import static io.spindex.index.Ranges6.v6;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.common.net.InetAddresses;
-import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.RangeGenerator;
+import io.spindex.index.Ranges6.Src;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -41,23 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  * dual-stack file.
  */
 class Ipv6RowsTest {
-  private static final BigInteger MAX = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE);
-  private static final BigInteger LOW64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final BigInteger MAX = Ranges6.MAX;
+  private static final BigInteger LOW64 = Ranges6.LOW64;
 
   @TempDir Path dir;
-
-  /** A source range and its label. */
-  private static final class Src {
-    final BigInteger start;
-    final BigInteger end;
-    final String label;
-
-    Src(BigInteger start, BigInteger end, String label) {
-      this.start = start;
-      this.end = end;
-      this.label = label;
-    }
-  }
 
   @Test
   void heapLoadersKeepRowsAndMappedKeepsColumns() throws IOException {
@@ -258,31 +244,6 @@ class Ipv6RowsTest {
   }
 
   private Path build(List<Src> ranges, List<String> v4) throws IOException {
-    List<String> lines = new ArrayList<>(v4);
-    for (Src s : ranges) {
-      lines.add(text(s.start) + "|" + text(s.end) + "|" + s.label);
-    }
-    Path in = dir.resolve("ranges.txt");
-    Files.write(in, lines, StandardCharsets.UTF_8);
-    Path out = dir.resolve("ranges.spx");
-    new IpRangeBuilder().delimiter('|').ipv6Tables(100).createdMillis(0).build(List.of(in), out);
-    return out;
-  }
-
-  private static BigInteger v6(String text) {
-    return new BigInteger(1, InetAddresses.forString(text).getAddress());
-  }
-
-  /** Guava's text of the 128-bit address (never the IPv4-mapped form: none is built here). */
-  private static String text(BigInteger a) {
-    byte[] b = new byte[16];
-    byte[] raw = a.toByteArray();
-    int n = Math.min(raw.length, 16);
-    System.arraycopy(raw, raw.length - n, b, 16 - n, n);
-    try {
-      return InetAddresses.toAddrString(InetAddress.getByAddress(b));
-    } catch (UnknownHostException e) {
-      throw new AssertionError(e);
-    }
+    return Ranges6.build(dir, v4, ranges, OverlapPolicy.FAIL);
   }
 }

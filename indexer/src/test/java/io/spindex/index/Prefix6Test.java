@@ -5,6 +5,8 @@
  */
 package io.spindex.index;
 
+import static io.spindex.index.Ranges6.text;
+import static io.spindex.index.Ranges6.v6;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,11 +18,10 @@ import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.RangeGenerator;
+import io.spindex.index.Ranges6.Src;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,23 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and the corrupt-file cases of the section (made here: each file carries two 256 KiB tables).
  */
 class Prefix6Test {
-  private static final BigInteger MAX = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE);
-  private static final BigInteger LOW64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final BigInteger MAX = Ranges6.MAX;
+  private static final BigInteger LOW64 = Ranges6.LOW64;
 
   @TempDir Path dir;
-
-  /** A source range and its label. */
-  private static final class Src {
-    final BigInteger start;
-    final BigInteger end;
-    final String label;
-
-    Src(BigInteger start, BigInteger end, String label) {
-      this.start = start;
-      this.end = end;
-      this.label = label;
-    }
-  }
 
   @Test
   void realShapedRangesAgreeWithTreeMap() throws IOException {
@@ -67,7 +55,7 @@ class Prefix6Test {
     List<Src> ranges = new ArrayList<>();
     for (String line : text.toString(StandardCharsets.UTF_8).split("\n")) {
       String[] f = line.split("\\|", 3);
-      ranges.add(new Src(parse(f[0]), parse(f[1]), f[2]));
+      ranges.add(new Src(v6(f[0]), v6(f[1]), f[2]));
     }
     checkAgainstReference(ranges, OverlapPolicy.FAIL, 1);
   }
@@ -272,21 +260,7 @@ class Prefix6Test {
   }
 
   private Path build(List<Src> ranges, OverlapPolicy policy) throws IOException {
-    List<String> lines = new ArrayList<>();
-    for (Src s : ranges) {
-      lines.add(text(s.start) + "|" + text(s.end) + "|" + s.label);
-    }
-    Path in = dir.resolve("ranges.txt");
-    Files.write(in, lines, StandardCharsets.UTF_8);
-    Path out = dir.resolve("ranges.spx");
-    // A budget large enough that small test data gets tables (the block map alone is 256 KiB).
-    new IpRangeBuilder()
-        .delimiter('|')
-        .onOverlap(policy)
-        .ipv6Tables(100)
-        .createdMillis(0)
-        .build(List.of(in), out);
-    return out;
+    return Ranges6.build(dir, List.of(), ranges, policy);
   }
 
   /**
@@ -366,27 +340,6 @@ class Prefix6Test {
         assertEquals(want[i], r.label(hi[i], lo[i]), where);
         assertEquals(want[i], batch[i] < 0 ? null : r.labelText(batch[i]), where + " (batch)");
       }
-    }
-  }
-
-  private static BigInteger v6(String text) {
-    return new BigInteger(1, InetAddresses.forString(text).getAddress());
-  }
-
-  private static BigInteger parse(String text) {
-    return v6(text);
-  }
-
-  /** Guava's text of the 128-bit address (never the IPv4-mapped form: none is used here). */
-  private static String text(BigInteger a) {
-    byte[] b = new byte[16];
-    byte[] raw = a.toByteArray();
-    int n = Math.min(raw.length, 16);
-    System.arraycopy(raw, raw.length - n, b, 16 - n, n);
-    try {
-      return InetAddresses.toAddrString(InetAddress.getByAddress(b));
-    } catch (UnknownHostException e) {
-      throw new AssertionError(e);
     }
   }
 }
