@@ -35,6 +35,7 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 ends6;
   private final IntColumn labelIds6;
   private final Rows6 rows6;
+  private final Search6 search6;
   private final LabelSchema schema;
   private final SourceInfo sourceInfo;
   private final Ipv4Aliases aliases;
@@ -70,6 +71,7 @@ public final class IpRanges extends SpindexIndex {
       Extras extras) {
     super(header, loader);
     this.rows6 = rows6;
+    this.search6 = rows6 != null ? rows6 : Search6.columns(starts6, ends6, labelIds6);
     this.schema = extras.schema;
     this.sourceInfo = extras.sourceInfo;
     this.aliases = extras.aliases;
@@ -249,11 +251,8 @@ public final class IpRanges extends SpindexIndex {
    * IPv4-mapped address has no IPv6 row (see {@link #labelId(long, long)}).
    */
   public int ipv6Row(long hi, long lo) {
-    if (rows6 != null) {
-      return rows6.row(hi, lo);
-    }
-    int r = starts6.floor(hi, lo);
-    return r >= 0 && ends6.atLeast(r, hi, lo) ? r : NONE;
+    int r = search6.floor(hi, lo);
+    return search6.labelIdAt(r, hi, lo) != NONE ? r : NONE;
   }
 
   /**
@@ -264,11 +263,7 @@ public final class IpRanges extends SpindexIndex {
     if (isIpv4Mapped(hi, lo)) {
       return labelId((int) lo);
     }
-    if (rows6 == null) {
-      int r = ipv6Row(hi, lo);
-      return r != NONE ? labelIds6.get(r) : aliases.isEmpty() ? NONE : aliased(hi, lo);
-    }
-    int id = rows6.labelId(hi, lo);
+    int id = search6.labelIdAt(search6.floor(hi, lo), hi, lo);
     return id != NONE || aliases.isEmpty() ? id : aliased(hi, lo);
   }
 
@@ -286,24 +281,14 @@ public final class IpRanges extends SpindexIndex {
    * @return how many addresses fell in a range
    */
   public int labelIds(long[] hi, long[] lo, int count, int[] out) {
-    Rows6 rows = rows6;
-    if (rows != null) {
-      rows.floorAll(hi, lo, count, out);
-    } else {
-      starts6.floorAll(hi, lo, count, out);
-    }
+    search6.floorAll(hi, lo, count, out);
     int hits = 0;
     for (int i = 0; i < count; i++) {
       int id;
       if (isIpv4Mapped(hi[i], lo[i])) {
         id = labelId((int) lo[i]);
       } else {
-        int r = out[i];
-        if (rows != null) {
-          id = rows.labelIdAt(r, hi[i], lo[i]);
-        } else {
-          id = r >= 0 && ends6.atLeast(r, hi[i], lo[i]) ? labelIds6.get(r) : NONE;
-        }
+        id = search6.labelIdAt(out[i], hi[i], lo[i]);
         if (id == NONE && !aliases.isEmpty()) {
           id = aliased(hi[i], lo[i]);
         }

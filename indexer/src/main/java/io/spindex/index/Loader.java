@@ -36,10 +36,7 @@ public enum Loader implements IndexLoader {
   NIO {
     @Override
     public SpindexIndex load(Path file) throws IOException {
-      try (FileChannel ch = open(file)) {
-        IndexHeader h = readHeader(ch, file);
-        return SectionSource.assemble(h, loaderName(), new NioSource(h, ch));
-      }
+      return nioLoad(file, loaderName(), true);
     }
   },
   /** Maps each section and bulk-copies it into int[] (heap arrays, like io and nio). */
@@ -109,12 +106,17 @@ public enum Loader implements IndexLoader {
 
       @Override
       public SpindexIndex load(Path file) throws IOException {
-        try (FileChannel ch = open(file)) {
-          IndexHeader h = readHeader(ch, file);
-          return SectionSource.assemble(h, loaderName(), new NioSource(h, ch, false));
-        }
+        return nioLoad(file, loaderName(), false);
       }
     };
+  }
+
+  /** {@link #NIO}'s load; {@code ipv6Rows} false keeps the IPv6 columns ({@link #heapColumns}). */
+  private static SpindexIndex nioLoad(Path file, String name, boolean ipv6Rows) throws IOException {
+    try (FileChannel ch = open(file)) {
+      IndexHeader h = readHeader(ch, file);
+      return SectionSource.assemble(h, name, new NioSource(h, ch, ipv6Rows));
+    }
   }
 
   /**

@@ -20,10 +20,6 @@ final class NioSource implements SectionSource {
 
   private final boolean ipv6Rows;
 
-  NioSource(IndexHeader header, FileChannel channel) {
-    this(header, channel, true);
-  }
-
   NioSource(IndexHeader header, FileChannel channel, boolean ipv6Rows) {
     this.header = header;
     this.channel = channel;

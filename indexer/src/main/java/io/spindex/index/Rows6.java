@@ -32,7 +32,7 @@ package io.spindex.index;
  * verify} too. Memory: 16 bytes a range, plus 24 for each range in {@code odd}; the columns take
  * 36. Thread-safe: immutable.
  */
-final class Rows6 {
+final class Rows6 implements Search6 {
   private static final int NONE = IpRanges.NONE;
 
   /** Rows a lookup reads in order rather than halving: a leaf of the prefix6 tables. */
@@ -184,7 +184,8 @@ final class Rows6 {
   }
 
   /** The last row whose start is at most the (unflipped) key, or -1: {@link Keys128#floor}. */
-  int floor(long keyHi, long keyLo) {
+  @Override
+  public int floor(long keyHi, long keyLo) {
     int from;
     int to;
     if (prefix != null) {
@@ -225,7 +226,8 @@ final class Rows6 {
    * The label id of {@code row} (from {@link #floor}, may be -1) if its range holds the (unflipped)
    * key, else {@link IpRanges#NONE}. The key must not be below the row's start.
    */
-  int labelIdAt(int row, long keyHi, long keyLo) {
+  @Override
+  public int labelIdAt(int row, long keyHi, long keyLo) {
     if (row < 0) {
       return NONE;
     }
@@ -242,19 +244,9 @@ final class Rows6 {
     return in ? (int) (word & labelMask) : NONE;
   }
 
-  /** The row of the range that holds the (unflipped) key, or {@link IpRanges#NONE}. */
-  int row(long keyHi, long keyLo) {
-    int r = floor(keyHi, keyLo);
-    return labelIdAt(r, keyHi, keyLo) != NONE ? r : NONE;
-  }
-
-  /** The label id of the range that holds the (unflipped) key, or {@link IpRanges#NONE}. */
-  int labelId(long keyHi, long keyLo) {
-    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
-  }
-
   /** Batch {@link #floor}, in lock step as {@link Keys128#floorAll}. */
-  void floorAll(long[] hi, long[] lo, int count, int[] out) {
+  @Override
+  public void floorAll(long[] hi, long[] lo, int count, int[] out) {
     if (keys.prefixTable() == null || starts.length == 0) {
       for (int i = 0; i < count; i++) {
         out[i] = floor(hi[i], lo[i]);

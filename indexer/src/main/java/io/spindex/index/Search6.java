@@ -1,0 +1,45 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+/**
+ * How the IPv6 ranges of an {@link IpRanges} are searched: over the file's columns ({@link
+ * #columns}: {@code mapped}, and heap files whose starts are out of order) or over the heap
+ * loaders' {@link Rows6}. Both give the same answers. Thread-safe: only reads.
+ */
+interface Search6 {
+  /** The last row whose start is at most the (unflipped) key, or -1. */
+  int floor(long keyHi, long keyLo);
+
+  /** Batch {@link #floor}: {@code out[i] = floor(hi[i], lo[i])} for {@code i < count}. */
+  void floorAll(long[] hi, long[] lo, int count, int[] out);
+
+  /**
+   * The label id of {@code row} (from {@link #floor}, may be -1) if its range holds the (unflipped)
+   * key, else {@link IpRanges#NONE}.
+   */
+  int labelIdAt(int row, long keyHi, long keyLo);
+
+  /** The search over the file's columns: starts, ends and label ids. */
+  static Search6 columns(Keys128 starts, Keys128 ends, IntColumn labelIds) {
+    return new Search6() {
+      @Override
+      public int floor(long keyHi, long keyLo) {
+        return starts.floor(keyHi, keyLo);
+      }
+
+      @Override
+      public void floorAll(long[] hi, long[] lo, int count, int[] out) {
+        starts.floorAll(hi, lo, count, out);
+      }
+
+      @Override
+      public int labelIdAt(int row, long keyHi, long keyLo) {
+        return row >= 0 && ends.atLeast(row, keyHi, keyLo) ? labelIds.get(row) : IpRanges.NONE;
+      }
+    };
+  }
+}
