@@ -16,6 +16,7 @@ the JVM's try_ function of the same session. Usage:
   it_package.py no-jar           (a wheel without jars: configure() fails in one line)
 """
 import os
+import re
 import shutil
 import sys
 
@@ -52,10 +53,10 @@ def snippet(work):
     spark.stop()
 
 
-# The typed index's label fields (every type --label-fields can declare: decimal(20,0), with its
-# comma, cannot be) and how typed.txt makes each range's label from its row number: NULLs (\\N),
-# empty fields, the bigint extremes.
-TYPED_FIELDS = "country,lat:double,asn:bigint,anycast:boolean"
+# The typed index's label fields (every type --label-fields can declare; udf-data writes them to
+# typed-fields.txt for the build) and how typed.txt makes each range's label from its row number:
+# NULLs (\\N), empty fields, the bigint extremes, a uint64 beyond a BIGINT.
+TYPED_FIELDS = "country,lat:double,asn:bigint,anycast:boolean,id:decimal(20,0)"
 
 
 def typed_label(i, country):
@@ -63,7 +64,8 @@ def typed_label(i, country):
     asn = ("\\N" if i % 7 == 0 else "9223372036854775807" if i % 17 == 0 else
            "-9223372036854775808" if i % 19 == 0 else str(i * 104729 % 400000))
     anycast = "\\N" if i % 5 == 0 else "true" if i % 3 == 0 else "false"
-    return "|".join(("\\N" if i % 29 == 0 else country, lat, asn, anycast))
+    uid = "\\N" if i % 23 == 0 else "18446744073709551615" if i % 31 == 0 else str(i * 7)
+    return "|".join(("\\N" if i % 29 == 0 else country, lat, asn, anycast, uid))
 
 
 def udf_data(work):
@@ -71,6 +73,8 @@ def udf_data(work):
 
     with open(os.path.join(work, "ranges6.txt"), encoding="utf-8") as f:
         ranges = [line.rstrip("\n").split("|")[:3] for line in f]
+    with open(os.path.join(work, "typed-fields.txt"), "w", encoding="utf-8") as out:
+        out.write(TYPED_FIELDS)
     with open(os.path.join(work, "typed.txt"), "w", encoding="utf-8") as out:
         for i, (start, end, country) in enumerate(ranges):
             out.write("%s|%s|%s\n" % (start, end, typed_label(i, country)))
@@ -131,7 +135,8 @@ def udfs(spark, work):
     jvm = {r[0]: (r[1], plain(r[2]), r[3]) for r in jvm_rows}
     check(len(got) == len(texts) and sorted(got) == sorted(jvm) == list(range(len(texts))),
           "%d rows through the UDFs and the JVM functions" % len(texts))
-    fields = [f.split(":")[0] for f in TYPED_FIELDS.split(",")]
+    # Split as --label-fields splits: at commas outside parentheses (decimal(20,0) is one entry).
+    fields = [f.split(":")[0] for f in re.split(r",(?![^()]*\))", TYPED_FIELDS)]
     null_struct = dict.fromkeys(fields)
     for what, i in (("label", 0), ("lookup", 1), ("contains", 2)):
         if what == "lookup" and kind == "pandas":
