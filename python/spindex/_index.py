@@ -25,7 +25,7 @@ from spindex import _parse
 from spindex._errors import CorruptIndexError
 
 MAGIC = b"\x89SPX\r\n\x1a\n"
-VERSION = 5  # the newest format version this reader reads; it reads every older one
+VERSION = 6  # the newest format version this reader reads; it reads every older one
 HEADER = 128
 DIR_ENTRY = 32
 ALIGN = 64
@@ -45,7 +45,7 @@ SECTIONS = {
     17: ("range6_starts_lo", 8, 2), 18: ("range6_ends_hi", 8, 2), 19: ("range6_ends_lo", 8, 2),
     20: ("range6_labels", 4, 2), 21: ("label_fields", 1, 2), 22: ("prefix24", 4, 3),
     23: ("label_types", 1, 4), 24: ("source_info", 1, 4), 25: ("ipv4_aliases", 8, 4),
-    26: ("prefix6", 4, 5),
+    26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
@@ -53,7 +53,8 @@ KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
 SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
            "range6_labels", "prefix16_v6", "prefix6")
-OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases")
+OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
+             "tiled_labels")
 PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
 FLIP32 = np.uint32(0x80000000)
@@ -232,8 +233,17 @@ class Index:
             self._only_in(("id_hashes",))
         else:
             v6 = sec["range6_starts_hi"].elements if "range6_starts_hi" in sec else 0
-            for n in ("range_starts", "range_ends", "range_labels"):
-                self._expect(self._require(n), self.rows - v6)
+            self._expect(self._require("range_starts"), self.rows - v6)
+            if "tiled_labels" in sec:
+                self._expect(sec["tiled_labels"], self.rows - v6)
+                for n in ("range_ends", "range_labels"):
+                    if n in sec:
+                        self._fail("section '%s'" % n, sec[n].offset, "no '%s' beside "
+                                   "'tiled_labels' (ranges without their ends)" % n,
+                                   "%d bytes" % sec[n].length)
+            else:
+                for n in ("range_ends", "range_labels"):
+                    self._expect(self._require(n), self.rows - v6)
             if "range6_starts_hi" in sec:
                 for n in RANGES6[1:5]:
                     self._expect(self._require(n), v6)
@@ -298,13 +308,16 @@ class Index:
             self._fail("section '%s'" % s.name, s.offset + 4 * i,
                        "%s in ascending order, at least %d" % (what, values[i - 1]), values[i])
 
-    def _ids_within(self, name, ids, count):
-        bad = np.flatnonzero((ids < 0) | (ids >= count))
+    def _ids_within(self, name, ids, count, gaps=False):
+        bad = (ids < 0) | (ids >= count)
+        if gaps:
+            bad &= ids != -1
+        bad = np.flatnonzero(bad)
         if bad.size:
             i = int(bad[0])
             s = self.sections[name]
-            self._fail("section '%s'" % name, s.offset + 4 * i,
-                       "a label id in [0, %d)" % count, ids[i])
+            self._fail("section '%s'" % name, s.offset + 4 * i, "a label id in [0, %d)%s" % (
+                count, " or -1 (a gap)" if gaps else ""), ids[i])
 
     def _text(self, name):
         a = self._array(name, np.uint8)
@@ -315,6 +328,7 @@ class Index:
         i32, i64 = np.dtype(le + "i4"), np.dtype(le + "i8")
         self.prefix16 = self._array("prefix16", i32)
         self.starts = self.ends = self.labels = self.keys = None
+        self.tiled = False
         self.starts6_hi = self.keys6_hi = None
         self.schema = None
         self.aliases = np.zeros((0, 3), dtype=np.int64)
@@ -359,8 +373,18 @@ class Index:
             self._check_rest()
             return
         self.starts = self._array("range_starts", i32)
-        self.ends = self._array("range_ends", i32)
-        self.labels = self._array("range_labels", i32)
+        self.tiled = "tiled_labels" in self.sections
+        if self.tiled:
+            # Ranges without their ends (format version 6): a row ends where the next starts, the
+            # last at 255.255.255.255, and a gap row's label id is -1.
+            self.labels = self._array("tiled_labels", i32)
+            self.ends = np.empty_like(self.starts)
+            if len(self.starts):
+                self.ends[:-1] = self.starts[1:] - np.int32(1)
+                self.ends[-1] = np.iinfo(np.int32).max
+        else:
+            self.ends = self._array("range_ends", i32)
+            self.labels = self._array("range_labels", i32)
         offsets_s = self.sections["label_offsets"]
         self.label_offsets = self._array("label_offsets", i32)
         bytes_s = self.sections["label_bytes"]
@@ -383,7 +407,8 @@ class Index:
         count = len(o) - 1
         self.label_count = count
         self._non_decreasing(offsets_s, o, "offsets")
-        self._ids_within("range_labels", self.labels, count)
+        self._ids_within("tiled_labels" if self.tiled else "range_labels", self.labels, count,
+                         self.tiled)
         if sub is not None:
             self._check_sub(sub)
         if self.starts6_hi is not None:

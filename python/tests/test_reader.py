@@ -247,10 +247,38 @@ def test_ipv4_only_against_java(fixtures, queries):
 
 def test_sub_tables_against_java(fixtures, queries):
     extra = spindex.open(fixtures["dense"])
-    assert "prefix24" in extra.sections and extra.version == 3
+    # Real-shaped ranges: dense blocks (prefix24), and fewer than half with a gap after them, so
+    # stored without their ends (tiled_labels, version 6).
+    assert "prefix24" in extra.sections and extra.tiled and extra.version == 6
     with open(fixtures["dense_txt"]) as f:
         edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
     _check_against_java(fixtures["dense"], queries[:3000] + edges)
+
+
+def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_path):
+    """The same ranges stored with their ends (--range-ends stored, version 3) and without them
+    (tiled_labels, version 6): the same rows once the gap rows are left out, the same answers as
+    Java and as each other."""
+    stored = str(tmp_path / "stored.spx")
+    spindex("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
+    a, b = spindex.open(stored), spindex.open(fixtures["dense"])
+    assert not a.tiled and a.version == 3 and "range_ends" in a.sections
+    assert b.tiled and "range_ends" not in b.sections and "range_labels" not in b.sections
+    gaps = b.labels == -1
+    assert 0 < gaps.sum() < len(a.starts) / 2
+    assert len(b.starts) == len(a.starts) + gaps.sum()
+    for x, y in ((a.starts, b.starts), (a.ends, b.ends), (a.labels, b.labels)):
+        assert np.array_equal(x, y[~gaps])
+    # The gap rows hold what lies between a range's end and the next range's start.
+    g = np.flatnonzero(gaps)
+    assert np.array_equal(b.starts[g], b.ends[g - 1] + 1)
+    with open(fixtures["dense_txt"]) as f:
+        edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
+    q = queries[:3000] + edges
+    _check_against_java(stored, q)
+    assert a.label(q).to_pylist() == b.label(q).to_pylist()
+    # Fewer bytes: 8 a row and a gap against 12 a range.
+    assert os.path.getsize(fixtures["dense"]) < os.path.getsize(stored)
 
 
 def _rewrite_section(src, dst, name, change):
@@ -304,10 +332,11 @@ def test_sub_table_damage_is_found_at_open(fixtures, tmp_path):
     _rewrite_section(fixtures["dense"], path, "prefix24", put(65536 + 256 * t, 1))
     with pytest.raises(CorruptIndexError, match=r"expected block %d, /24 0: 0, found 1" % used):
         spindex.open(path)
-    _rewrite_section(fixtures["dense"], path, "range_labels",
+    _rewrite_section(fixtures["dense"], path, "tiled_labels",
                      lambda body: body.view("<i4").__setitem__(5, -3))
-    with pytest.raises(CorruptIndexError, match=r"section 'range_labels' at offset \d+: expected "
-                                                r"a label id in \[0, \d+\), found -3"):
+    with pytest.raises(CorruptIndexError, match=r"section 'tiled_labels' at offset \d+: expected "
+                                                r"a label id in \[0, \d+\) or -1 \(a gap\), "
+                                                r"found -3"):
         spindex.open(path)
     _rewrite_section(fixtures["dense"], path, "label_offsets",
                      lambda body: body.view("<i4").__setitem__(3, 0))
@@ -462,11 +491,11 @@ def _rewrite(src, dst, version):
 
 
 def test_newer_version_is_rejected_at_the_version_check(tmp_path):
-    path = str(tmp_path / "v6.spx")
-    _rewrite(os.path.join(BAD, "future-version.spx"), path, 6)
-    with pytest.raises(CorruptIndexError, match=r"v6.spx: header at offset 8: expected format "
-                                                r"version 1 to 5 \(written by a newer Spindex\), "
-                                                r"found 6"):
+    path = str(tmp_path / "v7.spx")
+    _rewrite(os.path.join(BAD, "future-version.spx"), path, 7)
+    with pytest.raises(CorruptIndexError, match=r"v7.spx: header at offset 8: expected format "
+                                                r"version 1 to 6 \(written by a newer Spindex\), "
+                                                r"found 7"):
         spindex.open(path)
 
 

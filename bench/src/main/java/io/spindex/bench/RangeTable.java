@@ -25,14 +25,20 @@ final class RangeTable {
   }
 
   static RangeTable of(IpRanges r) {
-    int n = r.size();
+    int n = 0;
+    for (int i = 0; i < r.size(); i++) {
+      n += r.labelIdOfRow(i) == IpRanges.NONE ? 0 : 1;
+    }
     long[] s = new long[n];
     long[] e = new long[n];
     int[] ids = new int[n];
-    for (int i = 0; i < n; i++) {
-      s[i] = r.start(i) & 0xFFFFFFFFL;
-      e[i] = r.end(i) & 0xFFFFFFFFL;
-      ids[i] = r.labelIdOfRow(i);
+    // The ranges only: a tiled index's gap rows are none.
+    for (int i = 0, j = 0; i < r.size(); i++) {
+      if (r.labelIdOfRow(i) != IpRanges.NONE) {
+        s[j] = r.start(i) & 0xFFFFFFFFL;
+        e[j] = r.end(i) & 0xFFFFFFFFL;
+        ids[j++] = r.labelIdOfRow(i);
+      }
     }
     String[] labels = new String[r.labelCount()];
     for (int i = 0; i < labels.length; i++) {

@@ -138,6 +138,18 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
+  private RangeEnds ends = RangeEnds.AUTO;
+
+  /**
+   * Whether the IPv4 ranges are stored with their ends ({@link RangeEnds#STORED}: a file every
+   * older reader reads) or without them ({@link RangeEnds#TILED}, format version 6); by default
+   * ({@link RangeEnds#AUTO}) without them when that is smaller.
+   */
+  public IpRangeBuilder rangeEnds(RangeEnds e) {
+    this.ends = e;
+    return this;
+  }
+
   public IpRangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
     return this;
@@ -349,15 +361,26 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     }
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) flat.size + size6, digest);
+    int gaps = flat.gaps();
+    int[][] tiled = ends.tile(flat.size, gaps) ? flat.tiled(gaps) : null;
+    int[] starts = tiled == null ? flat.starts : tiled[0];
+    int rows4 = tiled == null ? flat.size : starts.length;
+    if (tiled != null) {
+      b.counts.put("gap rows", (long) gaps);
+    }
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4 + size6, digest);
     created(w);
-    w.ints(Section.RANGE_STARTS, flat.starts, flat.size);
-    w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
-    w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
+    w.ints(Section.RANGE_STARTS, starts, rows4);
+    if (tiled == null) {
+      w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
+      w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
+    } else {
+      w.ints(Section.TILED_LABELS, tiled[1], rows4);
+    }
     if (prefixTable) {
-      int[] prefix = prefixTable(flat.starts, flat.size);
+      int[] prefix = prefixTable(starts, rows4);
       w.ints(Section.PREFIX16, prefix, prefix.length);
-      int[] sub = IndexWriter.subTables(flat.starts, flat.size, prefix, denseRows, subTableBudget);
+      int[] sub = IndexWriter.subTables(starts, rows4, prefix, denseRows, subTableBudget);
       if (sub != null) {
         w.ints(Section.PREFIX24, sub, sub.length);
       }

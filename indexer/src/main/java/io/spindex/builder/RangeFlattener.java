@@ -47,6 +47,41 @@ final class RangeFlattener {
       labels[size] = label;
       size++;
     }
+
+    /** Ranges with a gap after them: the next starts past the end plus one, or none follows. */
+    int gaps() {
+      int g = 0;
+      for (int i = 0; i < size; i++) {
+        g += touchesNext(i) ? 0 : 1;
+      }
+      return g;
+    }
+
+    private boolean touchesNext(int i) {
+      // Flipped keys: the end plus one is the next start; the last range touches the top only.
+      return i + 1 < size ? starts[i + 1] == ends[i] + 1 : ends[i] == Integer.MAX_VALUE;
+    }
+
+    /**
+     * The rows of these ranges stored without their ends ({@code tiled_labels}): a row a range and
+     * a row a gap ({@code gaps} of them, {@link #gaps}), the starts flipped and the gap rows' label
+     * id -1; {@code [0]} the starts, {@code [1]} the label ids.
+     */
+    int[][] tiled(int gaps) {
+      int n = Math.addExact(size, gaps);
+      int[] s = new int[n];
+      int[] l = new int[n];
+      int r = 0;
+      for (int i = 0; i < size; i++) {
+        s[r] = starts[i];
+        l[r++] = labels[i];
+        if (!touchesNext(i)) {
+          s[r] = ends[i] + 1;
+          l[r++] = -1;
+        }
+      }
+      return new int[][] {s, l};
+    }
   }
 
   private RangeFlattener() {}

@@ -172,6 +172,16 @@ final class BuildCommand {
     String onOverlap;
 
     @Option(
+        names = "--range-ends",
+        paramLabel = "HOW",
+        defaultValue = "auto",
+        description =
+            "auto (default: without the IPv4 ranges' ends when that is smaller, format version"
+                + " 6), tiled (always without them) or stored (with them: a file Spindex before"
+                + " format version 6 reads).")
+    String rangeEnds;
+
+    @Option(
         names = "--label-fields",
         paramLabel = "NAME,...",
         split = LabelSchema.LIST_SPLIT,
@@ -220,6 +230,8 @@ final class BuildCommand {
               delimiter,
               "on-overlap",
               onOverlap,
+              "range-ends",
+              rangeEnds,
               "label-fields",
               labelFields == null ? null : String.join(",", labelFields),
               "label-fields-from-header",

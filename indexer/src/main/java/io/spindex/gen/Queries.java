@@ -49,14 +49,19 @@ public final class Queries {
 
   /** The endless stream that {@link #weighted(IpRanges, int, long)} takes its first from. */
   public static IntStream weighted(IpRanges ranges, long seed) {
-    int size = ranges.size();
+    // The rows of ranges (a tiled index has gap rows too): the same draws for either layout.
+    int[] rows =
+        IntStream.range(0, ranges.size())
+            .filter(r -> ranges.labelIdOfRow(r) != IpRanges.NONE)
+            .toArray();
+    int size = rows.length;
     if (size == 0) {
       throw new IllegalArgumentException("no IPv4 ranges to draw addresses from");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     return IntStream.generate(
         () -> {
-          int row = rnd.nextInt(size);
+          int row = rows[rnd.nextInt(size)];
           long start = Integer.toUnsignedLong(ranges.start(row));
           long end = Integer.toUnsignedLong(ranges.end(row));
           return (int) (start + rnd.nextLong(end - start + 1));

@@ -114,8 +114,12 @@ public final class IndexVerifier {
     } else {
       IpRanges r = (IpRanges) index;
       SectionEntry starts = h.require(Section.RANGE_STARTS);
-      SectionEntry labels = h.require(Section.RANGE_LABELS);
+      SectionEntry labels = h.require(r.tiled() ? Section.TILED_LABELS : Section.RANGE_LABELS);
       for (int i = 0; i < r.size(); i++) {
+        if (r.tiled()) {
+          verifyTiledRow(h, r, starts, labels, i);
+          continue;
+        }
         if (Layout.flip(r.start(i)) > Layout.flip(r.end(i))) {
           throw CorruptIndexException.at(
               file,
@@ -157,6 +161,34 @@ public final class IndexVerifier {
       verifyRanges6(h, r);
     }
     return h;
+  }
+
+  /**
+   * Row {@code i} of ranges stored without their ends: its start after the previous row's (so that
+   * each row ends where the next starts, at or after its own start), its label id in the dictionary
+   * or a gap's, and a gap row neither first nor after another gap (the writer never stores those).
+   */
+  private static void verifyTiledRow(
+      IndexHeader h, IpRanges r, SectionEntry starts, SectionEntry labels, int i)
+      throws CorruptIndexException {
+    if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.start(i - 1))) {
+      throw unordered(
+          h, starts, i, r.start(i - 1), r.start(i), "after the start of the previous row");
+    }
+    int id = r.labelIdOfRow(i);
+    boolean gap = id == Layout.GAP_LABEL;
+    String wrong =
+        !gap && (id < 0 || id >= r.labelCount())
+            ? "a label id in [0, " + r.labelCount() + ") or -1 (a gap)"
+            : gap && i == 0
+                ? "a label id in [0, " + r.labelCount() + ") (the first row is not a gap)"
+                : gap && r.labelIdOfRow(i - 1) == Layout.GAP_LABEL
+                    ? "a label id in [0, " + r.labelCount() + ") (row " + (i - 1) + " is a gap)"
+                    : null;
+    if (wrong != null) {
+      throw CorruptIndexException.at(
+          h.file(), "section 'tiled_labels'", labels.offset() + 4L * i, wrong, String.valueOf(id));
+    }
   }
 
   /**

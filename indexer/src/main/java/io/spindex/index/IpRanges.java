@@ -18,13 +18,21 @@ import java.util.List;
  * <p>Rows ({@link #size}, {@link #start}, {@link #end}) are the IPv4 ranges; the IPv6 ones have
  * their own rows ({@link #ipv6Size}, {@link #ipv6Row}). An IPv4-mapped IPv6 address ({@code
  * ::ffff:a.b.c.d}) is looked up as the IPv4 address {@code a.b.c.d}.
+ *
+ * <p>An index whose IPv4 ranges are stored without their ends ({@link #tiled}: section {@code
+ * tiled_labels}, format version 6) has a row for each range and one for each gap between ranges; a
+ * row ends where the next starts, and a gap row's label id is {@link #NONE}. A lookup then reads
+ * the label id of the row it finds and nothing else.
  */
 public final class IpRanges extends SpindexIndex {
   /** Returned by {@link #row} and {@link #labelId} when no range holds the address. */
   public static final int NONE = -1;
 
   private final IntColumn starts;
+
+  /** The ends, or {@code null} when the rows are tiled (each ends where the next starts). */
   private final IntColumn ends;
+
   private final IntColumn labelIds;
   private final IntColumn prefix;
   private final SubTables sub;
@@ -40,6 +48,9 @@ public final class IpRanges extends SpindexIndex {
   private final SourceInfo sourceInfo;
   private final Ipv4Aliases aliases;
   private final Object[][] values;
+
+  /** {@link #rangeCount}, counted on first use; -1 before. */
+  private int ranges = -1;
 
   /** What a range index may hold beside its rows: label schema, source information, aliases. */
   static final class Extras {
@@ -104,9 +115,36 @@ public final class IpRanges extends SpindexIndex {
     return sub;
   }
 
+  /**
+   * IPv4 rows: ranges, and in a {@link #tiled} index the gaps between them too (a row whose {@link
+   * #labelIdOfRow} is {@link #NONE}).
+   */
   @Override
   public int size() {
     return starts.size();
+  }
+
+  /** IPv4 ranges: {@link #size} less the gap rows of a {@link #tiled} index. */
+  public int rangeCount() {
+    int n = ranges;
+    if (n < 0) {
+      // Racy but benign: every thread counts the same.
+      n = starts.size();
+      for (int i = 0; ends == null && i < starts.size(); i++) {
+        n -= labelIds.get(i) == NONE ? 1 : 0;
+      }
+      ranges = n;
+    }
+    return n;
+  }
+
+  /**
+   * Whether the IPv4 ranges are stored without their ends (format version 6, section {@code
+   * tiled_labels}): each row ends where the next starts, the last at 255.255.255.255, and a gap
+   * between ranges is a row of its own whose label id is {@link #NONE}.
+   */
+  public boolean tiled() {
+    return ends == null;
   }
 
   /** Distinct labels in the dictionary. */
@@ -121,16 +159,34 @@ public final class IpRanges extends SpindexIndex {
 
   /** Last address (inclusive) of range {@code row}. */
   public int end(int row) {
+    if (ends == null) {
+      return row + 1 < starts.size() ? Layout.flip(starts.get(row + 1)) - 1 : -1;
+    }
     return Layout.flip(ends.get(row));
   }
 
-  /** Label id of range {@code row}. */
+  /** Label id of range {@code row}; {@link #NONE} for a gap row of a {@link #tiled} index. */
   public int labelIdOfRow(int row) {
     return labelIds.get(row);
   }
 
   /** The row of the range that holds {@code address}, or {@link #NONE}. */
   public int row(int address) {
+    int r = floor(address);
+    return r >= 0 && labelAt(r, Layout.flip(address)) != NONE ? r : NONE;
+  }
+
+  /**
+   * The label id of {@code row} if it holds the flipped {@code key}, else {@link #NONE}; the row
+   * starts at or before the key (a row a search found). A tiled row holds every key up to the next
+   * row's start, which a search never passes.
+   */
+  private int labelAt(int row, int key) {
+    return ends == null || ends.get(row) >= key ? labelIds.get(row) : NONE;
+  }
+
+  /** The last row that starts at or before {@code address}, or -1. */
+  private int floor(int address) {
     int key = Layout.flip(address);
     int lo;
     int hi;
@@ -151,8 +207,7 @@ public final class IpRanges extends SpindexIndex {
       hi = starts.size();
     }
     // The last range starting at or before the address: in this /16 block, or the one before it.
-    int r = upperBound(starts, lo, hi, key) - 1;
-    return r >= 0 && ends.get(r) >= key ? r : NONE;
+    return upperBound(starts, lo, hi, key) - 1;
   }
 
   /**
@@ -307,8 +362,8 @@ public final class IpRanges extends SpindexIndex {
 
   /** The label id of the range that holds {@code address}, or {@link #NONE}. */
   public int labelId(int address) {
-    int r = row(address);
-    return r == NONE ? NONE : labelIds.get(r);
+    int r = floor(address);
+    return r < 0 ? NONE : labelAt(r, Layout.flip(address));
   }
 
   /** The label of the range that holds {@code address}, or {@code null}. */
@@ -355,9 +410,9 @@ public final class IpRanges extends SpindexIndex {
       int k = Layout.flip(address);
       if (n <= 2) {
         int row = n == 2 && starts.get(lo + 1) <= k ? lo + 1 : lo;
-        boolean hit = n > 0 && starts.get(row) <= k && ends.get(row) >= k;
-        out[i] = hit ? labelIds.get(row) : NONE;
-        hits += hit ? 1 : 0;
+        int id = n > 0 && starts.get(row) <= k ? labelAt(row, k) : NONE;
+        out[i] = id;
+        hits += id == NONE ? 0 : 1;
         continue;
       }
       int j = search.add(lo, n);
@@ -380,9 +435,9 @@ public final class IpRanges extends SpindexIndex {
     for (int j = 0, m = search.size(); j < m; j++) {
       int row = search.row(j);
       int key = probe.key[j];
-      boolean hit = starts.get(row) <= key && ends.get(row) >= key;
-      out[slot[j]] = hit ? labelIds.get(row) : NONE;
-      hits += hit ? 1 : 0;
+      int id = starts.get(row) <= key ? labelAt(row, key) : NONE;
+      out[slot[j]] = id;
+      hits += id == NONE ? 0 : 1;
     }
     search.clear();
     return hits;

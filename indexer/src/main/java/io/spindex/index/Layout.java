@@ -47,7 +47,13 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
+
+  /**
+   * The label id of a gap row in {@link Section#TILED_LABELS}: a row that starts where no range is
+   * ({@link IpRanges#NONE}, stored as 0xFFFFFFFF).
+   */
+  static final int GAP_LABEL = -1;
 
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
@@ -379,8 +385,24 @@ final class Layout {
       long v6 = hi == null ? 0 : hi.elements();
       long v4 = h.rowCount() - v6;
       expectElements(h, h.require(Section.RANGE_STARTS), v4);
-      expectElements(h, h.require(Section.RANGE_ENDS), v4);
-      expectElements(h, h.require(Section.RANGE_LABELS), v4);
+      SectionEntry tiled = h.find(Section.TILED_LABELS);
+      if (tiled == null) {
+        expectElements(h, h.require(Section.RANGE_ENDS), v4);
+        expectElements(h, h.require(Section.RANGE_LABELS), v4);
+      } else {
+        expectElements(h, tiled, v4);
+        for (Section s : new Section[] {Section.RANGE_ENDS, Section.RANGE_LABELS}) {
+          SectionEntry e = h.find(s);
+          if (e != null) {
+            throw CorruptIndexException.at(
+                h.file(),
+                "section '" + s.displayName() + "'",
+                e.offset(),
+                "no '" + s.displayName() + "' beside 'tiled_labels' (ranges without their ends)",
+                e.length() + " bytes");
+          }
+        }
+      }
       if (hi != null) {
         expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
         expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
@@ -469,7 +491,8 @@ final class Layout {
                   || s == Section.PREFIX24
                   || s == Section.LABEL_TYPES
                   || s == Section.SOURCE_INFO
-                  || s == Section.IPV4_ALIASES)
+                  || s == Section.IPV4_ALIASES
+                  || s == Section.TILED_LABELS)
               && h.kind() == IndexKind.IPV4_RANGES;
       if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {
         throw CorruptIndexException.at(

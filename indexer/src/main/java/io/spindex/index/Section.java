@@ -87,7 +87,14 @@ public enum Section {
    * Optional, IPv6 keys or range starts with a {@link #PREFIX16_V6} table: tables over the next
    * bits of the dense /16 blocks, int32 (layout in {@link Prefix6}).
    */
-  PREFIX6(26, "prefix6", 4, 5);
+  PREFIX6(26, "prefix6", 4, 5),
+  /**
+   * IPv4 ranges stored without their ends (instead of {@link #RANGE_ENDS} and {@link
+   * #RANGE_LABELS}): the label id of each row of {@link #RANGE_STARTS}, or {@link Layout#GAP_LABEL}
+   * for a row that starts a gap; each row ends where the next starts, the last at 255.255.255.255.
+   * The rows tile the space from the first start on.
+   */
+  TILED_LABELS(27, "tiled_labels", 4, 6);
 
   private final int id;
   private final String displayName;

@@ -51,8 +51,13 @@ interface SectionSource {
       return products(h, loader, source, prefixEntry, prefix);
     }
     IntColumn starts = source.ints(h.require(Section.RANGE_STARTS));
-    IntColumn ends = source.ints(h.require(Section.RANGE_ENDS));
-    IntColumn labels = source.ints(h.require(Section.RANGE_LABELS));
+    // Ranges without their ends (tiled_labels) have no ends column: a row ends where the next
+    // starts.
+    SectionEntry labelsEntry = h.find(Section.TILED_LABELS);
+    boolean tiled = labelsEntry != null;
+    IntColumn ends = tiled ? null : source.ints(h.require(Section.RANGE_ENDS));
+    labelsEntry = tiled ? labelsEntry : h.require(Section.RANGE_LABELS);
+    IntColumn labels = source.ints(labelsEntry);
     SectionEntry offsetsEntry = h.require(Section.LABEL_OFFSETS);
     IntColumn offsets = source.ints(offsetsEntry);
     SectionEntry bytesEntry = h.require(Section.LABEL_BYTES);
@@ -83,12 +88,12 @@ interface SectionSource {
     if (source.checksRows()) {
       int labelCount = offsets.size() - 1;
       nonDecreasing(h, offsetsEntry, offsets, "offsets");
-      labelIdsWithin(h, h.require(Section.RANGE_LABELS), labels, labelCount);
+      labelIdsWithin(h, labelsEntry, labels, labelCount, tiled);
       if (sub != null) {
         tablesWithin(h, subEntry, sub, prefix);
       }
       if (starts6.size() > 0) {
-        labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount);
+        labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount, false);
       }
     }
     if (starts6.size() > 0
@@ -259,17 +264,18 @@ interface SectionSource {
     }
   }
 
-  /** Every label id names a label of the dictionary. */
-  private static void labelIdsWithin(IndexHeader h, SectionEntry e, IntColumn ids, int count)
+  /** Every label id names a label of the dictionary (or, with {@code gaps}, is a gap row's). */
+  private static void labelIdsWithin(
+      IndexHeader h, SectionEntry e, IntColumn ids, int count, boolean gaps)
       throws CorruptIndexException {
     for (int i = 0, n = ids.size(); i < n; i++) {
       int id = ids.get(i);
-      if (id < 0 || id >= count) {
+      if ((id < 0 || id >= count) && !(gaps && id == Layout.GAP_LABEL)) {
         throw CorruptIndexException.at(
             h.file(),
             "section '" + e.section().displayName() + "'",
             e.offset() + 4L * i,
-            "a label id in [0, " + count + ")",
+            "a label id in [0, " + count + ")" + (gaps ? " or -1 (a gap)" : ""),
             String.valueOf(id));
       }
     }

@@ -11,6 +11,7 @@ import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.builder.RangeEnds;
 import io.spindex.ep.TransformSpec;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.LabelSchema;
@@ -70,6 +71,13 @@ public final class BuildIndexDefinition {
           "fail",
           "ranges: fail (names both lines), narrowest, first or last (by input order)",
           OverlapPolicy::parse);
+  public static final JobOption<RangeEnds> RANGE_ENDS =
+      JobOption.of(
+          "range-ends",
+          "auto",
+          "ranges: stored (a file older readers read), tiled (without the IPv4 ranges' ends,"
+              + " format version 6) or auto (tiled when that is smaller)",
+          RangeEnds::parse);
   public static final JobOption<List<String>> LABEL_FIELDS =
       JobOption.of(
           "label-fields",
@@ -111,6 +119,7 @@ public final class BuildIndexDefinition {
       List.of(
           DELIMITER,
           ON_OVERLAP,
+          RANGE_ENDS,
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
           LABEL_DELIMITER,
@@ -170,7 +179,8 @@ public final class BuildIndexDefinition {
         new IpRangeBuilder()
             .strict(o.get(STRICT))
             .prefixTable(o.get(PREFIX_TABLE))
-            .onOverlap(o.get(ON_OVERLAP));
+            .onOverlap(o.get(ON_OVERLAP))
+            .rangeEnds(o.get(RANGE_ENDS));
     List<String> fields = o.get(LABEL_FIELDS);
     if (!fields.isEmpty() && o.get(LABEL_FIELDS_FROM_HEADER)) {
       throw new UsageException(

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.BeforeAll;
  * valid-ranges-prefix6} is {@code new IpRangeBuilder().ipv6Tables(10000)} over the 40 /48s {@code
  * 2001:db8:0::/48}, {@code 2001:db8:3::/48} … {@code 2001:db8:75::/48} and {@code 2a00::/32}, made
  * at time 0: one IPv6 table tree, for block 2001::/16, which 2001:db8:: and 2001:db8:3:: below look
- * up through.
+ * up through. {@code valid-ranges-tiled} is {@code spindex build ranges --range-ends tiled} over
+ * 0.0.0.0, 10.0.0.0/8, 11.0.0.0/24, 11.0.1.0/24 and 192.0.2.0/24 at time 0: ranges without their
+ * ends (format version 6), eight rows of which three are gaps.
  */
 class IndexReaderFuzzTest {
   private static Path file;

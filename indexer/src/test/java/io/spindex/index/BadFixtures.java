@@ -8,6 +8,7 @@ package io.spindex.index;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -48,7 +49,11 @@ public final class BadFixtures {
     // Without the 256 KiB prefix table the fixtures stay tiny; one fixture needs the table.
     new IpSetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
     new IpSetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
-    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(rangesText), ranges);
+    new IpRangeBuilder()
+        .createdMillis(0)
+        .prefixTable(false)
+        .rangeEnds(RangeEnds.STORED)
+        .build(List.of(rangesText), ranges);
     Path productsText = work.resolve("products.tsv");
     Files.write(
         productsText,
@@ -67,7 +72,11 @@ public final class BadFixtures {
                 + "2a00::/16|v6-c\n")
             .getBytes(StandardCharsets.UTF_8));
     Path dual = work.resolve("dual.spx");
-    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(dualText), dual);
+    new IpRangeBuilder()
+        .createdMillis(0)
+        .prefixTable(false)
+        .rangeEnds(RangeEnds.STORED)
+        .build(List.of(dualText), dual);
     byte[] dua = Files.readAllBytes(dual);
     IndexHeader dh = Loader.readHeader(dual);
     byte[] prod = Files.readAllBytes(products);

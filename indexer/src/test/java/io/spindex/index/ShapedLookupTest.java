@@ -12,6 +12,7 @@ import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import com.google.common.net.InetAddresses;
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.RangeEnds;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import java.io.IOException;
@@ -36,8 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Probes: addresses uniform over the space, drawn by range (with the first and last address of
  * their /24), every range's ends and their neighbours, and both ends of the space; two ranges
  * touching 0 and 2^32 - 1 are added. Each shape is built three ways: with the builder's /24
- * sub-tables as they come (none at this size), with one for every non-empty /16 block, and with
- * none; {@code verify} accepts each file.
+ * sub-tables as they come (few or none at this size), with one for every non-empty /16 block, and
+ * with none, each with the ranges' ends stored and without them (tiled); {@code verify} accepts
+ * each file.
  */
 class ShapedLookupTest {
   @TempDir Path dir;
@@ -51,12 +53,16 @@ class ShapedLookupTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(RangeGenerator.Shape.values())
-        .flatMap(s -> Stream.of(Tables.values()).map(t -> Arguments.of(s, t)));
+        .flatMap(s -> Stream.of(Tables.values()).map(t -> Arguments.of(s, t)))
+        .flatMap(
+            a ->
+                Stream.of(RangeEnds.STORED, RangeEnds.TILED)
+                    .map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
   }
 
-  @ParameterizedTest(name = "{0}, sub-tables {1}")
+  @ParameterizedTest(name = "{0}, sub-tables {1}, ends {2}")
   @MethodSource("cases")
-  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape, Tables tables)
+  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape, Tables tables, RangeEnds ends)
       throws IOException {
     Path text = dir.resolve("ranges.txt");
     try (OutputStream o = Files.newOutputStream(text)) {
@@ -75,7 +81,7 @@ class ShapedLookupTest {
       reference.put(Range.closed(address(f[0]), address(f[1])), f[2]);
     }
     Path idx = dir.resolve("ranges.spx");
-    IpRangeBuilder builder = new IpRangeBuilder().delimiter('|');
+    IpRangeBuilder builder = new IpRangeBuilder().delimiter('|').rangeEnds(ends);
     if (tables == Tables.EVERY_BLOCK) {
       builder.subTables(0, 1000);
     } else if (tables == Tables.NONE) {
@@ -83,12 +89,15 @@ class ShapedLookupTest {
     }
     builder.build(List.of(text), idx);
     SectionEntry sub = Loader.readHeader(idx).find(Section.PREFIX24);
-    assertEquals(tables == Tables.EVERY_BLOCK, sub != null, "prefix24 section");
+    if (tables != Tables.DEFAULT) {
+      assertEquals(tables == Tables.EVERY_BLOCK, sub != null, "prefix24 section");
+    }
     IndexVerifier.verify(idx);
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(idx).asRanges();
-      String ctx = shape + ", sub-tables " + tables + ", loader " + l.loaderName();
-      assertEquals(reference.asMapOfRanges().size(), r.size(), ctx);
+      String ctx = shape + ", sub-tables " + tables + ", " + ends + ", loader " + l.loaderName();
+      assertEquals(ends == RangeEnds.TILED, r.tiled(), ctx);
+      assertEquals(reference.asMapOfRanges().size(), r.rangeCount(), ctx);
       List<Integer> probes = new ArrayList<>();
       for (Map.Entry<Range<Long>, String> e : reference.asMapOfRanges().entrySet()) {
         long s = e.getKey().lowerEndpoint();

@@ -131,13 +131,13 @@ class UsageErrorsTest {
     byte[] b = Files.readAllBytes(fx.ranges);
     long at =
         io.spindex.index.Loader.readHeader(fx.ranges)
-            .find(io.spindex.index.Section.RANGE_ENDS)
+            .find(io.spindex.index.Section.RANGE_STARTS)
             .offset();
     b[(int) at + 3] ^= 0x01;
     Path damaged = Files.write(dir.resolve("damaged.spx"), b);
     oneLine(
         1,
-        damaged + ": section 'range_ends' at offset " + at + ": expected CRC32C",
+        damaged + ": section 'range_starts' at offset " + at + ": expected CRC32C",
         ipLookup("--index", damaged.toString()));
     // Checksums right, a label id past the dictionary: refused on the driver as every loader
     // refuses it at open, also for a loader that skips the checks on the executors.

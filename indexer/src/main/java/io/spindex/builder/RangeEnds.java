@@ -1,0 +1,47 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.builder;
+
+import io.spindex.annotations.Internal;
+import java.util.Locale;
+
+/**
+ * Whether an index stores its IPv4 ranges with their ends ({@code range_ends}, readable by every
+ * Spindex since format version 1) or without them ({@code tiled_labels}, format version 6: a row a
+ * range and a row a gap, each ending where the next starts, 8 bytes a row instead of 12).
+ */
+@Internal
+public enum RangeEnds {
+  /**
+   * Without their ends whenever that is smaller: fewer than half the ranges have a gap after them.
+   */
+  AUTO,
+  /** With their ends: a file every older reader (format version 5 and before) reads. */
+  STORED,
+  /** Without their ends, whatever the gaps. */
+  TILED;
+
+  /** {@code auto}, {@code stored} or {@code tiled}, any case. */
+  public static RangeEnds parse(String v) {
+    for (RangeEnds e : values()) {
+      if (e.name().equalsIgnoreCase(v)) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown range ends '" + v + "': expected auto, stored or tiled");
+  }
+
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether to tile {@code size} ranges of which {@code gaps} have a gap after them. */
+  boolean tile(int size, int gaps) {
+    return this == TILED || (this == AUTO && 2L * gaps < size);
+  }
+}

@@ -1,0 +1,289 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.RangeEnds;
+import io.spindex.text.Ipv4Text;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * IPv4 ranges stored without their ends ({@code tiled_labels}, format version 6) against a {@link
+ * TreeMap} reference and against the same ranges stored with their ends: every loader, single and
+ * batch lookups, {@code row}, and the rows ({@code start}, {@code end}, {@code labelIdOfRow}) that
+ * tile the space; which layout {@code auto} picks; and what {@code verify} and the loaders refuse.
+ */
+class TiledRangesTest {
+  @TempDir Path dir;
+
+  /** A source range: first and last address (unsigned), label. */
+  private static final class Src {
+    final long start;
+    final long end;
+    final String label;
+
+    Src(long start, long end, String label) {
+      this.start = start;
+      this.end = end;
+      this.label = label;
+    }
+  }
+
+  @Test
+  void everyLoaderAnswersAsTheReferenceAndAsStoredEnds() throws IOException {
+    // Touching runs, gaps of one address and wide gaps, the edges of the space, dense /16 blocks
+    // (sub-tables), single addresses.
+    List<Src> ranges = new ArrayList<>();
+    ranges.add(new Src(0, 0, "zero"));
+    ranges.add(new Src(1, 255, "low"));
+    SplittableRandom rnd = new SplittableRandom(7);
+    long at = 0x0100_0000L;
+    while (at < 0xFF00_0000L) {
+      // 10.0.0.0/8: short ranges close together, so dense /16 blocks with /24 sub-tables.
+      boolean dense = at >>> 24 == 10;
+      long len =
+          dense || rnd.nextInt(4) == 0
+              ? 1 + rnd.nextInt(dense ? 64 : 1)
+              : 1 + rnd.nextLong(rnd.nextBoolean() ? 256 : 1 << 20);
+      ranges.add(new Src(at, at + len - 1, "r" + rnd.nextInt(50)));
+      int gap = rnd.nextInt(10);
+      at += len + (gap < 6 ? 0 : gap < 8 || dense ? 1 : rnd.nextLong(1 << 22));
+    }
+    ranges.add(new Src(0xFFFF_FF00L, 0xFFFF_FFFFL, "top"));
+    Path tiled = build(ranges, RangeEnds.TILED, "tiled.spx");
+    Path stored = build(ranges, RangeEnds.STORED, "stored.spx");
+    assertEquals(6, Loader.readHeader(tiled).version());
+    assertNotNull(Loader.readHeader(tiled).find(Section.TILED_LABELS));
+    assertNull(Loader.readHeader(tiled).find(Section.RANGE_ENDS));
+    assertTrue(Loader.readHeader(stored).version() < 6);
+    assertNotNull(Loader.readHeader(tiled).find(Section.PREFIX24), "dense blocks: sub-tables");
+    IndexVerifier.verify(tiled);
+    IndexVerifier.verify(stored);
+
+    TreeMap<Long, Src> ref = new TreeMap<>();
+    for (Src s : ranges) {
+      ref.put(s.start, s);
+    }
+    List<Long> queries = new ArrayList<>();
+    for (Src s : ranges) {
+      for (long q : new long[] {s.start - 1, s.start, s.start + 1, s.end - 1, s.end, s.end + 1}) {
+        if (q >= 0 && q <= 0xFFFF_FFFFL) {
+          queries.add(q);
+        }
+      }
+    }
+    for (int i = 0; i < 200_000; i++) {
+      queries.add(rnd.nextLong(1L << 32));
+    }
+    int[] addresses = queries.stream().mapToInt(Long::intValue).toArray();
+    String[] expected = new String[addresses.length];
+    for (int i = 0; i < addresses.length; i++) {
+      Map.Entry<Long, Src> e = ref.floorEntry(Integer.toUnsignedLong(addresses[i]));
+      expected[i] =
+          e != null && e.getValue().end >= Integer.toUnsignedLong(addresses[i])
+              ? e.getValue().label
+              : null;
+    }
+    IpRanges storedRanges = Loader.NIO.load(stored).asRanges();
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(tiled).asRanges();
+      assertTrue(r.tiled(), l.loaderName());
+      int[] out = new int[addresses.length];
+      int hits = r.labelIds(addresses, addresses.length, out);
+      int expectedHits = 0;
+      for (int i = 0; i < addresses.length; i++) {
+        String why = l.loaderName() + " " + Ipv4Text.format(addresses[i]);
+        assertEquals(expected[i], r.label(addresses[i]), why);
+        assertEquals(expected[i], out[i] == IpRanges.NONE ? null : r.labelText(out[i]), why);
+        int row = r.row(addresses[i]);
+        assertEquals(expected[i] == null, row == IpRanges.NONE, why);
+        if (row != IpRanges.NONE) {
+          assertEquals(expected[i], r.labelText(r.labelIdOfRow(row)), why);
+        }
+        expectedHits += expected[i] == null ? 0 : 1;
+        assertEquals(storedRanges.labelId(addresses[i]), r.labelId(addresses[i]), why);
+      }
+      assertEquals(expectedHits, hits, l.loaderName());
+      assertRowsTile(r, ranges);
+    }
+  }
+
+  /**
+   * The rows are the ranges, in order, and a gap row for each gap after one: each row ends where
+   * the next starts, the last at 255.255.255.255.
+   */
+  private static void assertRowsTile(IpRanges r, List<Src> ranges) {
+    int k = 0;
+    for (int row = 0; row < r.size(); row++) {
+      long start = Integer.toUnsignedLong(r.start(row));
+      long end = Integer.toUnsignedLong(r.end(row));
+      if (row + 1 < r.size()) {
+        assertEquals(Integer.toUnsignedLong(r.start(row + 1)) - 1, end);
+      } else {
+        assertEquals(0xFFFF_FFFFL, end);
+      }
+      if (r.labelIdOfRow(row) == IpRanges.NONE) {
+        assertTrue(row > 0 && r.labelIdOfRow(row - 1) != IpRanges.NONE, "gap row " + row);
+        assertEquals(ranges.get(k - 1).end + 1, start, "gap row " + row);
+        continue;
+      }
+      Src s = ranges.get(k++);
+      assertEquals(s.start, start, "row " + row);
+      assertEquals(s.label, r.labelText(r.labelIdOfRow(row)), "row " + row);
+      // A gap row after it where the range ends before the next: its end is the range's.
+      assertEquals(s.end, end, "row " + row);
+    }
+    assertEquals(ranges.size(), k);
+  }
+
+  /**
+   * {@code auto} stores the ends when half the ranges or more have a gap after them (8 bytes a row
+   * and a gap would not be smaller than 12 a range), and leaves them out otherwise.
+   */
+  @Test
+  void autoLeavesTheEndsOutWhenThatIsSmaller() throws IOException {
+    List<Src> touching = new ArrayList<>();
+    List<Src> apart = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      touching.add(new Src(256L * i, 256L * i + 255, "t" + i % 3));
+      apart.add(new Src(512L * i, 512L * i + 255, "a" + i % 3));
+    }
+    Path t = build(touching, RangeEnds.AUTO, "touching.spx");
+    Path a = build(apart, RangeEnds.AUTO, "apart.spx");
+    assertTrue(Loader.MAPPED.load(t).asRanges().tiled());
+    assertFalse(Loader.MAPPED.load(a).asRanges().tiled());
+    // 100 touching ranges and a gap to the top: 101 rows of 8 bytes against 100 of 12.
+    assertEquals(101, Loader.readHeader(t).rowCount());
+    assertEquals(101 * 4, Loader.readHeader(t).find(Section.TILED_LABELS).length());
+    assertEquals(100, Loader.readHeader(a).rowCount());
+    // The whole space as one range: no gap row at all.
+    Path whole = build(List.of(new Src(0, 0xFFFF_FFFFL, "all")), RangeEnds.AUTO, "whole.spx");
+    IpRanges r = Loader.NIO.load(whole).asRanges();
+    assertTrue(r.tiled());
+    assertEquals(1, r.size());
+    assertEquals("all", r.label(0));
+    assertEquals("all", r.label(-1));
+  }
+
+  /**
+   * What {@code verify} refuses in a tiled file (starts not ascending, a gap row first or after a
+   * gap), and what every checking loader refuses at open (a label id neither in the dictionary nor
+   * a gap's).
+   */
+  @Test
+  void damagedTiledFilesAreRefused() throws IOException {
+    List<Src> ranges =
+        List.of(
+            new Src(0x0A00_0000L, 0x0AFF_FFFFL, "ten"),
+            new Src(0x0B00_0000L, 0x0B00_00FFL, "eleven"),
+            new Src(0xC000_0200L, 0xC000_02FFL, "doc"));
+    Path file = build(ranges, RangeEnds.TILED, "small.spx");
+    byte[] b = Files.readAllBytes(file);
+    IndexHeader h = Loader.readHeader(file);
+    long labels = h.find(Section.TILED_LABELS).offset();
+    long starts = h.find(Section.RANGE_STARTS).offset();
+    // Rows: ten, eleven, gap, doc, gap.
+    assertEquals(5, h.rowCount());
+
+    Path badId = write("bad-id.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 1, -2));
+    Loaders.rejectedAtOpen(
+        badId,
+        badId
+            + ": section 'tiled_labels' at offset "
+            + (labels + 4)
+            + ": expected a label id in [0, 3) or -1 (a gap), found -2");
+
+    Path gapFirst = write("gap-first.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 0, -1));
+    assertEquals(
+        gapFirst
+            + ": section 'tiled_labels' at offset "
+            + labels
+            + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
+        verifyMessage(gapFirst));
+    Path twoGaps = write("two-gaps.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 3, -1));
+    assertEquals(
+        twoGaps
+            + ": section 'tiled_labels' at offset "
+            + (labels + 12)
+            + ": expected a label id in [0, 3) (row 2 is a gap), found -1",
+        verifyMessage(twoGaps));
+    Path unordered =
+        write(
+            "unordered.spx",
+            BadFixtures.setInt(b, h, Section.RANGE_STARTS, 1, 0x0A00_0000 ^ 0x80000000));
+    assertEquals(
+        unordered
+            + ": section 'range_starts' at offset "
+            + (starts + 4)
+            + ": expected row 1 after the start of the previous row (10.0.0.0 at row 0), found"
+            + " 10.0.0.0",
+        verifyMessage(unordered));
+    // A file that verify refuses still answers the same through every loader.
+    IpRanges mapped = Loader.MAPPED.load(twoGaps).asRanges();
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(twoGaps).asRanges();
+      for (int a : new int[] {0x0A00_0001, 0x0B00_0001, 0x0C00_0000, 0xC000_0201, 0xC000_0301}) {
+        assertEquals(mapped.labelId(a), r.labelId(a), l.loaderName());
+      }
+      int[] out = new int[1];
+      r.labelIds(new int[] {0xC000_0201}, 1, out);
+      assertArrayEquals(new int[] {IpRanges.NONE}, out, l.loaderName());
+    }
+  }
+
+  private static String verifyMessage(Path file) {
+    try {
+      IndexVerifier.verify(file);
+      return "verified";
+    } catch (IOException e) {
+      return e.getMessage();
+    }
+  }
+
+  private Path write(String name, byte[] bytes) throws IOException {
+    Path p = dir.resolve(name);
+    Files.write(p, bytes);
+    return p;
+  }
+
+  private Path build(List<Src> ranges, RangeEnds ends, String name) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (Src s : ranges) {
+      text.append(Ipv4Text.format((int) s.start))
+          .append('|')
+          .append(Ipv4Text.format((int) s.end))
+          .append('|')
+          .append(s.label)
+          .append('\n');
+    }
+    Path in = dir.resolve(name + ".txt");
+    Files.write(in, text.toString().getBytes(StandardCharsets.UTF_8));
+    Path out = dir.resolve(name);
+    new IpRangeBuilder()
+        .createdMillis(0)
+        .subTables(16, 0.4)
+        .rangeEnds(ends)
+        .build(List.of(in), out);
+    return out;
+  }
+}
