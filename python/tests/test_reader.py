@@ -23,7 +23,7 @@ import spindex  # noqa: E402
 from spindex import _parse  # noqa: E402
 from spindex._errors import CorruptIndexError  # noqa: E402
 
-from conftest import RESOURCES, TYPED, java_answers  # noqa: E402
+from conftest import RESOURCES, TYPED, java_answers, spindex as cli  # noqa: E402
 
 BAD = os.path.join(RESOURCES, "bad")
 
@@ -260,7 +260,7 @@ def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_pa
     (tiled_labels, version 6): the same rows once the gap rows are left out, the same answers as
     Java and as each other."""
     stored = str(tmp_path / "stored.spx")
-    spindex("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
+    cli("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
     a, b = spindex.open(stored), spindex.open(fixtures["dense"])
     assert not a.tiled and a.version == 3 and "range_ends" in a.sections
     assert b.tiled and "range_ends" not in b.sections and "range_labels" not in b.sections
@@ -502,7 +502,9 @@ def test_newer_version_is_rejected_at_the_version_check(tmp_path):
 def test_version_5_and_prefix6_are_read(fixtures, tmp_path):
     """A version 5 file opens (the section prefix6, id 26, is checked by its CRC and ignored)."""
     path = str(tmp_path / "v5.spx")
-    _rewrite(fixtures["ranges"], path, 5)
+    stored = str(tmp_path / "stored.spx")  # with the ends: no section of version 6
+    cli("build", "ranges", fixtures["ranges_txt"], "-o", stored, "--range-ends", "stored")
+    _rewrite(stored, path, 5)
     idx = spindex.open(path)
     assert idx.version == 5
     assert idx.label(["2001:db8::1"]).to_pylist() == spindex.open(fixtures["ranges"]).label(
@@ -587,7 +589,9 @@ def test_prefix6_section_of_version_5(fixtures, tmp_path):
                                                 r"known, not yet listed section id \(1..25\), "
                                                 r"found 26"):
         spindex.open(path)
-    _with_prefix6(fixtures["dense"], path)  # no prefix16_v6 (an IPv4-only range index)
+    stored = str(tmp_path / "stored.spx")  # seven sections: room for an eighth in the directory
+    cli("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
+    _with_prefix6(stored, path)  # no prefix16_v6 (an IPv4-only range index)
     with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset \d+: "
                                                 r"expected no 'prefix6' in an IP range index file "
                                                 r"without 'range6_starts_hi', found 262164 bytes"):

@@ -362,27 +362,29 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    int[][] tiled = ends.tile(flat.size, gaps) ? flat.tiled(gaps) : null;
-    int[] starts = tiled == null ? flat.starts : tiled[0];
-    int rows4 = tiled == null ? flat.size : starts.length;
-    if (tiled != null) {
+    Rows4 rows4 = new Rows4(flat.starts, flat.size, flat.labels, null, flat.size);
+    if (ends.tile(flat.size, gaps)) {
+      int[][] t = flat.tiled(gaps);
+      Rows4 tiled = new Rows4(t[0], t[0].length, null, t[1], flat.size);
+      // Auto: the layout of the smaller file, /24 sub-tables included.
+      rows4 = ends == RangeEnds.TILED || tiled.bytes() < rows4.bytes() ? tiled : rows4;
+    }
+    if (rows4.labels == null) {
       b.counts.put("gap rows", (long) gaps);
     }
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4 + size6, digest);
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + size6, digest);
     created(w);
-    w.ints(Section.RANGE_STARTS, starts, rows4);
-    if (tiled == null) {
+    w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
+    if (rows4.labels != null) {
       w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
       w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
     } else {
-      w.ints(Section.TILED_LABELS, tiled[1], rows4);
+      w.ints(Section.TILED_LABELS, rows4.tiledLabels, rows4.size);
     }
-    if (prefixTable) {
-      int[] prefix = prefixTable(starts, rows4);
-      w.ints(Section.PREFIX16, prefix, prefix.length);
-      int[] sub = IndexWriter.subTables(starts, rows4, prefix, denseRows, subTableBudget);
-      if (sub != null) {
-        w.ints(Section.PREFIX24, sub, sub.length);
+    if (rows4.prefix != null) {
+      w.ints(Section.PREFIX16, rows4.prefix, rows4.prefix.length);
+      if (rows4.sub != null) {
+        w.ints(Section.PREFIX24, rows4.sub, rows4.sub.length);
       }
     }
     int[] offsets = rows.labelOffsets();
@@ -412,6 +414,46 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
     }
     b.writer = w;
+  }
+
+  /** The IPv4 rows of one layout, with their /16 prefix table and /24 sub-tables. */
+  private final class Rows4 {
+    final int[] starts;
+    final int size;
+
+    /** The ranges' label ids with their ends stored, or {@code null} for tiled rows. */
+    final int[] labels;
+
+    /** The tiled rows' label ids (-1 for a gap), or {@code null}. */
+    final int[] tiledLabels;
+
+    final int[] prefix;
+    final int[] sub;
+
+    /**
+     * @param ranges the ranges the rows hold: the dense blocks and the sub-tables' budget are
+     *     counted in ranges whatever the layout, so that gap rows do not buy a file more tables
+     */
+    private Rows4(int[] starts, int size, int[] labels, int[] tiledLabels, int ranges) {
+      this.starts = starts;
+      this.size = size;
+      this.labels = labels;
+      this.tiledLabels = tiledLabels;
+      if (prefixTable) {
+        prefix = prefixTable(starts, size);
+        // A block of more than denseRows ranges has about size / ranges times as many rows.
+        int minRows = ranges == 0 ? denseRows : (int) ((long) denseRows * size / ranges);
+        sub = IndexWriter.subTables(starts, ranges, prefix, minRows, subTableBudget);
+      } else {
+        prefix = null;
+        sub = null;
+      }
+    }
+
+    /** Bytes of the rows and the /24 sub-tables (the rest of the file is the same either way). */
+    long bytes() {
+      return 4L * size * (labels == null ? 2 : 3) + (sub == null ? 0 : 4L * sub.length);
+    }
   }
 
   /** The label fields named by the first header whose file has a parsed range after it. */

@@ -113,12 +113,14 @@ public final class IndexWriter {
   public static final double SUB_TABLE_BUDGET = SubTables.BUDGET;
 
   /**
-   * The {@link Section#PREFIX24} section for IPv4 ranges whose starts (flipped, as stored) and /16
-   * {@code prefix} table are given, or {@code null} when no block needs a sub-table.
+   * The {@link Section#PREFIX24} section for IPv4 rows whose starts (flipped, as stored) and /16
+   * {@code prefix} table are given, or {@code null} when no block needs a sub-table: blocks of more
+   * than {@code minRows} rows, densest first, within {@code budget} times 12 bytes for each of the
+   * {@code ranges} the rows hold.
    */
   public static int[] subTables(
-      int[] flippedStarts, int n, int[] prefix, int minRows, double budget) {
-    return SubTables.build(flippedStarts, n, prefix, minRows, budget);
+      int[] flippedStarts, int ranges, int[] prefix, int minRows, double budget) {
+    return SubTables.build(flippedStarts, ranges, prefix, minRows, budget);
   }
 
   /** Overrides the creation time (e.g. from SOURCE_DATE_EPOCH, for reproducible files). */

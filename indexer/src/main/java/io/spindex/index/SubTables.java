@@ -77,10 +77,12 @@ final class SubTables {
    * The section for ranges whose starts (flipped, as stored) and /16 prefix table are given, or
    * {@code null} when no block is dense enough to need a sub-table.
    *
+   * @param ranges the ranges the rows hold (a tiled index has gap rows too)
    * @param minRows a block may get a sub-table when it has more rows than this
-   * @param budget the section may be at most this share of the rows' own bytes (12 a row)
+   * @param budget the section may be at most this share of the ranges' own bytes with their ends
+   *     stored (12 a range)
    */
-  static int[] build(int[] flippedStarts, int n, int[] prefix, int minRows, double budget) {
+  static int[] build(int[] flippedStarts, int ranges, int[] prefix, int minRows, double budget) {
     Integer[] dense =
         IntStream.range(0, 65536)
             .filter(p -> size(prefix, p) > minRows)
@@ -89,7 +91,7 @@ final class SubTables {
     // Densest first (a stable sort: ties in block order), within the budget and the 65,535 table
     // numbers a map entry can hold.
     Arrays.sort(dense, (a, b) -> Integer.compare(size(prefix, b), size(prefix, a)));
-    long allowed = (long) (budget * 12 * n);
+    long allowed = (long) (budget * 12 * ranges);
     int taken =
         (int) Math.max(0, Math.min(dense.length, (allowed - 4L * MAP_INTS) / (4 * TABLE_INTS)));
     taken = Math.min(taken, 65535);
