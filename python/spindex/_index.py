@@ -45,14 +45,14 @@ SECTIONS = {
     17: ("range6_starts_lo", 8, 2), 18: ("range6_ends_hi", 8, 2), 19: ("range6_ends_lo", 8, 2),
     20: ("range6_labels", 4, 2), 21: ("label_fields", 1, 2), 22: ("prefix24", 4, 3),
     23: ("label_types", 1, 4), 24: ("source_info", 1, 4), 25: ("ipv4_aliases", 8, 4),
-    26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6),
+    26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6), 28: ("tiled6_labels", 4, 6),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
 KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
 SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
-           "range6_labels", "prefix16_v6", "prefix6")
+           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels")
 OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
              "tiled_labels")
 PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
@@ -245,8 +245,17 @@ class Index:
                 for n in ("range_ends", "range_labels"):
                     self._expect(self._require(n), self.rows - v6)
             if "range6_starts_hi" in sec:
-                for n in RANGES6[1:5]:
-                    self._expect(self._require(n), v6)
+                self._expect(self._require("range6_starts_lo"), v6)
+                if "tiled6_labels" in sec:
+                    self._expect(sec["tiled6_labels"], v6)
+                    for n in RANGES6[2:5]:
+                        if n in sec:
+                            self._fail("section '%s'" % n, sec[n].offset, "no '%s' beside "
+                                       "'tiled6_labels' (ranges without their ends)" % n,
+                                       "%d bytes" % sec[n].length)
+                else:
+                    for n in RANGES6[2:5]:
+                        self._expect(self._require(n), v6)
             self._only_in(RANGES6)
             f = sec.get("label_fields")
             if f is not None and f.length < 2:
@@ -328,7 +337,7 @@ class Index:
         i32, i64 = np.dtype(le + "i4"), np.dtype(le + "i8")
         self.prefix16 = self._array("prefix16", i32)
         self.starts = self.ends = self.labels = self.keys = None
-        self.tiled = False
+        self.tiled = self.tiled6 = False
         self.starts6_hi = self.keys6_hi = None
         self.schema = None
         self.aliases = np.zeros((0, 3), dtype=np.int64)
@@ -401,9 +410,23 @@ class Index:
             self.starts6_lo = self._array("range6_starts_lo", i64)
             p6 = self._array("prefix16_v6", i32)
             self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
-            self.ends6_hi = self._array("range6_ends_hi", i64)
-            self.ends6_lo = self._array("range6_ends_lo", i64)
-            self.labels6 = self._array("range6_labels", i32)
+            self.tiled6 = "tiled6_labels" in self.sections
+            if self.tiled6:
+                # As the IPv4 rows: each ends where the next starts (128 bits, flipped halves: a
+                # low half of 0 borrows from the high half), the last at the top of the space.
+                self.labels6 = self._array("tiled6_labels", i32)
+                top = np.iinfo(np.int64).max
+                self.ends6_hi = np.full_like(self.starts6_hi, top)
+                self.ends6_lo = np.full_like(self.starts6_lo, top)
+                if len(self.starts6_hi) > 1:
+                    nh, nl = self.starts6_hi[1:], self.starts6_lo[1:]
+                    self.ends6_lo[:-1] = nl - np.int64(1)
+                    self.ends6_hi[:-1] = np.where(nl == np.iinfo(np.int64).min,
+                                                  nh - np.int64(1), nh)
+            else:
+                self.ends6_hi = self._array("range6_ends_hi", i64)
+                self.ends6_lo = self._array("range6_ends_lo", i64)
+                self.labels6 = self._array("range6_labels", i32)
         count = len(o) - 1
         self.label_count = count
         self._non_decreasing(offsets_s, o, "offsets")
@@ -412,7 +435,8 @@ class Index:
         if sub is not None:
             self._check_sub(sub)
         if self.starts6_hi is not None:
-            self._ids_within("range6_labels", self.labels6, count)
+            self._ids_within("tiled6_labels" if self.tiled6 else "range6_labels", self.labels6,
+                             count, self.tiled6)
         self._read_schema()
         info = self._text("source_info")
         if info:

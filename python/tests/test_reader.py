@@ -281,6 +281,25 @@ def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_pa
     assert os.path.getsize(fixtures["dense"]) < os.path.getsize(stored)
 
 
+def test_ipv6_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_path):
+    """The dual-stack ranges both ways (--range-ends stored and tiled): the IPv6 rows once the
+    gap rows are left out, their ends from the next starts (128 bits), and the answers."""
+    paths = {}
+    for how in ("stored", "tiled"):
+        paths[how] = str(tmp_path / (how + ".spx"))
+        cli("build", "ranges", fixtures["ranges_txt"], "-o", paths[how], "--range-ends", how)
+    a, b = spindex.open(paths["stored"]), spindex.open(paths["tiled"])
+    assert not a.tiled6 and "range6_ends_hi" in a.sections
+    assert b.tiled6 and b.tiled and "range6_ends_hi" not in b.sections and b.version == 6
+    gaps = b.labels6 == -1
+    assert gaps.sum() > 0 and len(b.starts6_hi) == len(a.starts6_hi) + gaps.sum()
+    for x, y in ((a.starts6_hi, b.starts6_hi), (a.starts6_lo, b.starts6_lo),
+                 (a.ends6_hi, b.ends6_hi), (a.ends6_lo, b.ends6_lo), (a.labels6, b.labels6)):
+        assert np.array_equal(x, y[~gaps])
+    _check_against_java(paths["tiled"], queries)
+    assert a.label(queries).to_pylist() == b.label(queries).to_pylist()
+
+
 def _rewrite_section(src, dst, name, change):
     """A copy of index ``src`` whose section ``name`` is changed by ``change(numpy uint8 array)``,
     with its CRC32C and the header checksum made to agree (a damage only the structural checks

@@ -85,9 +85,9 @@ public class DualStackLookupBenchmark {
     dualHeap = Loader.NIO.load(dual).asRanges();
     v4Mapped = Loader.MAPPED.load(v4).asRanges();
     dualMapped = Loader.MAPPED.load(dual).asRanges();
-    if (v4Heap.ipv6Size() != 0 || dualHeap.ipv6Size() != count6) {
+    if (v4Heap.ipv6Size() != 0 || dualHeap.ipv6RangeCount() != count6) {
       throw new IllegalStateException(
-          "IPv6 ranges: v4-only " + v4Heap.ipv6Size() + ", dual " + dualHeap.ipv6Size());
+          "IPv6 ranges: v4-only " + v4Heap.ipv6Size() + ", dual " + dualHeap.ipv6RangeCount());
     }
     if (dualHeap.size() != v4Heap.size()) {
       throw new IllegalStateException(

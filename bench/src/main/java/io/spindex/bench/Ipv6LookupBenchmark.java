@@ -96,7 +96,7 @@ public class Ipv6LookupBenchmark {
         .createdMillis(0)
         .build(Collections.singletonList(data.text), plain);
     noTables = Loader.heapColumns().load(plain).asRanges();
-    Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6Size(), RangeGenerator.Shape.REAL);
+    Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
     ipv4 =
         Loader.NIO
             .load(BenchFiles.rangeIndex(text4, data.dir.resolve("ipv4.spx"), true))
@@ -130,7 +130,7 @@ public class Ipv6LookupBenchmark {
     data.check(pool, AddressPool.SIZE);
     System.out.printf(
         "%n%,d IPv6 ranges, ip2region %s; pool '%s': %.2f%% of %,d addresses in a range%n",
-        heap.ipv6Size(),
+        heap.ipv6RangeCount(),
         Ip2Region3.VERSION,
         query,
         100.0 * hits / AddressPool.SIZE,

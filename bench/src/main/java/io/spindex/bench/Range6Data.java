@@ -90,12 +90,12 @@ final class Range6Data implements AutoCloseable {
           .createdMillis(0)
           .build(Collections.singletonList(text), index);
       IpRanges r = Loader.NIO.load(index).asRanges();
-      if (r.ipv6Size() != lines || r.size() != 0) {
+      if (r.ipv6RangeCount() != lines || r.size() != 0) {
         throw new IllegalStateException(
             "expected "
                 + lines
                 + " IPv6 ranges, the index has "
-                + r.ipv6Size()
+                + r.ipv6RangeCount()
                 + " and IPv4 "
                 + r.size());
       }

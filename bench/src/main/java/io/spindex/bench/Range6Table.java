@@ -37,18 +37,22 @@ final class Range6Table {
   }
 
   static Range6Table of(IpRanges r) {
-    int n = r.ipv6Size();
+    int n = r.ipv6RangeCount();
     long[] sh = new long[n];
     long[] sl = new long[n];
     long[] eh = new long[n];
     long[] el = new long[n];
     int[] ids = new int[n];
-    for (int i = 0; i < n; i++) {
-      sh[i] = r.ipv6StartHi(i);
-      sl[i] = r.ipv6StartLo(i);
-      eh[i] = r.ipv6EndHi(i);
-      el[i] = r.ipv6EndLo(i);
-      ids[i] = r.ipv6LabelIdOfRow(i);
+    // The ranges only: the gap rows of tiled IPv6 ranges are none.
+    for (int i = 0, j = 0; i < r.ipv6Size(); i++) {
+      if (r.ipv6LabelIdOfRow(i) == IpRanges.NONE) {
+        continue;
+      }
+      sh[j] = r.ipv6StartHi(i);
+      sl[j] = r.ipv6StartLo(i);
+      eh[j] = r.ipv6EndHi(i);
+      el[j] = r.ipv6EndLo(i);
+      ids[j++] = r.ipv6LabelIdOfRow(i);
     }
     String[] labels = new String[r.labelCount()];
     for (int i = 0; i < labels.length; i++) {

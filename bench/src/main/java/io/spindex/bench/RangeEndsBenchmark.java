@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,11 +38,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * IPv4 ranges stored with their ends ({@code range_ends}) against the same ranges stored without
  * them ({@code tiled_labels}, format version 6), in one run: {@code labelId} of addresses drawn by
  * range (every one a hit), on the heap ({@code nio}) and {@code mapped}, single ({@link #paired})
- * and batch ({@link #batchPaired}); each pairs the two layouts, a batch of 1,024 addresses each in
- * turn, each timed (the counters), so that both see the same load. The ranges: {@code -p
- * source=FILE} (range text or a MaxMind DB file, built as {@code spindex build ranges} builds it),
- * else {@code count} generated real-shaped ranges. The setup checks that both layouts give the same
- * answer for every address, and reports both files' sizes.
+ * and batch ({@link #batchPaired}); IPv6 lookups where the ranges are IPv6 only (on the heap, the
+ * IPv6 rows {@code Rows6} made from either layout); each pairs the two layouts, a batch of 1,024
+ * addresses each in turn, each timed (the counters), so that both see the same load. The ranges:
+ * {@code -p source=FILE} (range text or a MaxMind DB file, built as {@code spindex build ranges}
+ * builds it), else {@code count} generated real-shaped ranges. The setup checks that both layouts
+ * give the same answer for every address, and reports both files' sizes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -64,6 +66,13 @@ public class RangeEndsBenchmark {
   private IpRanges mappedStored;
   private IpRanges mappedTiled;
   private AddressPool pool;
+
+  /** IPv6 addresses (high and low halves) when the ranges are IPv6 only, else {@code null}. */
+  private long[] hi6;
+
+  private long[] lo6;
+  private final long[] inHi = new long[AddressPool.BATCH];
+  private final long[] inLo = new long[AddressPool.BATCH];
   private final int[] in = new int[AddressPool.BATCH];
   private final int[] out = new int[AddressPool.BATCH];
 
@@ -80,26 +89,74 @@ public class RangeEndsBenchmark {
     heapTiled = Loader.NIO.load(tiled).asRanges();
     mappedStored = Loader.MAPPED.load(stored).asRanges();
     mappedTiled = Loader.MAPPED.load(tiled).asRanges();
-    if (heapStored.tiled() || !heapTiled.tiled()) {
+    if (heapStored.tiled()
+        || heapStored.ipv6Tiled()
+        || !(heapTiled.size() == 0 ? heapTiled.ipv6Tiled() : heapTiled.tiled())) {
       throw new IllegalStateException("the two layouts were not built as asked");
     }
-    pool = new AddressPool(Queries.weighted(heapStored, AddressPool.SIZE, BenchFiles.SEED + 5));
-    for (int a : pool.addresses) {
-      int want = heapStored.labelId(a);
-      if (want == IpRanges.NONE
-          || heapTiled.labelId(a) != want
-          || mappedStored.labelId(a) != want
-          || mappedTiled.labelId(a) != want) {
-        throw new IllegalStateException(String.format("answers differ for %08x", a));
+    boolean v6 = heapStored.size() == 0;
+    if (v6) {
+      draw6();
+    } else {
+      pool = new AddressPool(Queries.weighted(heapStored, AddressPool.SIZE, BenchFiles.SEED + 5));
+      for (int a : pool.addresses) {
+        int want = heapStored.labelId(a);
+        if (want == IpRanges.NONE
+            || heapTiled.labelId(a) != want
+            || mappedStored.labelId(a) != want
+            || mappedTiled.labelId(a) != want) {
+          throw new IllegalStateException(String.format("answers differ for %08x", a));
+        }
       }
     }
     System.out.printf(
-        "%n%,d ranges, %,d gap rows; stored %,d bytes, tiled %,d bytes (%.3fx)%n",
-        heapStored.size(),
-        heapTiled.size() - heapTiled.rangeCount(),
+        "%n%,d %s ranges, %,d gap rows; stored %,d bytes, tiled %,d bytes (%.3fx)%n",
+        v6 ? heapStored.ipv6Size() : heapStored.size(),
+        v6 ? "IPv6" : "IPv4",
+        v6
+            ? heapTiled.ipv6Size() - heapTiled.ipv6RangeCount()
+            : heapTiled.size() - heapTiled.rangeCount(),
         Files.size(stored),
         Files.size(tiled),
         (double) Files.size(tiled) / Files.size(stored));
+  }
+
+  /**
+   * IPv6 addresses drawn by range from the stored layout's rows (a range, then an address in it),
+   * each checked to give the same answer from the four.
+   */
+  private void draw6() {
+    SplittableRandom rnd = new SplittableRandom(BenchFiles.SEED + 6);
+    pool = new AddressPool(new int[AddressPool.SIZE]);
+    hi6 = new long[AddressPool.SIZE];
+    lo6 = new long[AddressPool.SIZE];
+    int n = heapStored.ipv6Size();
+    for (int i = 0; i < AddressPool.SIZE; i++) {
+      int row = rnd.nextInt(n);
+      long sh = heapStored.ipv6StartHi(row);
+      long sl = heapStored.ipv6StartLo(row);
+      long eh = heapStored.ipv6EndHi(row);
+      long el = heapStored.ipv6EndLo(row);
+      long span = eh - sh;
+      long h = span >= 0 && span < Long.MAX_VALUE ? sh + rnd.nextLong(span + 1) : sh;
+      long l = rnd.nextLong();
+      // Within the range: at least the start's low half beside its high half, at most the end's.
+      if (h == sh && Long.compareUnsigned(l, sl) < 0) {
+        l = sl;
+      }
+      if (h == eh && Long.compareUnsigned(l, el) > 0) {
+        l = el;
+      }
+      hi6[i] = h;
+      lo6[i] = l;
+      int want = heapStored.labelId(h, l);
+      if (want == IpRanges.NONE
+          || heapTiled.labelId(h, l) != want
+          || mappedStored.labelId(h, l) != want
+          || mappedTiled.labelId(h, l) != want) {
+        throw new IllegalStateException(String.format("answers differ for %x:%x", h, l));
+      }
+    }
   }
 
   private Path build(Path in, RangeEnds ends, String name) throws IOException {
@@ -175,8 +232,14 @@ public class RangeEndsBenchmark {
   }
 
   private int single(IpRanges r, int from) {
-    int[] a = pool.addresses;
     int sum = 0;
+    if (hi6 != null) {
+      for (int i = from; i < from + AddressPool.BATCH; i++) {
+        sum += r.labelId(hi6[i], lo6[i]);
+      }
+      return sum;
+    }
+    int[] a = pool.addresses;
     for (int i = from; i < from + AddressPool.BATCH; i++) {
       sum += r.labelId(a[i]);
     }
@@ -184,6 +247,11 @@ public class RangeEndsBenchmark {
   }
 
   private int batch(IpRanges r, int from) {
+    if (hi6 != null) {
+      System.arraycopy(hi6, from, inHi, 0, AddressPool.BATCH);
+      System.arraycopy(lo6, from, inLo, 0, AddressPool.BATCH);
+      return r.labelIds(inHi, inLo, AddressPool.BATCH, out);
+    }
     System.arraycopy(pool.addresses, from, in, 0, AddressPool.BATCH);
     return r.labelIds(in, AddressPool.BATCH, out);
   }

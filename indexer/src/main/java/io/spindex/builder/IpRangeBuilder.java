@@ -372,7 +372,22 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     if (rows4.labels == null) {
       b.counts.put("gap rows", (long) gaps);
     }
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + size6, digest);
+    Rows6Layout rows6out = null;
+    if (flat6 != null) {
+      rows6out = new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
+      int gaps6 = flat6.gaps();
+      if (ends.tile(flat6.size, gaps6)) {
+        int[] labels = new int[flat6.size + gaps6];
+        long[][] t = flat6.tiled(gaps6, labels);
+        Rows6Layout tiled = new Rows6Layout(t[0], t[1], labels.length, labels, flat6.size);
+        rows6out = ends == RangeEnds.TILED || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
+      }
+      if (rows6out.tiledLabels != null) {
+        b.counts.put("ipv6 gap rows", (long) gaps6);
+      }
+    }
+    int count6 = rows6out == null ? 0 : rows6out.size;
+    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + count6, digest);
     created(w);
     w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
     if (rows4.labels != null) {
@@ -398,22 +413,62 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         w.bytes(Section.LABEL_TYPES, t, t.length);
       }
     }
-    if (flat6 != null) {
-      w.longs(Section.RANGE6_STARTS_HI, flat6.startHi, size6);
-      w.longs(Section.RANGE6_STARTS_LO, flat6.startLo, size6);
-      if (prefixTable) {
-        int[] prefix6 = IndexWriter.prefixTable128(flat6.startHi, size6);
-        w.ints(Section.PREFIX16_V6, prefix6, prefix6.length);
-        int[] tables = IndexWriter.tables128(flat6.startHi, size6, prefix6, 36, ipv6TableBudget);
-        if (tables != null) {
-          w.ints(Section.PREFIX6, tables, tables.length);
+    if (rows6out != null) {
+      w.longs(Section.RANGE6_STARTS_HI, rows6out.startHi, count6);
+      w.longs(Section.RANGE6_STARTS_LO, rows6out.startLo, count6);
+      if (rows6out.prefix != null) {
+        w.ints(Section.PREFIX16_V6, rows6out.prefix, rows6out.prefix.length);
+        if (rows6out.tables != null) {
+          w.ints(Section.PREFIX6, rows6out.tables, rows6out.tables.length);
         }
       }
-      w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
-      w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
-      w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
+      if (rows6out.tiledLabels == null) {
+        w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
+        w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
+        w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
+      } else {
+        w.ints(Section.TILED6_LABELS, rows6out.tiledLabels, count6);
+      }
     }
     b.writer = w;
+  }
+
+  /** The IPv6 rows of one layout, with their /16 prefix table and prefix6 tables. */
+  private final class Rows6Layout {
+    final long[] startHi;
+    final long[] startLo;
+    final int size;
+
+    /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
+    final int[] tiledLabels;
+
+    final int[] prefix;
+    final int[] tables;
+
+    /**
+     * @param ranges the ranges the rows hold: the tables' budget is a share of their 36 bytes each
+     *     whatever the layout, so that gap rows do not buy a file more tables
+     */
+    Rows6Layout(long[] startHi, long[] startLo, int size, int[] tiledLabels, int ranges) {
+      this.startHi = startHi;
+      this.startLo = startLo;
+      this.size = size;
+      this.tiledLabels = tiledLabels;
+      if (prefixTable) {
+        prefix = IndexWriter.prefixTable128(startHi, size);
+        int rowBytes = size == 0 ? 36 : (int) ((36L * ranges + size - 1) / size);
+        tables = IndexWriter.tables128(startHi, size, prefix, rowBytes, ipv6TableBudget);
+      } else {
+        prefix = null;
+        tables = null;
+      }
+    }
+
+    /** Bytes of the rows and the prefix6 tables (the rest of the file is the same either way). */
+    long bytes() {
+      return (long) size * (tiledLabels == null ? 36 : 20)
+          + (tables == null ? 0 : 4L * tables.length);
+    }
   }
 
   /** The IPv4 rows of one layout, with their /16 prefix table and /24 sub-tables. */

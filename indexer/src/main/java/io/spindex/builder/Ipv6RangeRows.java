@@ -43,6 +43,52 @@ final class Ipv6RangeRows implements java.io.Serializable {
     int[] labels;
     int size;
     int overlapping;
+
+    /** Ranges with a gap after them: the next starts past the end plus one, or none follows. */
+    int gaps() {
+      int g = 0;
+      for (int i = 0; i < size; i++) {
+        g += touchesNext(i) ? 0 : 1;
+      }
+      return g;
+    }
+
+    /**
+     * Flipped keys: the end plus one (128 bits: a low half that wraps to 0, flipped {@code
+     * Long.MIN_VALUE}, carries) is the next start; the last range touches the top only.
+     */
+    private boolean touchesNext(int i) {
+      if (i + 1 == size) {
+        return endHi[i] == Long.MAX_VALUE && endLo[i] == Long.MAX_VALUE;
+      }
+      long lo = endLo[i] + 1;
+      long hi = lo == Long.MIN_VALUE ? endHi[i] + 1 : endHi[i];
+      return startHi[i + 1] == hi && startLo[i + 1] == lo;
+    }
+
+    /**
+     * These ranges as tiled rows ({@code tiled6_labels}): a row a range and a row a gap ({@code
+     * gaps} of them), the gap rows' label id -1; {@code [0]} the starts' high halves, {@code [1]}
+     * their low halves (flipped), with the label ids in {@code labelsOut}.
+     */
+    long[][] tiled(int gaps, int[] labelsOut) {
+      int n = Math.addExact(size, gaps);
+      long[] hi = new long[n];
+      long[] lo = new long[n];
+      int r = 0;
+      for (int i = 0; i < size; i++) {
+        hi[r] = startHi[i];
+        lo[r] = startLo[i];
+        labelsOut[r++] = labels[i];
+        if (!touchesNext(i)) {
+          long l = endLo[i] + 1;
+          hi[r] = l == Long.MIN_VALUE ? endHi[i] + 1 : endHi[i];
+          lo[r] = l;
+          labelsOut[r++] = -1;
+        }
+      }
+      return new long[][] {hi, lo};
+    }
   }
 
   void add(long sHi, long sLo, long eHi, long eLo, int label, int file, long line) {

@@ -93,11 +93,16 @@ final class InspectCommand implements Callable<Integer> {
   /** The label fields (with their types when typed), the sources' metadata and the aliases. */
   private static void ranges(PrintWriter out, IpRanges r) {
     if (r.tiled()) {
-      int gaps = 0;
-      for (int i = 0; i < r.size(); i++) {
-        gaps += r.labelIdOfRow(i) == IpRanges.NONE ? 1 : 0;
-      }
-      out.printf(Locale.ROOT, "ipv4 gap rows  %,d (ranges stored without their ends)%n", gaps);
+      out.printf(
+          Locale.ROOT,
+          "ipv4 gap rows  %,d (ranges stored without their ends)%n",
+          r.size() - r.rangeCount());
+    }
+    if (r.ipv6Tiled()) {
+      out.printf(
+          Locale.ROOT,
+          "ipv6 gap rows  %,d (ranges stored without their ends)%n",
+          r.ipv6Size() - r.ipv6RangeCount());
     }
     LabelSchema schema = r.labelSchema();
     if (schema != null) {

@@ -175,19 +175,32 @@ public final class IndexVerifier {
       throw unordered(
           h, starts, i, r.start(i - 1), r.start(i), "after the start of the previous row");
     }
-    int id = r.labelIdOfRow(i);
+    tiledLabel(h, labels, i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
+  }
+
+  /**
+   * The label id {@code id} of tiled row {@code i} ({@code before}: the previous row's): in the
+   * dictionary, or a gap's if the row is neither the first nor after a gap.
+   */
+  private static void tiledLabel(
+      IndexHeader h, SectionEntry labels, int i, int id, int before, IpRanges r)
+      throws CorruptIndexException {
     boolean gap = id == Layout.GAP_LABEL;
     String wrong =
         !gap && (id < 0 || id >= r.labelCount())
             ? "a label id in [0, " + r.labelCount() + ") or -1 (a gap)"
             : gap && i == 0
                 ? "a label id in [0, " + r.labelCount() + ") (the first row is not a gap)"
-                : gap && r.labelIdOfRow(i - 1) == Layout.GAP_LABEL
+                : gap && before == Layout.GAP_LABEL
                     ? "a label id in [0, " + r.labelCount() + ") (row " + (i - 1) + " is a gap)"
                     : null;
     if (wrong != null) {
       throw CorruptIndexException.at(
-          h.file(), "section 'tiled_labels'", labels.offset() + 4L * i, wrong, String.valueOf(id));
+          h.file(),
+          "section '" + labels.section().displayName() + "'",
+          labels.offset() + 4L * i,
+          wrong,
+          String.valueOf(id));
     }
   }
 
@@ -199,7 +212,20 @@ public final class IndexVerifier {
   private static void verifyRanges6(IndexHeader h, IpRanges r) throws CorruptIndexException {
     Keys128 s = r.starts6();
     Keys128 e = r.ends6();
-    for (int i = 0; i < s.size(); i++) {
+    SectionEntry tiled = h.find(Section.TILED6_LABELS);
+    for (int i = 0; tiled != null && i < s.size(); i++) {
+      // Tiled rows: each ends where the next starts; a gap row may span the IPv4-mapped block.
+      if (i > 0 && compare(s, i - 1, s, i) >= 0) {
+        throw unordered6(
+            h, Section.RANGE6_STARTS_HI, i, s, i - 1, s, "after the start of the previous row");
+      }
+      int id = r.ipv6LabelIdOfRow(i);
+      tiledLabel(h, tiled, i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
+      if (id != Layout.GAP_LABEL) {
+        requireNotMapped(h, Section.RANGE6_STARTS_HI, i, s, e);
+      }
+    }
+    for (int i = 0; tiled == null && i < s.size(); i++) {
       if (compare(s, i, e, i) > 0) {
         throw unordered6(h, Section.RANGE6_ENDS_HI, i, s, i, e, "to end at or after its start");
       }

@@ -44,13 +44,16 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn labelIds6;
   private final Rows6 rows6;
   private final Search6 search6;
+  private final boolean tiled6;
   private final LabelSchema schema;
   private final SourceInfo sourceInfo;
   private final Ipv4Aliases aliases;
   private final Object[][] values;
 
-  /** {@link #rangeCount}, counted on first use; -1 before. */
+  /** {@link #rangeCount} and {@link #ipv6RangeCount}, counted on first use; -1 before. */
   private int ranges = -1;
+
+  private int ranges6 = -1;
 
   /** What a range index may hold beside its rows: label schema, source information, aliases. */
   static final class Extras {
@@ -58,10 +61,14 @@ public final class IpRanges extends SpindexIndex {
     final SourceInfo sourceInfo;
     final Ipv4Aliases aliases;
 
-    Extras(LabelSchema schema, SourceInfo sourceInfo, Ipv4Aliases aliases) {
+    /** Whether the IPv6 ranges are tiled rows ({@link Section#TILED6_LABELS}). */
+    final boolean tiled6;
+
+    Extras(LabelSchema schema, SourceInfo sourceInfo, Ipv4Aliases aliases, boolean tiled6) {
       this.schema = schema;
       this.sourceInfo = sourceInfo;
       this.aliases = aliases;
+      this.tiled6 = tiled6;
     }
   }
 
@@ -82,7 +89,9 @@ public final class IpRanges extends SpindexIndex {
       Extras extras) {
     super(header, loader);
     this.rows6 = rows6;
-    this.search6 = rows6 != null ? rows6 : Search6.columns(starts6, ends6, labelIds6);
+    this.tiled6 = extras.tiled6;
+    this.search6 =
+        rows6 != null ? rows6 : Search6.columns(starts6, tiled6 ? null : ends6, labelIds6);
     this.schema = extras.schema;
     this.sourceInfo = extras.sourceInfo;
     this.aliases = extras.aliases;
@@ -257,9 +266,33 @@ public final class IpRanges extends SpindexIndex {
     return aliases;
   }
 
-  /** IPv6 ranges in the index. */
+  /**
+   * IPv6 rows: ranges, and in an index whose IPv6 ranges are {@link #ipv6Tiled} the gaps between
+   * them too (a row whose {@link #ipv6LabelIdOfRow} is {@link #NONE}).
+   */
   public int ipv6Size() {
     return starts6.size();
+  }
+
+  /** IPv6 ranges: {@link #ipv6Size} less the gap rows. */
+  public int ipv6RangeCount() {
+    int n = ranges6;
+    if (n < 0) {
+      n = starts6.size();
+      for (int i = 0; tiled6 && i < starts6.size(); i++) {
+        n -= labelIds6.get(i) == NONE ? 1 : 0;
+      }
+      ranges6 = n;
+    }
+    return n;
+  }
+
+  /**
+   * Whether the IPv6 ranges are stored without their ends (section {@code tiled6_labels}, format
+   * version 6), as {@link #tiled} says of the IPv4 ones.
+   */
+  public boolean ipv6Tiled() {
+    return tiled6;
   }
 
   /** The IPv6 starts (with their prefix table) and ends, for the verifier. */
@@ -296,7 +329,7 @@ public final class IpRanges extends SpindexIndex {
     return ends6.lo(row);
   }
 
-  /** Label id of IPv6 range {@code row}. */
+  /** Label id of IPv6 range {@code row}; {@link #NONE} for a gap row of tiled IPv6 ranges. */
   public int ipv6LabelIdOfRow(int row) {
     return labelIds6.get(row);
   }

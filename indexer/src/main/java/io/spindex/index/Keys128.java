@@ -37,6 +37,43 @@ final class Keys128 {
     return bits ^ Long.MIN_VALUE;
   }
 
+  /**
+   * The ends of tiled rows ({@link Section#TILED6_LABELS}), a view: each row's is the next row's
+   * start less one, the last row's the top of the space.
+   */
+  static Keys128 tiledEnds(Keys128 starts) {
+    LongColumn hi = starts.hi;
+    LongColumn lo = starts.lo;
+    int n = starts.size();
+    return new Keys128(
+        new LongColumn() {
+          @Override
+          long get(int i) {
+            // Flipped keys: one less is one less in two's complement too; borrow from the high
+            // half when the next start's low half is 0 (flipped: Long.MIN_VALUE).
+            return i + 1 == n
+                ? Long.MAX_VALUE
+                : lo.get(i + 1) == Long.MIN_VALUE ? hi.get(i + 1) - 1 : hi.get(i + 1);
+          }
+
+          @Override
+          int size() {
+            return n;
+          }
+        },
+        new LongColumn() {
+          @Override
+          long get(int i) {
+            return i + 1 == n ? Long.MAX_VALUE : lo.get(i + 1) - 1;
+          }
+
+          @Override
+          int size() {
+            return n;
+          }
+        });
+  }
+
   int size() {
     return hi.size();
   }

@@ -391,23 +391,24 @@ final class Layout {
         expectElements(h, h.require(Section.RANGE_LABELS), v4);
       } else {
         expectElements(h, tiled, v4);
-        for (Section s : new Section[] {Section.RANGE_ENDS, Section.RANGE_LABELS}) {
-          SectionEntry e = h.find(s);
-          if (e != null) {
-            throw CorruptIndexException.at(
-                h.file(),
-                "section '" + s.displayName() + "'",
-                e.offset(),
-                "no '" + s.displayName() + "' beside 'tiled_labels' (ranges without their ends)",
-                e.length() + " bytes");
-          }
-        }
+        notBeside(h, "tiled_labels", Section.RANGE_ENDS, Section.RANGE_LABELS);
       }
       if (hi != null) {
         expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
-        expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
-        expectElements(h, h.require(Section.RANGE6_ENDS_LO), v6);
-        expectElements(h, h.require(Section.RANGE6_LABELS), v6);
+        SectionEntry tiled6 = h.find(Section.TILED6_LABELS);
+        if (tiled6 == null) {
+          expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
+          expectElements(h, h.require(Section.RANGE6_ENDS_LO), v6);
+          expectElements(h, h.require(Section.RANGE6_LABELS), v6);
+        } else {
+          expectElements(h, tiled6, v6);
+          notBeside(
+              h,
+              "tiled6_labels",
+              Section.RANGE6_ENDS_HI,
+              Section.RANGE6_ENDS_LO,
+              Section.RANGE6_LABELS);
+        }
       }
       onlyIn(
           h,
@@ -417,7 +418,8 @@ final class Layout {
           Section.RANGE6_ENDS_LO,
           Section.RANGE6_LABELS,
           Section.PREFIX16_V6,
-          Section.PREFIX6);
+          Section.PREFIX6,
+          Section.TILED6_LABELS);
       SectionEntry fields = h.find(Section.LABEL_FIELDS);
       if (fields != null && fields.length() < 2) {
         throw CorruptIndexException.at(
@@ -505,6 +507,22 @@ final class Layout {
                 + h.kind().description()
                 + " file"
                 + (h.find(group[0]) == null ? " without '" + group[0].displayName() + "'" : ""),
+            e.length() + " bytes");
+      }
+    }
+  }
+
+  /** None of {@code sections}, which a file with section {@code tiled} has no use for. */
+  private static void notBeside(IndexHeader h, String tiled, Section... sections)
+      throws CorruptIndexException {
+    for (Section s : sections) {
+      SectionEntry e = h.find(s);
+      if (e != null) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section '" + s.displayName() + "'",
+            e.offset(),
+            "no '" + s.displayName() + "' beside '" + tiled + "' (ranges without their ends)",
             e.length() + " bytes");
       }
     }

@@ -14,11 +14,12 @@ package io.spindex.index;
  * <ul>
  *   <li>{@code starts}: the high halves of the starts, flipped as the file stores them (signed
  *       order is unsigned order), 8 to a cache line: what the search reads.
- *   <li>{@code words}: one long a range. Its low {@code labelBits} bits are the label id (as many
- *       bits as the largest id needs). If the top bit is clear, the bits between are the end's high
- *       half minus the start's, and the low halves are those of whole /64s (start {@code
- *       ...:0:0:0:0}, end {@code ...:ffff:ffff:ffff:ffff}), as nearly every published range has
- *       them. Else they are the index of the range's entry in {@code odd}.
+ *   <li>{@code words}: one long a range. Its low {@code labelBits} bits are the label id plus one
+ *       (as many bits as the largest needs; 0 for a gap row of tiled ranges, whose id is -1). If
+ *       the top bit is clear, the bits between are the end's high half minus the start's, and the
+ *       low halves are those of whole /64s (start {@code ...:0:0:0:0}, end {@code
+ *       ...:ffff:ffff:ffff:ffff}), as nearly every published range has them. Else they are the
+ *       index of the range's entry in {@code odd}.
  *   <li>{@code odd}: three longs for each other range (a difference too wide for its bits, or other
  *       low halves): its end's high half, its start's and its end's low halves, all flipped.
  * </ul>
@@ -69,7 +70,7 @@ final class Rows6 implements Search6 {
 
   /**
    * The rows of the ranges whose starts, ends and label ids the columns hold (label ids at least 0,
-   * as the loaders check).
+   * or -1 for the gap rows of tiled ranges, as the loaders check).
    */
   static Rows6 of(Keys128 starts, Keys128 ends, IntColumn labels) {
     int n = starts.size();
@@ -77,7 +78,7 @@ final class Rows6 implements Search6 {
     for (int i = 0; i < n; i++) {
       maxLabel = Math.max(maxLabel, labels.get(i));
     }
-    int labelBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(maxLabel));
+    int labelBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(maxLabel + 1));
     // Bits between the label id and the flag: a difference must be below 2^span.
     int span = 63 - labelBits;
     int odds = 0;
@@ -90,7 +91,7 @@ final class Rows6 implements Search6 {
     int o = 0;
     for (int i = 0; i < n; i++) {
       long h = Keys128.flip(starts.hi(i));
-      long word = labels.get(i);
+      long word = labels.get(i) + 1L;
       if (usual(starts, ends, i, span)) {
         word |= (ends.hi(i) - starts.hi(i)) << labelBits;
       } else {
@@ -236,12 +237,12 @@ final class Rows6 implements Search6 {
     // The end against the key, exactly as the columns compare it (Keys128#atLeast): the end's
     // high half is the start's plus the difference (flipped or not), its low half all ones.
     if (word >= 0) {
-      return starts[row] + (word >>> labelBits) >= kh ? (int) (word & labelMask) : NONE;
+      return starts[row] + (word >>> labelBits) >= kh ? (int) (word & labelMask) - 1 : NONE;
     }
     int o = 3 * oddIndex(word);
     long h = odd[o];
     boolean in = h > kh || (h == kh && odd[o + 2] >= Keys128.flip(keyLo));
-    return in ? (int) (word & labelMask) : NONE;
+    return in ? (int) (word & labelMask) - 1 : NONE;
   }
 
   /** Batch {@link #floor}, in lock step as {@link Keys128#floorAll}. */
@@ -322,7 +323,7 @@ final class Rows6 implements Search6 {
 
     @Override
     int get(int i) {
-      return (int) (r.words[i] & r.labelMask);
+      return (int) (r.words[i] & r.labelMask) - 1;
     }
 
     @Override

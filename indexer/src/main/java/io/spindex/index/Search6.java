@@ -23,7 +23,11 @@ interface Search6 {
    */
   int labelIdAt(int row, long keyHi, long keyLo);
 
-  /** The search over the file's columns: starts, ends and label ids. */
+  /**
+   * The search over the file's columns: starts, ends and label ids; {@code ends} {@code null} for
+   * tiled rows, where the row a search finds holds the key and a gap row's label id is {@link
+   * IpRanges#NONE}.
+   */
   static Search6 columns(Keys128 starts, Keys128 ends, IntColumn labelIds) {
     return new Search6() {
       @Override
@@ -38,7 +42,9 @@ interface Search6 {
 
       @Override
       public int labelIdAt(int row, long keyHi, long keyLo) {
-        return row >= 0 && ends.atLeast(row, keyHi, keyLo) ? labelIds.get(row) : IpRanges.NONE;
+        return row >= 0 && (ends == null || ends.atLeast(row, keyHi, keyLo))
+            ? labelIds.get(row)
+            : IpRanges.NONE;
       }
     };
   }

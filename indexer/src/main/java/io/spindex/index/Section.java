@@ -94,7 +94,13 @@ public enum Section {
    * for a row that starts a gap; each row ends where the next starts, the last at 255.255.255.255.
    * The rows tile the space from the first start on.
    */
-  TILED_LABELS(27, "tiled_labels", 4, 6);
+  TILED_LABELS(27, "tiled_labels", 4, 6),
+  /**
+   * IPv6 ranges stored without their ends (instead of {@link #RANGE6_ENDS_HI}, {@link
+   * #RANGE6_ENDS_LO} and {@link #RANGE6_LABELS}): the label id of each row of {@link
+   * #RANGE6_STARTS_HI}, or {@link Layout#GAP_LABEL} for a gap row, as {@link #TILED_LABELS}.
+   */
+  TILED6_LABELS(28, "tiled6_labels", 4, 6);
 
   private final int id;
   private final String displayName;

@@ -77,12 +77,19 @@ interface SectionSource {
     Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
     Keys128 ends6 = Keys128.EMPTY;
     IntColumn labels6 = IntColumn.of(new int[0]);
+    SectionEntry labels6Entry = h.find(Section.TILED6_LABELS);
+    boolean tiled6 = labels6Entry != null;
     if (starts6.size() > 0) {
-      ends6 =
-          new Keys128(
-              source.longs(h.require(Section.RANGE6_ENDS_HI)),
-              source.longs(h.require(Section.RANGE6_ENDS_LO)));
-      labels6 = source.ints(h.require(Section.RANGE6_LABELS));
+      if (tiled6) {
+        ends6 = Keys128.tiledEnds(starts6);
+      } else {
+        ends6 =
+            new Keys128(
+                source.longs(h.require(Section.RANGE6_ENDS_HI)),
+                source.longs(h.require(Section.RANGE6_ENDS_LO)));
+        labels6Entry = h.require(Section.RANGE6_LABELS);
+      }
+      labels6 = source.ints(labels6Entry);
     }
     Rows6 rows6 = null;
     if (source.checksRows()) {
@@ -93,18 +100,19 @@ interface SectionSource {
         tablesWithin(h, subEntry, sub, prefix);
       }
       if (starts6.size() > 0) {
-        labelIdsWithin(h, h.require(Section.RANGE6_LABELS), labels6, labelCount, false);
+        labelIdsWithin(h, labels6Entry, labels6, labelCount, tiled6);
       }
     }
     if (starts6.size() > 0
         && source.ipv6Rows()
         && source.checksRows()
         && onHeap(starts6)
-        && onHeap(ends6)
+        && (tiled6 || onHeap(ends6))
         && Rows6.inOrder(starts6)) {
       // The heap loaders' IPv6 ranges as rows (the columns' arrays are dropped): a hit reads two
       // cache lines instead of up to five, one a column. The label ids were checked above; rows
-      // out of order (a file verify refuses) keep the columns.
+      // out of order (a file verify refuses) keep the columns. Tiled rows' ends are the next
+      // starts less one (a view), their gap rows' label id -1.
       rows6 = Rows6.of(starts6, ends6, labels6);
       starts6 = rows6.starts();
       ends6 = rows6.ends();
@@ -124,7 +132,7 @@ interface SectionSource {
         ends6,
         labels6,
         rows6,
-        new IpRanges.Extras(schema(h, source), sourceInfo(h, source), aliases(h, source)));
+        new IpRanges.Extras(schema(h, source), sourceInfo(h, source), aliases(h, source), tiled6));
   }
 
   /** Whether both columns of the keys are heap arrays (io, nio, mmap, text), not mapped views. */

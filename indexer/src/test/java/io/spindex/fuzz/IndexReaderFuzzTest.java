@@ -36,9 +36,11 @@ import org.junit.jupiter.api.BeforeAll;
  * valid-ranges-prefix6} is {@code new IpRangeBuilder().ipv6Tables(10000)} over the 40 /48s {@code
  * 2001:db8:0::/48}, {@code 2001:db8:3::/48} … {@code 2001:db8:75::/48} and {@code 2a00::/32}, made
  * at time 0: one IPv6 table tree, for block 2001::/16, which 2001:db8:: and 2001:db8:3:: below look
- * up through. {@code valid-ranges-tiled} is {@code spindex build ranges --range-ends tiled} over
- * 0.0.0.0, 10.0.0.0/8, 11.0.0.0/24, 11.0.1.0/24 and 192.0.2.0/24 at time 0: ranges without their
- * ends (format version 6), eight rows of which three are gaps.
+ * up through. {@code valid-ranges-tiled} is {@code spindex build ranges --range-ends tiled
+ * --no-prefix-table} over 0.0.0.0, 10.0.0.0/8, 11.0.0.0/24, 11.0.1.0/24, 192.0.2.0/24,
+ * ::fffe:0:0/96 and three /48s of 2001:db8::/32 at time 0: ranges without their ends (format
+ * version 6), eight IPv4 rows and seven IPv6 rows, three of each gaps (one IPv6 gap starts at
+ * ::ffff:0:0).
  */
 class IndexReaderFuzzTest {
   private static Path file;

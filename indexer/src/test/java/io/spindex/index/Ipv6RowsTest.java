@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.OverlapPolicy;
+import io.spindex.builder.RangeEnds;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.Ranges6.Src;
 import java.io.ByteArrayOutputStream;
@@ -113,12 +114,14 @@ class Ipv6RowsTest {
     ranges.add(new Src(v6("6000::"), v6("600f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/12"));
     ranges.add(new Src(v6("8000::"), MAX, "upper-half"));
     Path file = build(ranges, List.of());
-    Rows6 rows = Loader.NIO.load(file).asRanges().rows6();
+    IpRanges r = Loader.NIO.load(file).asRanges();
+    Rows6 rows = r.rows6();
     assertTrue(rows.oddCount() >= 3, "wide ranges are odd: " + rows.oddCount());
     assertTrue(rows.oddCount() < ranges.size() / 10, "most rows are usual: " + rows.oddCount());
-    // 16 bytes a range and 24 more an odd one, where the file's columns take 36.
-    assertEquals(16L * ranges.size() + 24L * rows.oddCount(), rows.bytes());
-    assertTrue(rows.bytes() < 36L * ranges.size() / 2, "bytes " + rows.bytes());
+    // 16 bytes a row (a range or, tiled, a gap) and 24 more an odd one, where the file's columns
+    // take 36 a range.
+    assertEquals(16L * r.ipv6Size() + 24L * rows.oddCount(), rows.bytes());
+    assertTrue(rows.bytes() < 36L * r.ipv6Size() / 2, "bytes " + rows.bytes());
     check(file, ranges, List.of(), 2);
   }
 
@@ -179,6 +182,17 @@ class Ipv6RowsTest {
    * and the heap loaders' row accessors equal to {@code mapped}'s for every row.
    */
   private void check(Path file, List<Src> ranges, List<String> v4, long seed) throws IOException {
+    checkFile(file, ranges, v4, seed);
+    // And the same ranges stored with their ends and without them (tiled, format version 6).
+    for (RangeEnds e : List.of(RangeEnds.STORED, RangeEnds.TILED)) {
+      Path other = Ranges6.build(dir, v4, ranges, OverlapPolicy.FAIL, e);
+      assertEquals(e == RangeEnds.TILED, Loader.MAPPED.load(other).asRanges().ipv6Tiled());
+      checkFile(other, ranges, v4, seed);
+    }
+  }
+
+  private void checkFile(Path file, List<Src> ranges, List<String> v4, long seed)
+      throws IOException {
     IndexVerifier.verify(file);
     TreeMap<BigInteger, Src> starts = new TreeMap<>();
     for (Src s : ranges) {
@@ -218,8 +232,8 @@ class Ipv6RowsTest {
     IpRanges columns = Loader.MAPPED.load(file).asRanges();
     for (IndexLoader l : loaders) {
       IpRanges r = l.load(file).asRanges();
-      assertEquals(ranges.size(), r.ipv6Size());
-      assertEquals(v4.size(), r.size());
+      assertEquals(ranges.size(), r.ipv6RangeCount());
+      assertEquals(v4.size(), r.rangeCount());
       int[] batch = new int[n];
       r.labelIds(hi, lo, n, batch);
       for (int i = 0; i < n; i++) {

@@ -251,6 +251,57 @@ class TiledRangesTest {
     }
   }
 
+  /** The same checks for tiled IPv6 rows ({@code tiled6_labels}). */
+  @Test
+  void damagedTiled6FilesAreRefused() throws IOException {
+    Path in = dir.resolve("six.txt");
+    Files.write(
+        in,
+        List.of("2001:db8::/48|a", "2001:db8:1::/48|b", "2001:db8:3::/48|a", "2a00::/16|c"),
+        StandardCharsets.UTF_8);
+    Path file = dir.resolve("six.spx");
+    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.TILED).build(List.of(in), file);
+    IndexHeader h = Loader.readHeader(file);
+    assertNotNull(h.find(Section.TILED6_LABELS));
+    assertNull(h.find(Section.RANGE6_ENDS_HI));
+    // Rows: a, b, gap, a, gap, c, gap.
+    assertEquals(7, Loader.MAPPED.load(file).asRanges().ipv6Size());
+    assertEquals(4, Loader.MAPPED.load(file).asRanges().ipv6RangeCount());
+    IndexVerifier.verify(file);
+    byte[] b = Files.readAllBytes(file);
+    long labels = h.find(Section.TILED6_LABELS).offset();
+    Path badId = write("six-bad-id.spx", BadFixtures.setInt(b, h, Section.TILED6_LABELS, 1, 3));
+    Loaders.rejectedAtOpen(
+        badId,
+        badId
+            + ": section 'tiled6_labels' at offset "
+            + (labels + 4)
+            + ": expected a label id in [0, 3) or -1 (a gap), found 3");
+    Path gapFirst =
+        write("six-gap-first.spx", BadFixtures.setInt(b, h, Section.TILED6_LABELS, 0, -1));
+    assertEquals(
+        gapFirst
+            + ": section 'tiled6_labels' at offset "
+            + labels
+            + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
+        verifyMessage(gapFirst));
+    // Every loader answers alike, on the file verify refuses too.
+    IpRanges mapped = Loader.MAPPED.load(gapFirst).asRanges();
+    long[] hi = {0x2001_0db8_0000_0000L, 0x2001_0db8_0002_0000L, 0x2a00_0000_0000_0000L, 1L};
+    long[] lo = {5, 5, 5, 5};
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(gapFirst).asRanges();
+      int[] out = new int[hi.length];
+      r.labelIds(hi, lo, hi.length, out);
+      for (int i = 0; i < hi.length; i++) {
+        assertEquals(mapped.labelId(hi[i], lo[i]), r.labelId(hi[i], lo[i]), l.loaderName());
+        assertEquals(mapped.labelId(hi[i], lo[i]), out[i], l.loaderName());
+      }
+      assertEquals(IpRanges.NONE, r.labelId(hi[0], lo[0]), "row 0 is now a gap");
+      assertEquals("c", r.label(hi[2], lo[2]));
+    }
+  }
+
   private static String verifyMessage(Path file) {
     try {
       IndexVerifier.verify(file);
