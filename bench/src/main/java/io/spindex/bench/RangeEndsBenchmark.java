@@ -6,6 +6,7 @@
 package io.spindex.bench;
 
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.RangeEnds;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
@@ -161,7 +162,8 @@ public class RangeEndsBenchmark {
 
   private Path build(Path in, RangeEnds ends, String name) throws IOException {
     Path out = dir.resolve(name);
-    new IpRangeBuilder().rangeEnds(ends).build(List.of(in), out);
+    // Published range files overlap (ip-location-db's country ranges): the narrowest wins.
+    new IpRangeBuilder().rangeEnds(ends).onOverlap(OverlapPolicy.NARROWEST).build(List.of(in), out);
     return out;
   }
 
