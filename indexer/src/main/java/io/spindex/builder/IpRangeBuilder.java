@@ -362,10 +362,10 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    Rows4 rows4 = new Rows4(flat.starts, flat.size, flat.labels, null, flat.size);
+    Rows4Layout rows4 = new Rows4Layout(flat.starts, flat.size, flat.labels, null, flat.size);
     if (ends.tile(flat.size, gaps)) {
       int[][] t = flat.tiled(gaps);
-      Rows4 tiled = new Rows4(t[0], t[0].length, null, t[1], flat.size);
+      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, null, t[1], flat.size);
       // Auto: the layout of the smaller file, /24 sub-tables included.
       rows4 = ends == RangeEnds.TILED || tiled.bytes() < rows4.bytes() ? tiled : rows4;
     }
@@ -472,7 +472,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   }
 
   /** The IPv4 rows of one layout, with their /16 prefix table and /24 sub-tables. */
-  private final class Rows4 {
+  private final class Rows4Layout {
     final int[] starts;
     final int size;
 
@@ -489,7 +489,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
      * @param ranges the ranges the rows hold: the dense blocks and the sub-tables' budget are
      *     counted in ranges whatever the layout, so that gap rows do not buy a file more tables
      */
-    private Rows4(int[] starts, int size, int[] labels, int[] tiledLabels, int ranges) {
+    private Rows4Layout(int[] starts, int size, int[] labels, int[] tiledLabels, int ranges) {
       this.starts = starts;
       this.size = size;
       this.labels = labels;
