@@ -27,24 +27,40 @@ def get(url):
         return json.load(r)
 
 
+def parent(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            # pid (comm) state ppid ...: comm may hold spaces and parentheses, so from the last ')'.
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def executor_pid(app, executor):
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % entry, "rb") as f:
-                args = f.read().decode("utf-8", "replace").split("\0")
-        except OSError:
-            continue
-        if BACKEND not in args:
-            continue
-        opts = dict(zip(args, args[1:]))
-        if opts.get("--app-id") == app and opts.get("--executor-id") == executor:
-            found.append(int(entry))
-    if len(found) != 1:
-        raise SystemExit("kill_executor: expected one JVM for executor %s of %s, found %s" % (executor, app, found))
-    return found[0]
+    """The executor's JVM. A JVM that is starting a process (Hadoop's shell commands) has, for an
+    instant between fork and exec, a child with the same command line: such a child, whose parent
+    is also found, is not the executor; a moment later it is gone, so look again a few times."""
+    for _ in range(20):
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % entry, "rb") as f:
+                    args = f.read().decode("utf-8", "replace").split("\0")
+            except OSError:
+                continue
+            if BACKEND not in args:
+                continue
+            opts = dict(zip(args, args[1:]))
+            if opts.get("--app-id") == app and opts.get("--executor-id") == executor:
+                found.append(int(entry))
+        jvms = [p for p in found if parent(p) not in found]
+        if len(jvms) == 1:
+            return jvms[0]
+        time.sleep(0.05)
+    raise SystemExit("kill_executor: expected one JVM for executor %s of %s, found %s"
+                     % (executor, app, found))
 
 
 def main(ui, out, timeout):
