@@ -363,7 +363,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
     Rows4Layout rows4 = new Rows4Layout(flat.starts, flat.size, flat.labels, null, flat.size);
-    if (ends.tile(flat.size, gaps)) {
+    if (ends.tile(flat.size, gaps, 12, 8)) {
       int[][] t = flat.tiled(gaps);
       Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, null, t[1], flat.size);
       // Auto: the layout of the smaller file, /24 sub-tables included.
@@ -376,7 +376,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     if (flat6 != null) {
       rows6out = new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
       int gaps6 = flat6.gaps();
-      if (ends.tile(flat6.size, gaps6)) {
+      if (ends.tile(flat6.size, gaps6, 36, 20)) {
         int[] labels = new int[flat6.size + gaps6];
         long[][] t = flat6.tiled(gaps6, labels);
         Rows6Layout tiled = new Rows6Layout(t[0], t[1], labels.length, labels, flat6.size);

@@ -186,6 +186,32 @@ class TiledRangesTest {
   }
 
   /**
+   * IPv6 rows take 36 bytes a range with their ends and 20 a row without, so {@code auto} tiles
+   * IPv6 ranges while fewer than four fifths of them have a gap after them: at 60 % too, where IPv4
+   * ranges keep their ends.
+   */
+  @Test
+  void autoTilesIpv6RangesUpToFourFifthsGaps() throws IOException {
+    for (int gapsInFive : new int[] {3, 5}) {
+      List<String> lines = new ArrayList<>();
+      long at = 0;
+      for (int i = 0; i < 100; i++) {
+        lines.add(String.format("2001:db8:0:%x::/64|r%d", at, i % 7));
+        at += i % 5 < gapsInFive ? 2 : 1;
+      }
+      Path in = dir.resolve("gaps" + gapsInFive + ".txt");
+      Files.write(in, lines, StandardCharsets.UTF_8);
+      Path out = dir.resolve("gaps" + gapsInFive + ".spx");
+      new IpRangeBuilder().createdMillis(0).build(List.of(in), out);
+      IpRanges r = Loader.NIO.load(out).asRanges();
+      assertEquals(gapsInFive == 3, r.ipv6Tiled(), gapsInFive + " gaps in 5");
+      assertEquals(100, r.ipv6RangeCount());
+      assertEquals("r3", r.label(0x2001_0db8_0000_0006L, 7));
+      assertNull(r.label(0x2001_0db8_0000_0001L, 7));
+    }
+  }
+
+  /**
    * What {@code verify} refuses in a tiled file (starts not ascending, a gap row first or after a
    * gap), and what every checking loader refuses at open (a label id neither in the dictionary nor
    * a gap's).
