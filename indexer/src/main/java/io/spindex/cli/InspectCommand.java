@@ -131,6 +131,11 @@ final class InspectCommand implements Callable<Integer> {
       sb.append(",\"ipv4Rows\":").append(h.rowCount() - h.ipv6Rows());
       sb.append(",\"ipv6Rows\":").append(h.ipv6Rows());
     }
+    if (ranges != null) {
+      // Ranges, not rows: the rows of ranges stored without their ends count the gaps too.
+      sb.append(",\"ipv4Ranges\":").append(ranges.rangeCount());
+      sb.append(",\"ipv6Ranges\":").append(ranges.ipv6RangeCount());
+    }
     if (labels != null) {
       sb.append(",\"labels\":").append(labels);
     }

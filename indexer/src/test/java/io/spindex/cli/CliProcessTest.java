@@ -120,6 +120,43 @@ class CliProcessTest {
     for (String loader : new String[] {"io", "nio", "mmap"}) {
       assertEquals(l.out, spindex(input, "lookup", "--loader", loader, "r.spx").out, loader);
     }
+    // The same ranges without their ends: format 6, rows for the gaps, the same answers.
+    Run t =
+        spindex(
+            null,
+            "build",
+            "ranges",
+            golden("ranges.csv").toString(),
+            "-o",
+            "t.spx",
+            "--range-ends",
+            "tiled");
+    assertEquals(0, t.exit, t.err);
+    assertTrue(t.out.matches("(?s).*\\bgap rows\\s+[1-9].*"), t.out);
+    Run tiled = spindex(null, "inspect", "t.spx");
+    assertTrue(tiled.out.contains("format         6\n"), tiled.out);
+    assertTrue(tiled.out.contains("(ranges stored without their ends)"), tiled.out);
+    String json = spindex(null, "inspect", "--json", "t.spx").out;
+    assertTrue(json.contains("\"format\":6,"), json);
+    assertTrue(json.contains("\"ipv4Ranges\":7,\"ipv6Ranges\":1"), json);
+    assertTrue(
+        spindex(null, "inspect", "--json", "r.spx")
+            .out
+            .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
+    assertEquals(0, spindex(null, "verify", "t.spx").exit);
+    assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
+    Run no =
+        spindex(
+            null,
+            "build",
+            "ranges",
+            golden("ranges.csv").toString(),
+            "-o",
+            "x.spx",
+            "--range-ends",
+            "no");
+    assertEquals(2, no.exit, no.err);
+    assertTrue(no.err.contains("unknown range ends 'no': expected auto, stored or tiled"), no.err);
   }
 
   @Test
