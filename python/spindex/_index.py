@@ -217,6 +217,21 @@ class Index:
                     "" if group[0] in self.sections else " without '%s'" % group[0]),
                     "%d bytes" % s.length)
 
+    def _rows_of(self, tiled, stored, n):
+        """The label sections of one family's n rows: ``tiled`` (ranges without their ends, version
+        6) and none of ``stored``, or every one of ``stored``."""
+        sec = self.sections
+        if tiled in sec:
+            self._expect(sec[tiled], n)
+            for name in stored:
+                if name in sec:
+                    self._fail("section '%s'" % name, sec[name].offset, "no '%s' beside '%s' "
+                               "(ranges without their ends)" % (name, tiled),
+                               "%d bytes" % sec[name].length)
+        else:
+            for name in stored:
+                self._expect(self._require(name), n)
+
     def _check_counts(self):
         sec = self.sections
         if self.kind_code == 1:
@@ -234,28 +249,10 @@ class Index:
         else:
             v6 = sec["range6_starts_hi"].elements if "range6_starts_hi" in sec else 0
             self._expect(self._require("range_starts"), self.rows - v6)
-            if "tiled_labels" in sec:
-                self._expect(sec["tiled_labels"], self.rows - v6)
-                for n in ("range_ends", "range_labels"):
-                    if n in sec:
-                        self._fail("section '%s'" % n, sec[n].offset, "no '%s' beside "
-                                   "'tiled_labels' (ranges without their ends)" % n,
-                                   "%d bytes" % sec[n].length)
-            else:
-                for n in ("range_ends", "range_labels"):
-                    self._expect(self._require(n), self.rows - v6)
+            self._rows_of("tiled_labels", ("range_ends", "range_labels"), self.rows - v6)
             if "range6_starts_hi" in sec:
                 self._expect(self._require("range6_starts_lo"), v6)
-                if "tiled6_labels" in sec:
-                    self._expect(sec["tiled6_labels"], v6)
-                    for n in RANGES6[2:5]:
-                        if n in sec:
-                            self._fail("section '%s'" % n, sec[n].offset, "no '%s' beside "
-                                       "'tiled6_labels' (ranges without their ends)" % n,
-                                       "%d bytes" % sec[n].length)
-                else:
-                    for n in RANGES6[2:5]:
-                        self._expect(self._require(n), v6)
+                self._rows_of("tiled6_labels", RANGES6[2:5], v6)
             self._only_in(RANGES6)
             f = sec.get("label_fields")
             if f is not None and f.length < 2:

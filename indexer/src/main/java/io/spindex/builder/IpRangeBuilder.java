@@ -362,25 +362,29 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    Rows4Layout rows4 = new Rows4Layout(flat.starts, flat.size, flat.labels, null, flat.size);
+    // Each layout that may be written, with its tables; auto keeps the smaller file.
+    Rows4Layout rows4 =
+        ends == RangeEnds.TILED ? null : new Rows4Layout(flat.starts, flat.size, null, flat.size);
     if (ends.tile(flat.size, gaps, 12, 8)) {
       int[][] t = flat.tiled(gaps);
-      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, null, t[1], flat.size);
-      // Auto: the layout of the smaller file, /24 sub-tables included.
-      rows4 = ends == RangeEnds.TILED || tiled.bytes() < rows4.bytes() ? tiled : rows4;
+      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, t[1], flat.size);
+      rows4 = rows4 == null || tiled.bytes() < rows4.bytes() ? tiled : rows4;
     }
-    if (rows4.labels == null) {
+    if (rows4.tiledLabels != null) {
       b.counts.put("gap rows", (long) gaps);
     }
     Rows6Layout rows6out = null;
     if (flat6 != null) {
-      rows6out = new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
+      rows6out =
+          ends == RangeEnds.TILED
+              ? null
+              : new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
       int gaps6 = flat6.gaps();
       if (ends.tile(flat6.size, gaps6, 36, 20)) {
         int[] labels = new int[flat6.size + gaps6];
         long[][] t = flat6.tiled(gaps6, labels);
         Rows6Layout tiled = new Rows6Layout(t[0], t[1], labels.length, labels, flat6.size);
-        rows6out = ends == RangeEnds.TILED || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
+        rows6out = rows6out == null || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
       }
       if (rows6out.tiledLabels != null) {
         b.counts.put("ipv6 gap rows", (long) gaps6);
@@ -390,7 +394,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + count6, digest);
     created(w);
     w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
-    if (rows4.labels != null) {
+    if (rows4.tiledLabels == null) {
       w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
       w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
     } else {
@@ -476,10 +480,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     final int[] starts;
     final int size;
 
-    /** The ranges' label ids with their ends stored, or {@code null} for tiled rows. */
-    final int[] labels;
-
-    /** The tiled rows' label ids (-1 for a gap), or {@code null}. */
+    /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
     final int[] tiledLabels;
 
     final int[] prefix;
@@ -489,10 +490,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
      * @param ranges the ranges the rows hold: the dense blocks and the sub-tables' budget are
      *     counted in ranges whatever the layout, so that gap rows do not buy a file more tables
      */
-    private Rows4Layout(int[] starts, int size, int[] labels, int[] tiledLabels, int ranges) {
+    private Rows4Layout(int[] starts, int size, int[] tiledLabels, int ranges) {
       this.starts = starts;
       this.size = size;
-      this.labels = labels;
       this.tiledLabels = tiledLabels;
       if (prefixTable) {
         prefix = prefixTable(starts, size);
@@ -507,7 +507,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     /** Bytes of the rows and the /24 sub-tables (the rest of the file is the same either way). */
     long bytes() {
-      return 4L * size * (labels == null ? 2 : 3) + (sub == null ? 0 : 4L * sub.length);
+      return 4L * size * (tiledLabels != null ? 2 : 3) + (sub == null ? 0 : 4L * sub.length);
     }
   }
 
