@@ -42,7 +42,7 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 starts6;
   private final Keys128 ends6;
   private final IntColumn labelIds6;
-  private final Rows6 rows6;
+  private final Search6 rows6;
   private final Search6 search6;
   private final boolean tiled6;
   private final LabelSchema schema;
@@ -85,7 +85,7 @@ public final class IpRanges extends SpindexIndex {
       Keys128 starts6,
       Keys128 ends6,
       IntColumn labelIds6,
-      Rows6 rows6,
+      Search6 rows6,
       Extras extras) {
     super(header, loader);
     this.rows6 = rows6;
@@ -304,9 +304,17 @@ public final class IpRanges extends SpindexIndex {
     return ends6;
   }
 
-  /** The IPv6 ranges as rows (heap loaders), or {@code null} (columns: {@code mapped}). */
+  /**
+   * The IPv6 ranges as {@link Rows6} (heap loaders, ranges with their ends or tiled ones whose
+   * tables do not allow {@link Tiled6}), or {@code null}.
+   */
   Rows6 rows6() {
-    return rows6;
+    return rows6 instanceof Rows6 ? (Rows6) rows6 : null;
+  }
+
+  /** The tiled IPv6 ranges as {@link Tiled6} (heap loaders), or {@code null}. */
+  Tiled6 tiled6Rows() {
+    return rows6 instanceof Tiled6 ? (Tiled6) rows6 : null;
   }
 
   /** High 64 bits of the first address of IPv6 range {@code row}. */

@@ -295,7 +295,7 @@ final class Prefix6 {
     int buckets = 1 << Math.min(stride, 30);
     if (stride < 1
         || stride > MAX_STRIDE
-        || shift + stride > 48
+        || shift + stride > bits
         || (keys != null && shift + stride != bits)
         || (long) o + HEAD_INTS + buckets > n) {
       throw bad(
@@ -306,7 +306,8 @@ final class Prefix6 {
               + ": a stride in [1, "
               + MAX_STRIDE
               + "] and shift + stride "
-              + (keys != null ? "= " + bits : "<= 48")
+              + (keys != null ? "= " : "<= ")
+              + bits
               + ", the table within the section",
           "shift " + shift + ", stride " + stride);
     }

@@ -45,25 +45,28 @@ final class Rows6 implements Search6 {
   /** Flipped low half of an end at a /64's last address (all ones). */
   private static final long LOW_END = Long.MAX_VALUE;
 
-  private final long[] starts;
-  private final long[] words;
+  /** Row {@code i}: its flipped start's high half at {@code 2i}, its word at {@code 2i + 1}. */
+  private final long[] rows;
+
   private final long[] odd;
   private final int labelBits;
   private final long labelMask;
 
-  /** The /16 prefix table of the starts, or {@code null}. */
-  private final IntColumn prefix;
+  /**
+   * Where a search starts, or {@code null} without a prefix table: for each /16 block its candidate
+   * rows or its table ({@link Walk}).
+   */
+  private final Walk6 walk;
 
   /** The starts with their prefix and prefix6 tables: where a search starts. */
   private final Keys128 keys;
 
-  private Rows6(long[] starts, long[] words, long[] odd, int labelBits, Keys128 tables) {
-    this.starts = starts;
-    this.words = words;
+  private Rows6(long[] rows, long[] odd, int labelBits, Keys128 tables) {
+    this.rows = rows;
     this.odd = odd;
     this.labelBits = labelBits;
     this.labelMask = (1L << labelBits) - 1;
-    this.prefix = tables.prefixTable();
+    this.walk = tables.prefixTable() == null ? null : Walk6.of(tables);
     this.keys =
         new Keys128(new StartHi(this), new Low(this, false), tables.prefixTable(), tables.tables());
   }
@@ -85,8 +88,7 @@ final class Rows6 implements Search6 {
     for (int i = 0; i < n; i++) {
       odds += usual(starts, ends, i, span) ? 0 : 1;
     }
-    long[] his = new long[n];
-    long[] words = new long[n];
+    long[] rows = new long[Math.multiplyExact(2, n)];
     long[] odd = new long[Math.multiplyExact(3, odds)];
     int o = 0;
     for (int i = 0; i < n; i++) {
@@ -101,10 +103,10 @@ final class Rows6 implements Search6 {
         word |= Long.MIN_VALUE | (long) o << labelBits;
         o++;
       }
-      his[i] = h;
-      words[i] = word;
+      rows[2 * i] = h;
+      rows[2 * i + 1] = word;
     }
-    return new Rows6(his, words, odd, labelBits, starts);
+    return new Rows6(rows, odd, labelBits, starts);
   }
 
   /**
@@ -132,7 +134,7 @@ final class Rows6 implements Search6 {
 
   /** Bytes of the three arrays' contents: what the rows hold on the heap. */
   long bytes() {
-    return 8L * starts.length + 8L * words.length + 8L * odd.length;
+    return 8L * rows.length + 8L * odd.length;
   }
 
   /** Ranges in {@code odd}. */
@@ -162,25 +164,25 @@ final class Rows6 implements Search6 {
 
   /** Flipped low half of the start of {@code row}. */
   private long startLo(int row) {
-    long word = words[row];
+    long word = rows[2 * row + 1];
     return word >= 0 ? LOW_START : odd[3 * oddIndex(word) + 1];
   }
 
   /** Flipped high half of the end of {@code row}. */
   private long endHi(int row) {
-    long word = words[row];
-    return word >= 0 ? starts[row] + (word >>> labelBits) : odd[3 * oddIndex(word)];
+    long word = rows[2 * row + 1];
+    return word >= 0 ? rows[2 * row] + (word >>> labelBits) : odd[3 * oddIndex(word)];
   }
 
   /** Flipped low half of the end of {@code row}. */
   private long endLo(int row) {
-    long word = words[row];
+    long word = rows[2 * row + 1];
     return word >= 0 ? LOW_END : odd[3 * oddIndex(word) + 2];
   }
 
   /** Whether the start of {@code row} is at most the flipped key (for {@link Keys128.Floor}). */
   boolean startAtMost(int row, long kh, long kl) {
-    long h = starts[row];
+    long h = rows[2 * row];
     return h < kh || (h == kh && startLo(row) <= kl);
   }
 
@@ -189,22 +191,22 @@ final class Rows6 implements Search6 {
   public int floor(long keyHi, long keyLo) {
     int from;
     int to;
-    if (prefix != null) {
-      // The same rows as the columns' search (Keys128#floor): the prefix6 tables' or the /16
+    if (walk != null) {
+      // The same rows as the columns' search (Keys128#candidates): the prefix6 tables' or the /16
       // block's.
-      long c = keys.candidates(keyHi);
+      long c = walk.candidates(keyHi);
       from = (int) (c >>> 32);
       to = (int) c;
     } else {
       from = 0;
-      to = starts.length;
+      to = rows.length >>> 1;
     }
     long kh = Keys128.flip(keyHi);
     long kl = Keys128.flip(keyLo);
-    long[] s = starts;
+    long[] r = rows;
     while (to - from > SCAN) {
       int mid = (from + to) >>> 1;
-      long h = s[mid];
+      long h = r[2 * mid];
       if (h < kh || (h == kh && startLo(mid) <= kl)) {
         from = mid + 1;
       } else {
@@ -214,7 +216,7 @@ final class Rows6 implements Search6 {
     // The last few rows in order: their reads do not wait for each other's, so their cache misses
     // overlap, where each halving step waits for the one before.
     while (from < to) {
-      long h = s[from];
+      long h = r[2 * from];
       if (h > kh || (h == kh && startLo(from) > kl)) {
         break;
       }
@@ -232,12 +234,12 @@ final class Rows6 implements Search6 {
     if (row < 0) {
       return NONE;
     }
-    long word = words[row];
+    long word = rows[2 * row + 1];
     long kh = Keys128.flip(keyHi);
     // The end against the key, exactly as the columns compare it (Keys128#atLeast): the end's
     // high half is the start's plus the difference (flipped or not), its low half all ones.
     if (word >= 0) {
-      return starts[row] + (word >>> labelBits) >= kh ? (int) (word & labelMask) - 1 : NONE;
+      return rows[2 * row] + (word >>> labelBits) >= kh ? (int) (word & labelMask) - 1 : NONE;
     }
     int o = 3 * oddIndex(word);
     long h = odd[o];
@@ -248,7 +250,7 @@ final class Rows6 implements Search6 {
   /** Batch {@link #floor}, in lock step as {@link Keys128#floorAll}. */
   @Override
   public void floorAll(long[] hi, long[] lo, int count, int[] out) {
-    if (keys.prefixTable() == null || starts.length == 0) {
+    if (keys.prefixTable() == null || rows.length == 0) {
       for (int i = 0; i < count; i++) {
         out[i] = floor(hi[i], lo[i]);
       }
@@ -266,12 +268,12 @@ final class Rows6 implements Search6 {
 
     @Override
     long get(int i) {
-      return r.starts[i];
+      return r.rows[2 * i];
     }
 
     @Override
     int size() {
-      return r.starts.length;
+      return r.rows.length >>> 1;
     }
   }
 
@@ -289,7 +291,7 @@ final class Rows6 implements Search6 {
 
     @Override
     int size() {
-      return r.starts.length;
+      return r.rows.length >>> 1;
     }
   }
 
@@ -310,7 +312,7 @@ final class Rows6 implements Search6 {
 
     @Override
     int size() {
-      return r.starts.length;
+      return r.rows.length >>> 1;
     }
   }
 
@@ -323,12 +325,12 @@ final class Rows6 implements Search6 {
 
     @Override
     int get(int i) {
-      return (int) (r.words[i] & r.labelMask) - 1;
+      return (int) (r.rows[2 * i + 1] & r.labelMask) - 1;
     }
 
     @Override
     int size() {
-      return r.starts.length;
+      return r.rows.length >>> 1;
     }
   }
 }

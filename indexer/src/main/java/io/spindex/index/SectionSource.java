@@ -91,7 +91,7 @@ interface SectionSource {
       }
       labels6 = source.ints(labels6Entry);
     }
-    Rows6 rows6 = null;
+    Search6 rows6 = null;
     if (source.checksRows()) {
       int labelCount = offsets.size() - 1;
       nonDecreasing(h, offsetsEntry, offsets, "offsets");
@@ -109,14 +109,24 @@ interface SectionSource {
         && onHeap(starts6)
         && (tiled6 || onHeap(ends6))
         && Rows6.inOrder(starts6)) {
-      // The heap loaders' IPv6 ranges as rows (the columns' arrays are dropped): a hit reads two
-      // cache lines instead of up to five, one a column. The label ids were checked above; rows
-      // out of order (a file verify refuses) keep the columns. Tiled rows' ends are the next
-      // starts less one (a view), their gap rows' label id -1.
-      rows6 = Rows6.of(starts6, ends6, labels6);
-      starts6 = rows6.starts();
-      ends6 = rows6.ends();
-      labels6 = rows6.labels();
+      // The heap loaders' IPv6 ranges as rows (the columns' arrays are dropped): a hit reads one
+      // or two cache lines of rows instead of up to five, one a column. The label ids were checked
+      // above; rows out of order (a file verify refuses) keep the columns. Tiled rows take 8 bytes
+      // a row where their tables allow it (Tiled6), else their ends are the next starts less one
+      // (a view) in Rows6, their gap rows' label id -1.
+      Tiled6 packed = tiled6 ? Tiled6.of(starts6, labels6) : null;
+      if (packed != null) {
+        rows6 = packed;
+        starts6 = packed.starts();
+        ends6 = Keys128.tiledEnds(starts6);
+        labels6 = packed.labels();
+      } else {
+        Rows6 rows = Rows6.of(starts6, ends6, labels6);
+        rows6 = rows;
+        starts6 = rows.starts();
+        ends6 = rows.ends();
+        labels6 = rows.labels();
+      }
     }
     return new IpRanges(
         h,

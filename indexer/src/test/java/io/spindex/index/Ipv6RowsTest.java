@@ -10,6 +10,7 @@ import static io.spindex.index.Ranges6.v6;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.OverlapPolicy;
@@ -20,6 +21,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -48,13 +50,66 @@ class Ipv6RowsTest {
 
   @Test
   void heapLoadersKeepRowsAndMappedKeepsColumns() throws IOException {
-    Path file = build(tiesAndOddRanges(), List.of());
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
-      assertNotNull(l.load(file).asRanges().rows6(), l.loaderName());
+    for (RangeEnds ends : List.of(RangeEnds.STORED, RangeEnds.TILED)) {
+      Path file = Ranges6.build(dir, List.of(), tiesAndOddRanges(), OverlapPolicy.FAIL, ends);
+      boolean tiled = ends == RangeEnds.TILED;
+      for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+        IpRanges r = l.load(file).asRanges();
+        // Tiled rows are packed 8 bytes a row (Tiled6); rows with their ends are Rows6.
+        assertEquals(tiled, r.tiled6Rows() != null, l.loaderName());
+        assertEquals(!tiled, r.rows6() != null, l.loaderName());
+      }
+      for (IndexLoader l : List.of(Loader.MAPPED, Loader.mappedUnchecked(), Loader.heapColumns())) {
+        IpRanges r = l.load(file).asRanges();
+        assertNull(r.rows6(), l.loaderName());
+        assertNull(r.tiled6Rows(), l.loaderName());
+      }
     }
-    assertNull(Loader.MAPPED.load(file).asRanges().rows6());
-    assertNull(Loader.mappedUnchecked().load(file).asRanges().rows6());
-    assertNull(Loader.heapColumns().load(file).asRanges().rows6());
+  }
+
+  /**
+   * Tiled rows whose {@code prefix6} tables put a row into a bucket it does not start in (a file
+   * {@code verify} refuses, the loaders open): the heap loaders keep {@link Rows6}, whose search
+   * takes the tables' candidates as the columns do, so that every loader answers as {@code mapped}.
+   */
+  @Test
+  void tiledRowsOutsideTheirBucketKeepRows6() throws IOException {
+    List<Src> ranges = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      BigInteger s = v6("2a02::").add(BigInteger.valueOf(i).shiftLeft(90));
+      ranges.add(new Src(s, s.add(BigInteger.valueOf(99)), "n" + i % 9));
+    }
+    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.TILED);
+    assertNotNull(Loader.NIO.load(file).asRanges().tiled6Rows());
+    IndexHeader h = Loader.readHeader(file);
+    byte[] good = Files.readAllBytes(file);
+    Prefix6 t = Loader.NIO.load(file).asRanges().starts6().tables();
+    int root = t.root(0x2a02);
+    int q = 9;
+    int first = t.element(root + Prefix6.HEAD_INTS + q);
+    assertTrue(first > 0, "bucket 9 is a row, not a table");
+    // Bucket 9's rows now begin with the last row of bucket 8.
+    Files.write(file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + q, first - 1));
+    assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
+    IpRanges columns = Loader.MAPPED.load(file).asRanges();
+    List<long[]> keys = new ArrayList<>();
+    for (int row = 0; row < columns.ipv6Size(); row++) {
+      long hi = columns.ipv6StartHi(row);
+      long lo = columns.ipv6StartLo(row);
+      for (long d : new long[] {-1, 0, 1, 1L << 40}) {
+        keys.add(new long[] {hi, lo + d});
+        keys.add(new long[] {hi + d, lo});
+      }
+    }
+    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+      IpRanges r = l.load(file).asRanges();
+      assertNull(r.tiled6Rows(), l.loaderName());
+      assertNotNull(r.rows6(), l.loaderName());
+      for (long[] k : keys) {
+        assertEquals(columns.labelId(k[0], k[1]), r.labelId(k[0], k[1]), l.loaderName());
+        assertEquals(columns.ipv6Row(k[0], k[1]), r.ipv6Row(k[0], k[1]), l.loaderName());
+      }
+    }
   }
 
   /**
@@ -113,15 +168,29 @@ class Ipv6RowsTest {
     ranges.add(new Src(v6("5000::"), v6("5000:7fff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/17"));
     ranges.add(new Src(v6("6000::"), v6("600f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/12"));
     ranges.add(new Src(v6("8000::"), MAX, "upper-half"));
-    Path file = build(ranges, List.of());
+    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.STORED);
     IpRanges r = Loader.NIO.load(file).asRanges();
     Rows6 rows = r.rows6();
     assertTrue(rows.oddCount() >= 3, "wide ranges are odd: " + rows.oddCount());
     assertTrue(rows.oddCount() < ranges.size() / 10, "most rows are usual: " + rows.oddCount());
-    // 16 bytes a row (a range or, tiled, a gap) and 24 more an odd one, where the file's columns
-    // take 36 a range.
+    // 16 bytes a row and 24 more an odd one, where the file's columns take 36 a range.
     assertEquals(16L * r.ipv6Size() + 24L * rows.oddCount(), rows.bytes());
     assertTrue(rows.bytes() < 36L * r.ipv6Size() / 2, "bytes " + rows.bytes());
+    // Tiled: 8 bytes a row (a range or a gap) packed, 8 its start's high half, 12 more for a low
+    // half other than 0 (none here), and the walk: 8 bytes a /16 block and 8 a bucket.
+    Path tiledFile = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.TILED);
+    IpRanges t = Loader.NIO.load(tiledFile).asRanges();
+    Tiled6 packed = t.tiled6Rows();
+    assertEquals(0, packed.oddCount());
+    long buckets = 0;
+    Prefix6 tables = t.starts6().tables();
+    for (int p = 0; p < Prefix6.MAP_INTS; p++) {
+      buckets += tables == null || tables.root(p) == 0 ? 0 : bucketsUnder(tables, tables.root(p));
+    }
+    assertEquals(16L * t.ipv6Size() + 8L * Prefix6.MAP_INTS + 8L * buckets, packed.bytes());
+    assertTrue(
+        packed.inexactCount() < t.ipv6Size() / 100,
+        "a row's 32 bits tell its start: " + packed.inexactCount() + " of " + t.ipv6Size());
     check(file, ranges, List.of(), 2);
   }
 
@@ -171,6 +240,12 @@ class Ipv6RowsTest {
     ranges.add(new Src(v6("2a02:1:2:5::"), v6("2a02:1:2:6::ff"), "into-next"));
     ranges.add(new Src(v6("2a02:1:2:7:8000::"), v6("2a02:1:2:9:7fff::"), "mid-to-mid"));
     ranges.add(new Src(v6("2a02:1:2:a::"), v6("2a02:1:2:a::"), "one-address"));
+    // /64s that differ only below bit 16 of the high half, in a /16 block of few rows (no
+    // tables): tiled rows' 32-bit keys tie there, and the full starts settle.
+    for (int i = 1; i <= 12; i += 3) {
+      BigInteger s = v6("2a03::").add(BigInteger.valueOf(i).shiftLeft(64));
+      ranges.add(new Src(s, s.add(LOW64), "t" + i));
+    }
     ranges.add(new Src(v6("3fff:ffff:ffff:ffff::"), v6("4000::ffff"), "across-/3"));
     ranges.add(new Src(v6("ffff:ffff:ffff:ffff::"), MAX, "last-/64"));
     return ranges;
@@ -232,6 +307,9 @@ class Ipv6RowsTest {
     IpRanges columns = Loader.MAPPED.load(file).asRanges();
     for (IndexLoader l : loaders) {
       IpRanges r = l.load(file).asRanges();
+      if (l == Loader.IO || l == Loader.NIO || l == Loader.MMAP) {
+        assertEquals(columns.ipv6Tiled(), r.tiled6Rows() != null, l.loaderName());
+      }
       assertEquals(ranges.size(), r.ipv6RangeCount());
       assertEquals(v4.size(), r.rangeCount());
       int[] batch = new int[n];
@@ -255,6 +333,17 @@ class Ipv6RowsTest {
         assertEquals(columns.ipv6LabelIdOfRow(row), r.ipv6LabelIdOfRow(row), where);
       }
     }
+  }
+
+  /** Buckets of the table at element {@code o} and of the tables under it. */
+  private static long bucketsUnder(Prefix6 tables, int o) {
+    int buckets = 1 << (tables.element(o) & 0xFF);
+    long n = buckets;
+    for (int q = 0; q < buckets; q++) {
+      int e = tables.element(o + Prefix6.HEAD_INTS + q);
+      n += e < 0 ? bucketsUnder(tables, ~e) : 0;
+    }
+    return n;
   }
 
   private Path build(List<Src> ranges, List<String> v4) throws IOException {

@@ -1,0 +1,259 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.index;
+
+import java.util.Arrays;
+
+/**
+ * The tiled IPv6 rows of a heap index ({@link Section#TILED6_LABELS}: each row ends where the next
+ * begins) as 8 bytes a row, as many as an IPv4 row takes, so that a hit reads one cache line of
+ * rows where {@link Rows6} reads a line of 16-byte rows and the columns up to three. It is DXR's
+ * idea applied to the {@code prefix6} tables: the rows a walk leaves to search all start inside one
+ * bucket, so they share the bits of the high half above the bucket's shift, and 32 bits below them
+ * tell nearly all of them apart.
+ *
+ * <ul>
+ *   <li>{@code packed}: one long a row. The high 32 bits are the row's key, bits {@code [max(0, s -
+ *       32), s)} of its start's high half, where {@code s} is the shift of the bucket whose rows it
+ *       is in (48 for a /16 block without tables), flipped so that signed order is unsigned order.
+ *       The low 31 bits are its label id plus one (0 for a gap row). Bit 31 is set when the key
+ *       does not tell the start exactly: the start has bits below the key's, or a low half other
+ *       than 0, or the row is in no bucket's rows.
+ *   <li>{@code his}: the starts' high halves, flipped; {@code oddRows} and {@code oddLows}: the
+ *       rows whose starts' low halves are not 0 (in order) and those halves, flipped. Read only to
+ *       settle a flagged row, and by the views.
+ * </ul>
+ *
+ * <p>A lookup walks the tables ({@link Walk6}) to its bucket's rows {@code [from, to)}, takes the
+ * last of them whose key is at most the address's bits, or {@code from - 1}, and reads that row's
+ * label id from the same long. Every row in {@code [from, to)} starts inside the bucket (checked
+ * when the rows are made; a file whose tables say otherwise keeps {@link Rows6}), so comparing keys
+ * compares starts, unless the row found is flagged and its key equals the address's: then its run
+ * of equal keys is compared in full. The answer is the row the columns' search of the same
+ * candidates finds, for a file that fails {@code spindex verify} too. Thread-safe: immutable.
+ */
+final class Tiled6 implements Search6 {
+  private static final int NONE = IpRanges.NONE;
+
+  /** Bit 31 of a packed row: its key does not tell its start exactly. */
+  private static final long INEXACT = 0x8000_0000L;
+
+  private final long[] packed;
+  private final long[] his;
+  private final int[] oddRows;
+  private final long[] oddLows;
+  private final Walk6 walk;
+
+  /** The starts as {@link Keys128} views over the rows, with the file's tables. */
+  private final Keys128 keys;
+
+  private Tiled6(long[] packed, long[] his, int[] oddRows, long[] oddLows, Walk6 walk, Keys128 t) {
+    this.packed = packed;
+    this.his = his;
+    this.oddRows = oddRows;
+    this.oddLows = oddLows;
+    this.walk = walk;
+    this.keys = new Keys128(new StartHi(this), new StartLo(this), t.prefixTable(), t.tables());
+  }
+
+  /**
+   * The rows of tiled ranges whose starts (in order, with a prefix table and tables the loader
+   * checked) and label ids (at least 0, or -1 for a gap) the columns hold; {@code null} when the
+   * starts have no prefix table, or when a bucket's rows do not all start inside it (a file {@code
+   * spindex verify} refuses), which {@link Rows6} serves instead.
+   */
+  static Tiled6 of(Keys128 starts, IntColumn labels) {
+    if (starts.prefixTable() == null) {
+      return null;
+    }
+    int n = starts.size();
+    Walk6 walk = Walk6.of(starts);
+    long[] his = new long[n];
+    int odd = 0;
+    for (int i = 0; i < n; i++) {
+      his[i] = starts.hiColumn().get(i);
+      odd += starts.lo(i) != 0 ? 1 : 0;
+    }
+    int[] oddRows = new int[odd];
+    long[] oddLows = new long[odd];
+    odd = 0;
+    for (int i = 0; i < n; i++) {
+      if (starts.lo(i) != 0) {
+        oddRows[odd] = i;
+        oddLows[odd++] = starts.loColumn().get(i);
+      }
+    }
+    // Every row is flagged until a bucket's rows hold it.
+    long[] packed = new long[n];
+    for (int i = 0; i < n; i++) {
+      packed[i] = INEXACT | (labels.get(i) + 1L);
+    }
+    boolean inside =
+        walk.leaves(
+            (from, to, shift, bits) -> {
+              int low = Math.max(0, shift - 32);
+              for (int i = from; i < to; i++) {
+                long hi = starts.hi(i);
+                if (hi >>> shift != bits) {
+                  return false;
+                }
+                boolean exact = (hi & ((1L << low) - 1)) == 0 && starts.lo(i) == 0;
+                packed[i] = key(hi, low) << 32 | (exact ? 0 : INEXACT) | (labels.get(i) + 1L);
+              }
+              return true;
+            });
+    return inside ? new Tiled6(packed, his, oddRows, oddLows, walk, starts) : null;
+  }
+
+  /** Bits {@code [low, low + 32)} of a high half, flipped to signed order. */
+  private static long key(long hi, int low) {
+    return (int) (hi >>> low) ^ Integer.MIN_VALUE;
+  }
+
+  /** Bytes of the arrays: what the rows and their walk hold on the heap. */
+  long bytes() {
+    return 8L * packed.length + 8L * his.length + 12L * oddRows.length + walk.bytes();
+  }
+
+  /** Rows whose starts' low halves are not 0. */
+  int oddCount() {
+    return oddRows.length;
+  }
+
+  /** Rows flagged: a lookup that ends on one of them with an equal key compares starts in full. */
+  int inexactCount() {
+    int c = 0;
+    for (long p : packed) {
+      c += (p & INEXACT) != 0 ? 1 : 0;
+    }
+    return c;
+  }
+
+  /** The starts as {@link Keys128} (views over the rows), with the tables. */
+  Keys128 starts() {
+    return keys;
+  }
+
+  /** The label ids as a column (a view over the rows). */
+  IntColumn labels() {
+    return new Labels(this);
+  }
+
+  /** Flipped low half of the start of {@code row}. */
+  private long startLo(int row) {
+    int i = Arrays.binarySearch(oddRows, row);
+    return i >= 0 ? oddLows[i] : Long.MIN_VALUE;
+  }
+
+  @Override
+  public int floor(long keyHi, long keyLo) {
+    long e = walk.map[(int) (keyHi >>> 48)];
+    int shift = 48;
+    while (e < 0) {
+      shift = Walk6.shift(e);
+      e = walk.nodes[Walk6.bucket(e, keyHi)];
+    }
+    int from = (int) (e >>> 32);
+    int to = (int) e;
+    // At most this key, whatever the row's label: the address's bits in the high 32 bits.
+    long k = key(keyHi, Math.max(0, shift - 32)) << 32 | 0xFFFF_FFFFL;
+    long[] p = packed;
+    int lo = from;
+    int hi = to;
+    while (hi - lo > Rows6.SCAN) {
+      int mid = (lo + hi) >>> 1;
+      if (p[mid] <= k) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    // The last few rows in order, their cache misses overlapping (as Rows6 reads them).
+    while (lo < hi && p[lo] <= k) {
+      lo++;
+    }
+    int row = lo - 1;
+    if (row >= from && (p[row] & INEXACT) != 0 && p[row] >>> 32 == k >>> 32) {
+      // The key does not tell: compare the run of equal keys in full, as the columns would.
+      long kh = Keys128.flip(keyHi);
+      long kl = Keys128.flip(keyLo);
+      while (row >= from && (his[row] > kh || (his[row] == kh && startLo(row) > kl))) {
+        row--;
+      }
+    }
+    return row;
+  }
+
+  @Override
+  public int labelIdAt(int row, long keyHi, long keyLo) {
+    return row < 0 ? NONE : (int) (packed[row] & Integer.MAX_VALUE) - 1;
+  }
+
+  /**
+   * Batch {@link #floor}: one lookup after another. A lookup reads a table element and a line of
+   * rows, and the lookups do not wait for each other, so their misses overlap anyway.
+   */
+  @Override
+  public void floorAll(long[] hi, long[] lo, int count, int[] out) {
+    for (int i = 0; i < count; i++) {
+      out[i] = floor(hi[i], lo[i]);
+    }
+  }
+
+  private static final class StartHi extends LongColumn {
+    private final Tiled6 t;
+
+    StartHi(Tiled6 t) {
+      this.t = t;
+    }
+
+    @Override
+    long get(int i) {
+      return t.his[i];
+    }
+
+    @Override
+    int size() {
+      return t.his.length;
+    }
+  }
+
+  private static final class StartLo extends LongColumn {
+    private final Tiled6 t;
+
+    StartLo(Tiled6 t) {
+      this.t = t;
+    }
+
+    @Override
+    long get(int i) {
+      return t.startLo(i);
+    }
+
+    @Override
+    int size() {
+      return t.his.length;
+    }
+  }
+
+  private static final class Labels extends IntColumn {
+    private final Tiled6 t;
+
+    Labels(Tiled6 t) {
+      this.t = t;
+    }
+
+    @Override
+    int get(int i) {
+      return (int) (t.packed[i] & Integer.MAX_VALUE) - 1;
+    }
+
+    @Override
+    int size() {
+      return t.packed.length;
+    }
+  }
+}
