@@ -177,12 +177,21 @@ final class Tiled6 implements Search6 {
     }
     int row = lo - 1;
     if (row >= from && (p[row] & INEXACT) != 0 && p[row] >>> 32 == k >>> 32) {
-      // The key does not tell: compare the run of equal keys in full, as the columns would.
+      // The key does not tell (a run of equal keys, which may be long: many ranges inside one
+      // /64): halve rows [from, row] on the full starts, as the columns' search would.
       long kh = Keys128.flip(keyHi);
       long kl = Keys128.flip(keyLo);
-      while (row >= from && (his[row] > kh || (his[row] == kh && startLo(row) > kl))) {
-        row--;
+      int a = from;
+      int b = row + 1;
+      while (a < b) {
+        int mid = (a + b) >>> 1;
+        if (his[mid] < kh || (his[mid] == kh && startLo(mid) <= kl)) {
+          a = mid + 1;
+        } else {
+          b = mid;
+        }
       }
+      row = a - 1;
     }
     return row;
   }
