@@ -309,6 +309,20 @@ class CliProcessTest {
     assertTrue(r.out.matches("(?s).*\"loader\":\"nio\"[^}]*\"vsNio\":1\\.000.*"), r.out);
   }
 
+  /** An index of IPv6 ranges only (its header counts IPv6 rows, which size() does not). */
+  @Test
+  void benchLoadTakesIpv6OnlyRanges() throws Exception {
+    Files.write(
+        dir.resolve("v6.txt"),
+        "2001:db8::/48|a\n2001:db8:1::/48|b\n2a02::/16|c\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals(0, spindex(null, "build", "ranges", "v6.txt", "-o", "v6.spx").exit);
+    Run r = spindex(null, "bench-load", "v6.spx", "--runs", "2", "--source", "v6.txt", "--json");
+    assertEquals(0, r.exit, r.err);
+    for (String l : new String[] {"io", "nio", "mmap", "mapped", "text", "memcpy"}) {
+      assertTrue(r.out.contains("{\"loader\":\"" + l + "\",\"runs\":2,"), r.out);
+    }
+  }
+
   /** Where the committed bad fixtures are. */
   static final class BadFixturesPath {
     static Path get(String name) throws URISyntaxException {
