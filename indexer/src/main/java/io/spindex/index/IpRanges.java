@@ -42,7 +42,10 @@ public final class IpRanges extends SpindexIndex {
   private final Keys128 starts6;
   private final Keys128 ends6;
   private final IntColumn labelIds6;
+
+  /** The heap loaders' IPv6 rows ({@link Tiled6} or {@link Rows6}), or {@code null}. */
   private final Search6 rows6;
+
   private final Search6 search6;
   private final boolean tiled6;
   private final LabelSchema schema;

@@ -6,32 +6,34 @@
 package io.spindex.index;
 
 /**
- * The IPv6 ranges of a heap index (loaders io, nio, mmap and text) in two arrays instead of the
- * file's five columns, so that a hit reads two cache lines where the columns cost up to five (start
- * high, start low, end high, end low, label id). The file format is unchanged; {@code mapped} keeps
- * its zero-copy views over the columns.
+ * The IPv6 ranges of a heap index (loaders io, nio, mmap and text) as rows in one array instead of
+ * the file's five columns, so that a hit reads one or two cache lines where the columns cost up to
+ * five (start high, start low, end high, end low, label id). Tiled ranges take {@link Tiled6} where
+ * their tables allow; these rows serve ranges stored with their ends, and tiled ranges whose tables
+ * do not. The file format is unchanged; {@code mapped} keeps its zero-copy views over the columns.
  *
  * <ul>
- *   <li>{@code starts}: the high halves of the starts, flipped as the file stores them (signed
- *       order is unsigned order), 8 to a cache line: what the search reads.
- *   <li>{@code words}: one long a range. Its low {@code labelBits} bits are the label id plus one
- *       (as many bits as the largest needs; 0 for a gap row of tiled ranges, whose id is -1). If
- *       the top bit is clear, the bits between are the end's high half minus the start's, and the
- *       low halves are those of whole /64s (start {@code ...:0:0:0:0}, end {@code
+ *   <li>{@code rows}: two longs a range. The first is the high half of its start, flipped as the
+ *       file stores it (signed order is unsigned order): what the search reads, 4 rows to a cache
+ *       line. The second, its word: the low {@code labelBits} bits are the label id plus one (as
+ *       many bits as the largest needs; 0 for a gap row of tiled ranges, whose id is -1). If the
+ *       top bit is clear, the bits between are the end's high half minus the start's, and the low
+ *       halves are those of whole /64s (start {@code ...:0:0:0:0}, end {@code
  *       ...:ffff:ffff:ffff:ffff}), as nearly every published range has them. Else they are the
  *       index of the range's entry in {@code odd}.
  *   <li>{@code odd}: three longs for each other range (a difference too wide for its bits, or other
  *       low halves): its end's high half, its start's and its end's low halves, all flipped.
  * </ul>
  *
- * <p>A lookup takes the candidate rows of the columns' search (the prefix6 tables' or the /16
- * prefix table's: {@link Keys128#candidates}), halves down to the last {@value #SCAN} and reads
- * those in order, so that their cache misses overlap, then reads one word; {@code odd} only for the
- * ranges it lists. The rows are used only when the starts are in order ({@link #inOrder}): then any
- * search of the same candidates finds the same row, and the end is compared as the columns compare
- * it, so every answer is the columns' (and {@code mapped}'s), for a file that fails {@code spindex
- * verify} too. Memory: 16 bytes a range, plus 24 for each range in {@code odd}; the columns take
- * 36. Thread-safe: immutable.
+ * <p>A lookup walks to the candidate rows of the columns' search ({@link Walk6}: the prefix6
+ * tables' or the /16 prefix table's, as {@link Keys128#candidates} gives them), halves down to the
+ * last {@value #SCAN} and reads those in order, so that their cache misses overlap, then reads the
+ * word beside the start it stopped at; {@code odd} only for the ranges it lists. The rows are used
+ * only when the starts are in order ({@link #inOrder}): then any search of the same candidates
+ * finds the same row, and the end is compared as the columns compare it, so every answer is the
+ * columns' (and {@code mapped}'s), for a file that fails {@code spindex verify} too. Memory: 16
+ * bytes a range, plus 24 for each range in {@code odd}, and the walk; the columns take 36.
+ * Thread-safe: immutable.
  */
 final class Rows6 implements Search6 {
   private static final int NONE = IpRanges.NONE;
@@ -54,7 +56,7 @@ final class Rows6 implements Search6 {
 
   /**
    * Where a search starts, or {@code null} without a prefix table: for each /16 block its candidate
-   * rows or its table ({@link Walk}).
+   * rows or its table ({@link Walk6}).
    */
   private final Walk6 walk;
 
@@ -193,7 +195,7 @@ final class Rows6 implements Search6 {
     int to;
     if (walk != null) {
       // The same rows as the columns' search (Keys128#candidates): the prefix6 tables' or the /16
-      // block's.
+      // block's, one read a level.
       long c = walk.candidates(keyHi);
       from = (int) (c >>> 32);
       to = (int) c;
