@@ -156,8 +156,13 @@ final class Tiled6 implements Search6 {
       shift = Walk6.shift(e);
       e = walk.nodes[Walk6.bucket(e, keyHi)];
     }
-    int from = (int) (e >>> 32);
-    int to = (int) e;
+    return search(e, shift, keyHi, keyLo);
+  }
+
+  /** The floor row of the key in the rows of {@code leaf}, a bucket of shift {@code shift}. */
+  private int search(long leaf, int shift, long keyHi, long keyLo) {
+    int from = (int) (leaf >>> 32);
+    int to = (int) leaf;
     // At most this key, whatever the row's label: the address's bits in the high 32 bits.
     long k = key(keyHi, Math.max(0, shift - 32)) << 32 | 0xFFFF_FFFFL;
     long[] p = packed;
@@ -202,13 +207,40 @@ final class Tiled6 implements Search6 {
   }
 
   /**
-   * Batch {@link #floor}: one lookup after another. A lookup reads a table element and a line of
-   * rows, and the lookups do not wait for each other, so their misses overlap anyway.
+   * Batch {@link #floor}: the walks of {@value LockStep#GROUP} keys a level at a time, so that
+   * their reads are in flight together, then each key's search. Allocates two small arrays per
+   * call.
    */
   @Override
   public void floorAll(long[] hi, long[] lo, int count, int[] out) {
-    for (int i = 0; i < count; i++) {
-      out[i] = floor(hi[i], lo[i]);
+    long[] leaves = new long[LockStep.GROUP];
+    int[] shifts = new int[LockStep.GROUP];
+    long[] map = walk.map;
+    long[] nodes = walk.nodes;
+    for (int g = 0; g < count; g += LockStep.GROUP) {
+      int n = Math.min(LockStep.GROUP, count - g);
+      boolean deeper = false;
+      for (int j = 0; j < n; j++) {
+        long e = map[(int) (hi[g + j] >>> 48)];
+        leaves[j] = e;
+        shifts[j] = 48;
+        deeper |= e < 0;
+      }
+      while (deeper) {
+        deeper = false;
+        for (int j = 0; j < n; j++) {
+          long e = leaves[j];
+          if (e < 0) {
+            shifts[j] = Walk6.shift(e);
+            e = nodes[Walk6.bucket(e, hi[g + j])];
+            leaves[j] = e;
+            deeper |= e < 0;
+          }
+        }
+      }
+      for (int j = 0; j < n; j++) {
+        out[g + j] = search(leaves[j], shifts[j], hi[g + j], lo[g + j]);
+      }
     }
   }
 
