@@ -5,8 +5,6 @@
  */
 package io.spindex.index;
 
-import java.util.Arrays;
-
 /**
  * The tiled IPv6 rows of a heap index ({@link Section#TILED6_LABELS}: each row ends where the next
  * begins) as 8 bytes a row, as many as an IPv4 row takes, so that a hit reads one cache line of
@@ -22,9 +20,10 @@ import java.util.Arrays;
  *       The low 31 bits are its label id plus one (0 for a gap row). Bit 31 is set when the key
  *       does not tell the start exactly: the start has bits below the key's, or a low half other
  *       than 0, or the row is in no bucket's rows.
- *   <li>{@code his}: the starts' high halves, flipped; {@code oddRows} and {@code oddLows}: the
- *       rows whose starts' low halves are not 0 (in order) and those halves, flipped. Read only to
- *       settle a flagged row, and by the views.
+ *   <li>{@code his}: the starts' high halves, flipped; {@code oddLows}: the low halves that are not
+ *       0 (flipped, in row order), found by rank: {@code oddBits} has a bit set for each such row,
+ *       {@code oddBefore} counts the bits set in the words before each word. Read only to settle a
+ *       flagged row, and by the views.
  * </ul>
  *
  * <p>A lookup walks the tables ({@link Walk6}) to its bucket's rows {@code [from, to)}, takes the
@@ -43,17 +42,26 @@ final class Tiled6 implements Search6 {
 
   private final long[] packed;
   private final long[] his;
-  private final int[] oddRows;
+  private final long[] oddBits;
+  private final int[] oddBefore;
   private final long[] oddLows;
   private final Walk6 walk;
 
   /** The starts as {@link Keys128} views over the rows, with the file's tables. */
   private final Keys128 keys;
 
-  private Tiled6(long[] packed, long[] his, int[] oddRows, long[] oddLows, Walk6 walk, Keys128 t) {
+  private Tiled6(
+      long[] packed,
+      long[] his,
+      long[] oddBits,
+      int[] oddBefore,
+      long[] oddLows,
+      Walk6 walk,
+      Keys128 t) {
     this.packed = packed;
     this.his = his;
-    this.oddRows = oddRows;
+    this.oddBits = oddBits;
+    this.oddBefore = oddBefore;
     this.oddLows = oddLows;
     this.walk = walk;
     this.keys = new Keys128(new StartHi(this), new StartLo(this), t.prefixTable(), t.tables());
@@ -72,18 +80,25 @@ final class Tiled6 implements Search6 {
     int n = starts.size();
     Walk6 walk = Walk6.of(starts);
     long[] his = new long[n];
+    long[] oddBits = new long[(n >>> 6) + 1];
+    int[] oddBefore = new int[oddBits.length];
     int odd = 0;
     for (int i = 0; i < n; i++) {
       his[i] = starts.hiColumn().get(i);
-      odd += starts.lo(i) != 0 ? 1 : 0;
+      if (starts.lo(i) != 0) {
+        oddBits[i >>> 6] |= 1L << i;
+        odd++;
+      }
     }
-    int[] oddRows = new int[odd];
     long[] oddLows = new long[odd];
     odd = 0;
-    for (int i = 0; i < n; i++) {
+    for (int w = 0; w < oddBits.length; w++) {
+      oddBefore[w] = odd;
+      odd += Long.bitCount(oddBits[w]);
+    }
+    for (int i = 0, o = 0; i < n; i++) {
       if (starts.lo(i) != 0) {
-        oddRows[odd] = i;
-        oddLows[odd++] = starts.loColumn().get(i);
+        oddLows[o++] = starts.loColumn().get(i);
       }
     }
     // Every row is flagged until a bucket's rows hold it.
@@ -105,7 +120,7 @@ final class Tiled6 implements Search6 {
               }
               return true;
             });
-    return inside ? new Tiled6(packed, his, oddRows, oddLows, walk, starts) : null;
+    return inside ? new Tiled6(packed, his, oddBits, oddBefore, oddLows, walk, starts) : null;
   }
 
   /** Bits {@code [low, low + 32)} of a high half, flipped to signed order. */
@@ -115,12 +130,16 @@ final class Tiled6 implements Search6 {
 
   /** Bytes of the arrays: what the rows and their walk hold on the heap. */
   long bytes() {
-    return 8L * packed.length + 8L * his.length + 12L * oddRows.length + walk.bytes();
+    return 8L * packed.length
+        + 8L * his.length
+        + 12L * oddBits.length
+        + 8L * oddLows.length
+        + walk.bytes();
   }
 
   /** Rows whose starts' low halves are not 0. */
   int oddCount() {
-    return oddRows.length;
+    return oddLows.length;
   }
 
   /** Rows flagged: a lookup that ends on one of them with an equal key compares starts in full. */
@@ -144,8 +163,12 @@ final class Tiled6 implements Search6 {
 
   /** Flipped low half of the start of {@code row}. */
   private long startLo(int row) {
-    int i = Arrays.binarySearch(oddRows, row);
-    return i >= 0 ? oddLows[i] : Long.MIN_VALUE;
+    long word = oddBits[row >>> 6];
+    long bit = 1L << row;
+    if ((word & bit) == 0) {
+      return Long.MIN_VALUE;
+    }
+    return oddLows[oddBefore[row >>> 6] + Long.bitCount(word & (bit - 1))];
   }
 
   @Override
