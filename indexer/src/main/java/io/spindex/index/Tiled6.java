@@ -31,13 +31,19 @@ package io.spindex.index;
  * label id from the same long. Every row in {@code [from, to)} starts inside the bucket (checked
  * when the rows are made; a file whose tables say otherwise keeps {@link Rows6}), so comparing keys
  * compares starts, unless the row found is flagged and its key equals the address's: then its run
- * of equal keys is compared in full. The answer is the row the columns' search of the same
- * candidates finds, for a file that fails {@code spindex verify} too. Thread-safe: immutable.
+ * of equal keys is compared in full. The tables are the heap's own ({@link #ownWalk}: wider
+ * buckets, fewer levels) when the file's give every key exactly its bucket's rows, so that the
+ * columns find each key's floor among all the rows as these do; else the file's, searched as the
+ * columns search them. Either way every answer is the columns' (and {@code mapped}'s), for a file
+ * that fails {@code spindex verify} too. Thread-safe: immutable.
  */
 final class Tiled6 implements Search6 {
   private static final int NONE = IpRanges.NONE;
 
-  /** The heap's own tables ({@link #ownWalk}): rows a bucket, rows left to search, bits a table. */
+  /**
+   * The heap's own tables ({@link #ownWalk}): rows a bucket, at most this many rows left to search,
+   * at most this many bits a table.
+   */
   static final int BUCKET_ROWS = 32;
 
   static final int LEAF_ROWS = 128;
