@@ -84,35 +84,57 @@ final class Walk6 {
   }
 
   /**
-   * Hands every leaf to {@code visit} with the bits above its shift that every key walked to it
-   * has. Returns false, having stopped, when {@code visit} does, or when a table does not take the
-   * bits right below its parent's (a file {@code spindex verify} refuses): then the keys of a
-   * bucket do not all share the bits above its shift.
+   * Hands every leaf of the keys' prefix table and prefix6 tables (those a walk of them ends in) to
+   * {@code visit}, with the bits above its shift that every key walked to it has, reading the
+   * section itself: nothing is laid out. Returns false, having stopped, when {@code visit} does, or
+   * when a table does not take the bits right below its parent's (a file {@code spindex verify}
+   * refuses): then the keys of a bucket do not all share the bits above its shift.
    */
-  boolean leaves(Leaves visit) {
-    for (int p = 0; p < map.length; p++) {
-      if (!leaves(map[p], 48, p, visit)) {
+  static boolean leaves(Keys128 keys, Leaves visit) {
+    IntColumn prefix = keys.prefixTable();
+    Prefix6 tables = keys.tables();
+    for (int p = 0; p < Prefix6.MAP_INTS; p++) {
+      int root = tables == null ? 0 : tables.root(p);
+      boolean more =
+          root == 0
+              ? visit.leaf(prefix.get(p), prefix.get(p + 1), 48, p)
+              : leaves(tables, root, 48, p, visit);
+      if (!more) {
         return false;
       }
     }
     return true;
   }
 
-  private boolean leaves(long e, int shift, long bits, Leaves visit) {
-    if (e >= 0) {
-      return visit.leaf((int) (e >>> 32), (int) e, shift, bits);
-    }
-    int s = shift(e);
-    int stride = (int) (e >>> 52) & 31;
+  private static boolean leaves(Prefix6 tables, int o, int shift, long bits, Leaves visit) {
+    int head = tables.element(o);
+    int stride = head & 0xFF;
+    int s = head >>> 8;
     if (s + stride != shift) {
       return false;
     }
     for (int q = 0; q < 1 << stride; q++) {
-      if (!leaves(nodes[(int) e + q], s, bits << stride | q, visit)) {
+      int e = tables.element(o + Prefix6.HEAD_INTS + q);
+      long b = bits << stride | q;
+      boolean more =
+          e < 0 ? leaves(tables, ~e, s, b, visit) : visit.leaf(e, end(tables, o, q), s, b);
+      if (!more) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * The row after bucket {@code q}'s rows in the table at element {@code o}: where bucket {@code q
+   * + 1} begins (the first row of its table when it has one), the table's end for the last.
+   */
+  private static int end(Prefix6 tables, int o, int q) {
+    if (q == (1 << (tables.element(o) & 0xFF)) - 1) {
+      return tables.element(o + 2);
+    }
+    int next = tables.element(o + Prefix6.HEAD_INTS + q + 1);
+    return next >= 0 ? next : tables.element(~next + 1);
   }
 
   /** The buckets of the tables, as they are laid out. */
@@ -136,18 +158,9 @@ final class Walk6 {
         out = Arrays.copyOf(out, Math.max(base + buckets, 2 * out.length));
       }
       size = base + buckets;
-      int last = buckets - 1;
       for (int q = 0; q < buckets; q++) {
         int e = tables.element(o + Prefix6.HEAD_INTS + q);
-        long element;
-        if (e < 0) {
-          element = table(~e);
-        } else if (q == last) {
-          element = leaf(e, tables.element(o + 2));
-        } else {
-          int next = tables.element(o + Prefix6.HEAD_INTS + q + 1);
-          element = leaf(e, next >= 0 ? next : tables.element(~next + 1));
-        }
+        long element = e < 0 ? table(~e) : leaf(e, end(tables, o, q));
         // Assigned after the child's layout, which may grow (replace) the array.
         out[base + q] = element;
       }
