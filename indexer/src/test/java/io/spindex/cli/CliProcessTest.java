@@ -121,16 +121,7 @@ class CliProcessTest {
       assertEquals(l.out, spindex(input, "lookup", "--loader", loader, "r.spx").out, loader);
     }
     // The same ranges without their ends: format 6, rows for the gaps, the same answers.
-    Run t =
-        spindex(
-            null,
-            "build",
-            "ranges",
-            golden("ranges.csv").toString(),
-            "-o",
-            "t.spx",
-            "--range-ends",
-            "tiled");
+    Run t = buildGoldenRanges("t.spx", "tiled");
     assertEquals(0, t.exit, t.err);
     assertTrue(t.out.matches("(?s).*\\bgap rows\\s+[1-9].*"), t.out);
     Run tiled = spindex(null, "inspect", "t.spx");
@@ -145,18 +136,15 @@ class CliProcessTest {
             .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
     assertEquals(0, spindex(null, "verify", "t.spx").exit);
     assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
-    Run no =
-        spindex(
-            null,
-            "build",
-            "ranges",
-            golden("ranges.csv").toString(),
-            "-o",
-            "x.spx",
-            "--range-ends",
-            "no");
+    Run no = buildGoldenRanges("x.spx", "no");
     assertEquals(2, no.exit, no.err);
     assertTrue(no.err.contains("unknown range ends 'no': expected auto, stored or tiled"), no.err);
+  }
+
+  /** {@code spindex build ranges} of the golden ranges with {@code --range-ends ends}. */
+  private Run buildGoldenRanges(String out, String ends) throws Exception {
+    return spindex(
+        null, "build", "ranges", golden("ranges.csv").toString(), "-o", out, "--range-ends", ends);
   }
 
   @Test
