@@ -25,7 +25,7 @@ from spindex import _parse
 from spindex._errors import CorruptIndexError
 
 MAGIC = b"\x89SPX\r\n\x1a\n"
-VERSION = 6  # the newest format version this reader reads; it reads every older one
+VERSION = 7  # the newest format version this reader reads; it reads every older one
 HEADER = 128
 DIR_ENTRY = 32
 ALIGN = 64
@@ -46,6 +46,8 @@ SECTIONS = {
     20: ("range6_labels", 4, 2), 21: ("label_fields", 1, 2), 22: ("prefix24", 4, 3),
     23: ("label_types", 1, 4), 24: ("source_info", 1, 4), 25: ("ipv4_aliases", 8, 4),
     26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6), 28: ("tiled6_labels", 4, 6),
+    29: ("field_value_counts", 4, 7), 30: ("field_value_offsets", 4, 7),
+    31: ("field_value_bytes", 1, 7), 32: ("label_value_ids", 1, 7),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
@@ -53,8 +55,9 @@ KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
 SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
            "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels")
+BY_FIELD = ("field_value_counts", "field_value_offsets", "field_value_bytes")
 OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
-             "tiled_labels")
+             "tiled_labels", "label_value_ids") + BY_FIELD
 PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
 FLIP32 = np.uint32(0x80000000)
@@ -217,17 +220,21 @@ class Index:
                     "" if group[0] in self.sections else " without '%s'" % group[0]),
                     "%d bytes" % s.length)
 
+    def _absent(self, why, names):
+        """None of ``names``, each refused as "no 'name' ``why``"."""
+        for name in names:
+            s = self.sections.get(name)
+            if s is not None:
+                self._fail("section '%s'" % name, s.offset, "no '%s' %s" % (name, why),
+                           "%d bytes" % s.length)
+
     def _rows_of(self, tiled, stored, n):
         """The label sections of one family's n rows: ``tiled`` (ranges without their ends, version
         6) and none of ``stored``, or every one of ``stored``."""
         sec = self.sections
         if tiled in sec:
             self._expect(sec[tiled], n)
-            for name in stored:
-                if name in sec:
-                    self._fail("section '%s'" % name, sec[name].offset, "no '%s' beside '%s' "
-                               "(ranges without their ends)" % (name, tiled),
-                               "%d bytes" % sec[name].length)
+            self._absent("beside '%s' (ranges without their ends)" % tiled, stored)
         else:
             for name in stored:
                 self._expect(self._require(name), n)
@@ -258,10 +265,19 @@ class Index:
             if f is not None and f.length < 2:
                 self._fail("section 'label_fields'", f.offset,
                            "a delimiter line and at least one field name", "%d bytes" % f.length)
-            self._require("label_bytes")
-            o = self._require("label_offsets")
+            if "label_value_ids" in sec:
+                # Labels by field (version 7): each field's values once, a label as their ids.
+                for name in ("label_fields",) + BY_FIELD:
+                    self._require(name)
+                self._absent("beside 'label_value_ids' (labels by field)",
+                             ("label_offsets", "label_bytes"))
+                o = sec["field_value_offsets"]
+            else:
+                self._require("label_bytes")
+                o = self._require("label_offsets")
+                self._absent("without 'label_value_ids' (labels by field)", BY_FIELD)
             if o.elements < 1:
-                self._fail("section 'label_offsets'", o.offset, "at least 1 element", o.elements)
+                self._fail("section '%s'" % o.name, o.offset, "at least 1 element", o.elements)
         p = sec.get("prefix16")
         if p is not None:
             self._expect(p, PREFIX16_ENTRIES)
@@ -391,16 +407,15 @@ class Index:
         else:
             self.ends = self._array("range_ends", i32)
             self.labels = self._array("range_labels", i32)
-        offsets_s = self.sections["label_offsets"]
-        self.label_offsets = self._array("label_offsets", i32)
-        bytes_s = self.sections["label_bytes"]
-        self.label_bytes = self._array("label_bytes", np.uint8)
+        self._read_schema()
+        if "label_value_ids" in self.sections:
+            self.label_offsets, self.label_bytes = self._labels_by_field(i32)
+        else:
+            self.label_offsets = self._array("label_offsets", i32)
+            self.label_bytes = self._array("label_bytes", np.uint8)
+            self._spans("label_offsets", self.label_offsets, "label_bytes")
         self._check_prefix("prefix16", self.prefix16, len(self.starts))
         o = self.label_offsets
-        if o[0] != 0 or o[-1] != bytes_s.length:
-            self._fail("section 'label_offsets'", offsets_s.offset,
-                       "offsets from 0 to %d (the label bytes)" % bytes_s.length,
-                       "from %d to %d" % (o[0], o[-1]))
         sub = self._array("prefix24", i32)
         if "range6_starts_hi" in self.sections:
             self.starts6_hi = self._array("range6_starts_hi", i64)
@@ -426,7 +441,6 @@ class Index:
                 self.labels6 = self._array("range6_labels", i32)
         count = len(o) - 1
         self.label_count = count
-        self._non_decreasing(offsets_s, o, "offsets")
         self._ids_within("tiled_labels" if self.tiled else "range_labels", self.labels, count,
                          self.tiled)
         if sub is not None:
@@ -434,7 +448,6 @@ class Index:
         if self.starts6_hi is not None:
             self._ids_within("tiled6_labels" if self.tiled6 else "range6_labels", self.labels6,
                              count, self.tiled6)
-        self._read_schema()
         info = self._text("source_info")
         if info:
             self.source_info = [tuple(line.split("\t", 1)) for line in info.split("\n")]
@@ -442,6 +455,85 @@ class Index:
         if al is not None:
             self._check_aliases(al)
         self._check_rest()
+
+    def _spans(self, name, offsets, of):
+        """Offsets into section ``of``: from 0 to its length, in ascending order."""
+        s, length = self.sections[name], self.sections[of].length
+        if offsets[0] != 0 or offsets[-1] != length:
+            self._fail("section '%s'" % name, s.offset,
+                       "offsets from 0 to %d (the bytes of '%s')" % (length, of),
+                       "from %d to %d" % (offsets[0], offsets[-1]))
+        self._non_decreasing(s, offsets, "offsets")
+
+    def _labels_by_field(self, i32):
+        """The labels of sections ``field_value_*`` and ``label_value_ids`` (version 7) as offsets
+        and bytes, as ``label_offsets`` and ``label_bytes`` hold them: each label's values joined
+        by the delimiter of ``label_fields``."""
+        delimiter, names = self.schema[0].encode("utf-8"), self.schema[1]
+        sec = self.sections
+        counts_s, ids_s = sec["field_value_counts"], sec["label_value_ids"]
+        if counts_s.elements != len(names):
+            self._fail("section 'field_value_counts'", counts_s.offset,
+                       "%d elements (one a field of 'label_fields')" % len(names),
+                       "%d elements" % counts_s.elements)
+        counts = self._array("field_value_counts", i32).astype(np.int64)
+        for j, c in enumerate(counts):
+            if c < 0:
+                self._fail("section 'field_value_counts'", counts_s.offset + 4 * j,
+                           "a count of values, at least 0", c)
+        widths = [1 if c <= 1 << 8 else 2 if c <= 1 << 16 else 3 if c <= 1 << 24 else 4
+                  for c in counts]
+        stride = sum(widths)
+        offsets_s = sec["field_value_offsets"]
+        if offsets_s.elements != counts.sum() + 1:
+            self._fail("section 'field_value_offsets'", offsets_s.offset,
+                       "%d elements (the values 'field_value_counts' counts, and one)"
+                       % (counts.sum() + 1), "%d elements" % offsets_s.elements)
+        if ids_s.length % stride:
+            self._fail("section 'label_value_ids'", ids_s.offset,
+                       "a multiple of %d bytes (a label's value ids)" % stride,
+                       "%d bytes" % ids_s.length)
+        voff = self._array("field_value_offsets", i32).astype(np.int64)
+        self._spans("field_value_offsets", voff, "field_value_bytes")
+        values = self._array("field_value_bytes", np.uint8)
+        ids = self._array("label_value_ids", np.uint8).reshape(-1, stride)
+        n = len(ids)
+        value = []
+        lengths = np.full(n, len(delimiter) * (len(names) - 1), dtype=np.int64)
+        base = col = 0
+        for j, w in enumerate(widths):
+            v = np.zeros(n, dtype=np.int64)
+            for b in range(w):
+                v |= ids[:, col + b].astype(np.int64) << (8 * b)
+            bad = np.flatnonzero(v >= counts[j])
+            if bad.size:
+                i = int(bad[0])
+                self._fail("section 'label_value_ids'", ids_s.offset + i * stride + col,
+                           "label %d's value id of field %d below %d (its count in "
+                           "'field_value_counts' at offset %d)"
+                           % (i, j, counts[j], counts_s.offset + 4 * j), v[i])
+            col += w
+            v += base
+            base += counts[j]
+            value.append(v)
+            lengths += voff[v + 1] - voff[v]
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        if offsets[-1] > np.iinfo(np.int32).max:
+            self._fail("section 'label_value_ids'", ids_s.offset,
+                       "labels of at most 2 GiB in all", "%d bytes" % offsets[-1])
+        out = np.empty(int(offsets[-1]), dtype=np.uint8)
+        at = offsets[:-1].copy()
+        for j, v in enumerate(value):
+            if j:
+                for d, byte in enumerate(delimiter):
+                    out[at + d] = byte
+                at += len(delimiter)
+            src, length = voff[v], voff[v + 1] - voff[v]
+            within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
+            out[np.repeat(at, length) + within] = values[np.repeat(src, length) + within]
+            at += length
+        return offsets.astype(i32), out
 
     def _check_sub(self, sub):
         s = self.sections["prefix24"]

@@ -510,11 +510,11 @@ def _rewrite(src, dst, version):
 
 
 def test_newer_version_is_rejected_at_the_version_check(tmp_path):
-    path = str(tmp_path / "v7.spx")
-    _rewrite(os.path.join(BAD, "future-version.spx"), path, 7)
-    with pytest.raises(CorruptIndexError, match=r"v7.spx: header at offset 8: expected format "
-                                                r"version 1 to 6 \(written by a newer Spindex\), "
-                                                r"found 7"):
+    path = str(tmp_path / "v8.spx")
+    _rewrite(os.path.join(BAD, "future-version.spx"), path, 8)
+    with pytest.raises(CorruptIndexError, match=r"v8.spx: header at offset 8: expected format "
+                                                r"version 1 to 7 \(written by a newer Spindex\), "
+                                                r"found 8"):
         spindex.open(path)
 
 

@@ -150,6 +150,18 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return this;
   }
 
+  private LabelStore labelStore = LabelStore.AUTO;
+
+  /**
+   * Whether labels with declared fields are stored whole ({@link LabelStore#WHOLE}: a file every
+   * older reader reads) or by field ({@link LabelStore#FIELDS}, format version 7); by default
+   * ({@link LabelStore#AUTO}) by field when that is smaller.
+   */
+  public IpRangeBuilder labelStore(LabelStore s) {
+    this.labelStore = s;
+    return this;
+  }
+
   public IpRangeBuilder onOverlap(OverlapPolicy p) {
     this.policy = p;
     return this;
@@ -407,8 +419,22 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       }
     }
     int[] offsets = rows.labelOffsets();
-    w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
-    w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
+    FieldLabels byField =
+        schema == null || labelStore == LabelStore.WHOLE
+            ? null
+            : FieldLabels.of(offsets, rows.labelBytes(), rows.labelCount(), schema);
+    if (byField != null
+        && labelStore == LabelStore.AUTO
+        && byField.bytes() >= FieldLabels.wholeBytes(rows.labelCount(), rows.labelBytesLength())) {
+      byField = null;
+    }
+    if (byField == null) {
+      w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
+      w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
+    } else {
+      byField.write(w);
+      b.counts.put("label values", (long) byField.offsets.length - 1);
+    }
     if (schema != null) {
       byte[] f = schema.fieldsSection();
       w.bytes(Section.LABEL_FIELDS, f, f.length);

@@ -182,6 +182,16 @@ final class BuildCommand {
     String rangeEnds;
 
     @Option(
+        names = "--label-store",
+        paramLabel = "HOW",
+        defaultValue = "auto",
+        description =
+            "Labels with fields: auto (default: by field when that is smaller, format version 7),"
+                + " fields (each field's distinct values once, a label as their ids) or whole"
+                + " (each label's text: a file Spindex before format version 7 reads).")
+    String labelStore;
+
+    @Option(
         names = "--label-fields",
         paramLabel = "NAME,...",
         split = LabelSchema.LIST_SPLIT,
@@ -232,6 +242,8 @@ final class BuildCommand {
               onOverlap,
               "range-ends",
               rangeEnds,
+              "label-store",
+              labelStore,
               "label-fields",
               labelFields == null ? null : String.join(",", labelFields),
               "label-fields-from-header",

@@ -142,20 +142,7 @@ public final class IndexVerifier {
               String.valueOf(id));
         }
       }
-      SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
-      int prev = 0;
-      for (int i = 0; i <= r.labelCount(); i++) {
-        int at = r.labelOffset(i);
-        if (at < prev) {
-          throw CorruptIndexException.at(
-              file,
-              "section 'label_offsets'",
-              offsets.offset() + 4L * i,
-              "offsets in ascending order, at least " + prev,
-              String.valueOf(at));
-        }
-        prev = at;
-      }
+      r.dictionary().check();
       checkPrefix(h, Section.PREFIX16, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
       checkSubTables(h, r);
       verifyRanges6(h, r);

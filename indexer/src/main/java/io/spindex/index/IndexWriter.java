@@ -106,6 +106,14 @@ public final class IndexWriter {
   /** Builds with IPv6 keys: the {@code prefix6} tables at most this share of the rows' bytes. */
   public static final double IPV6_TABLE_BUDGET = Prefix6.BUDGET;
 
+  /**
+   * Bytes a value id of a field with {@code values} distinct values takes in section {@code
+   * label_value_ids}: the fewest of 1 to 4 that count to it.
+   */
+  public static int valueIdBytes(long values) {
+    return LabelDictionary.idBytes(values);
+  }
+
   /** Range index builds: blocks with more rows than this may get a /24 sub-table. */
   public static final int DENSE_ROWS = SubTables.DENSE_ROWS;
 

@@ -5,7 +5,6 @@
  */
 package io.spindex.index;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -36,8 +35,7 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn labelIds;
   private final IntColumn prefix;
   private final SubTables sub;
-  private final IntColumn labelOffsets;
-  private final ByteBuffer labelBytes;
+  private final LabelDictionary dictionary;
   private final String[] decoded;
   private final Keys128 starts6;
   private final Keys128 ends6;
@@ -83,8 +81,7 @@ public final class IpRanges extends SpindexIndex {
       IntColumn labelIds,
       IntColumn prefix,
       SubTables sub,
-      IntColumn labelOffsets,
-      ByteBuffer labelBytes,
+      LabelDictionary dictionary,
       Keys128 starts6,
       Keys128 ends6,
       IntColumn labelIds6,
@@ -106,9 +103,8 @@ public final class IpRanges extends SpindexIndex {
     this.labelIds = labelIds;
     this.prefix = prefix;
     this.sub = sub;
-    this.labelOffsets = labelOffsets;
-    this.labelBytes = labelBytes.asReadOnlyBuffer();
-    this.decoded = new String[labelOffsets.size() - 1];
+    this.dictionary = dictionary;
+    this.decoded = new String[dictionary.count()];
     this.values = new Object[decoded.length][];
   }
 
@@ -498,26 +494,13 @@ public final class IpRanges extends SpindexIndex {
     return s;
   }
 
-  /** Byte offset of label {@code labelId} in the dictionary; {@code labelCount()} gives the end. */
-  int labelOffset(int labelId) {
-    return labelOffsets.get(labelId);
+  /** The labels' dictionary, for {@code verify}. */
+  LabelDictionary dictionary() {
+    return dictionary;
   }
 
   /** A copy of the label's bytes exactly as they stood in the source. */
   public byte[] labelBytes(int labelId) {
-    int from = labelOffsets.get(labelId);
-    int to = labelOffsets.get(labelId + 1);
-    if (from < 0 || to < from || to > labelBytes.limit()) {
-      // Only a file opened unchecked (whose offsets nothing checked) gets here: fail, never
-      // allocate what a wrong offset asks for.
-      throw new IllegalStateException(
-          String.format(
-              "%s: section 'label_offsets': expected label %d within the %d label bytes, found"
-                  + " [%d, %d) (run spindex verify)",
-              header().file(), labelId, labelBytes.limit(), from, to));
-    }
-    byte[] out = new byte[to - from];
-    labelBytes.duplicate().position(from).get(out);
-    return out;
+    return dictionary.bytes(labelId);
   }
 }

@@ -47,7 +47,7 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 6;
+  static final int VERSION = 7;
 
   /**
    * The label id of a gap row in {@link Section#TILED_LABELS}: a row that starts where no range is
@@ -391,7 +391,11 @@ final class Layout {
         expectElements(h, h.require(Section.RANGE_LABELS), v4);
       } else {
         expectElements(h, tiled, v4);
-        notBeside(h, "tiled_labels", Section.RANGE_ENDS, Section.RANGE_LABELS);
+        absent(
+            h,
+            "beside 'tiled_labels' (ranges without their ends)",
+            Section.RANGE_ENDS,
+            Section.RANGE_LABELS);
       }
       if (hi != null) {
         expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
@@ -402,9 +406,9 @@ final class Layout {
           expectElements(h, h.require(Section.RANGE6_LABELS), v6);
         } else {
           expectElements(h, tiled6, v6);
-          notBeside(
+          absent(
               h,
-              "tiled6_labels",
+              "beside 'tiled6_labels' (ranges without their ends)",
               Section.RANGE6_ENDS_HI,
               Section.RANGE6_ENDS_LO,
               Section.RANGE6_LABELS);
@@ -429,12 +433,27 @@ final class Layout {
             "a delimiter line and at least one field name",
             fields.length() + " bytes");
       }
-      h.require(Section.LABEL_BYTES);
-      SectionEntry offsets = h.require(Section.LABEL_OFFSETS);
+      SectionEntry offsets;
+      if (h.find(Section.LABEL_VALUE_IDS) == null) {
+        h.require(Section.LABEL_BYTES);
+        offsets = h.require(Section.LABEL_OFFSETS);
+        absent(h, "without 'label_value_ids' (labels by field)", FIELD_SECTIONS);
+      } else {
+        // Labels by field: the values' counts, offsets and bytes, and the fields they are of.
+        h.require(Section.LABEL_FIELDS);
+        h.require(Section.FIELD_VALUE_COUNTS);
+        h.require(Section.FIELD_VALUE_BYTES);
+        offsets = h.require(Section.FIELD_VALUE_OFFSETS);
+        absent(
+            h,
+            "beside 'label_value_ids' (labels by field)",
+            Section.LABEL_OFFSETS,
+            Section.LABEL_BYTES);
+      }
       if (offsets.elements() < 1) {
         throw CorruptIndexException.at(
             h.file(),
-            "section 'label_offsets'",
+            "section '" + offsets.section().displayName() + "'",
             offsets.offset(),
             "at least 1 element",
             "" + offsets.elements());
@@ -494,7 +513,9 @@ final class Layout {
                   || s == Section.LABEL_TYPES
                   || s == Section.SOURCE_INFO
                   || s == Section.IPV4_ALIASES
-                  || s == Section.TILED_LABELS)
+                  || s == Section.TILED_LABELS
+                  || s == Section.LABEL_VALUE_IDS
+                  || Arrays.asList(FIELD_SECTIONS).contains(s))
               && h.kind() == IndexKind.IPV4_RANGES;
       if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {
         throw CorruptIndexException.at(
@@ -512,8 +533,8 @@ final class Layout {
     }
   }
 
-  /** None of {@code sections}, which a file with section {@code tiled} has no use for. */
-  private static void notBeside(IndexHeader h, String tiled, Section... sections)
+  /** None of {@code sections}, each refused as "no 'name' {@code why}". */
+  private static void absent(IndexHeader h, String why, Section... sections)
       throws CorruptIndexException {
     for (Section s : sections) {
       SectionEntry e = h.find(s);
@@ -522,11 +543,16 @@ final class Layout {
             h.file(),
             "section '" + s.displayName() + "'",
             e.offset(),
-            "no '" + s.displayName() + "' beside '" + tiled + "' (ranges without their ends)",
+            "no '" + s.displayName() + "' " + why,
             e.length() + " bytes");
       }
     }
   }
+
+  /** The sections of labels by field beside {@link Section#LABEL_VALUE_IDS}. */
+  private static final Section[] FIELD_SECTIONS = {
+    Section.FIELD_VALUE_COUNTS, Section.FIELD_VALUE_OFFSETS, Section.FIELD_VALUE_BYTES
+  };
 
   private static void expectElements(IndexHeader h, SectionEntry e, long expected)
       throws CorruptIndexException {

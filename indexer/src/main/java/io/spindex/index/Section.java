@@ -100,7 +100,24 @@ public enum Section {
    * #RANGE6_ENDS_LO} and {@link #RANGE6_LABELS}): the label id of each row of {@link
    * #RANGE6_STARTS_HI}, or {@link Layout#GAP_LABEL} for a gap row, as {@link #TILED_LABELS}.
    */
-  TILED6_LABELS(28, "tiled6_labels", 4, 6);
+  TILED6_LABELS(28, "tiled6_labels", 4, 6),
+  /**
+   * Labels by field (instead of {@link #LABEL_OFFSETS} and {@link #LABEL_BYTES}, ranges with {@link
+   * #LABEL_FIELDS}): the number of distinct values of each label field, int32, in field order.
+   */
+  FIELD_VALUE_COUNTS(29, "field_value_counts", 4, 7),
+  /**
+   * Labels by field: one int32 byte offset into {@link #FIELD_VALUE_BYTES} a value, and one more;
+   * the first field's values first, each value's bytes at [i, i+1).
+   */
+  FIELD_VALUE_OFFSETS(30, "field_value_offsets", 4, 7),
+  /** Labels by field: the values' bytes, each distinct value of a field once. */
+  FIELD_VALUE_BYTES(31, "field_value_bytes", 1, 7),
+  /**
+   * Labels by field: each label as the ids of its fields' values within their fields, each in the 1
+   * to 4 little-endian bytes its field's count needs (layout in {@link LabelDictionary}).
+   */
+  LABEL_VALUE_IDS(32, "label_value_ids", 1, 7);
 
   private final int id;
   private final String displayName;

@@ -58,20 +58,9 @@ interface SectionSource {
     IntColumn ends = tiled ? null : source.ints(h.require(Section.RANGE_ENDS));
     labelsEntry = tiled ? labelsEntry : h.require(Section.RANGE_LABELS);
     IntColumn labels = source.ints(labelsEntry);
-    SectionEntry offsetsEntry = h.require(Section.LABEL_OFFSETS);
-    IntColumn offsets = source.ints(offsetsEntry);
-    SectionEntry bytesEntry = h.require(Section.LABEL_BYTES);
-    ByteBuffer bytes = source.bytes(bytesEntry);
+    LabelSchema schema = schema(h, source);
+    LabelDictionary dictionary = LabelDictionary.open(h, source, schema);
     checkPrefix(h, source, prefixEntry, prefix, starts.size());
-    int last = offsets.get(offsets.size() - 1);
-    if (offsets.get(0) != 0 || last != bytesEntry.length()) {
-      throw CorruptIndexException.at(
-          h.file(),
-          "section 'label_offsets'",
-          offsetsEntry.offset(),
-          "offsets from 0 to " + bytesEntry.length() + " (the label bytes)",
-          "from " + offsets.get(0) + " to " + last);
-    }
     SectionEntry subEntry = h.find(Section.PREFIX24);
     SubTables sub = subEntry == null ? null : new SubTables(source.ints(subEntry));
     Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
@@ -93,8 +82,8 @@ interface SectionSource {
     }
     Search6 rows6 = null;
     if (source.checksRows()) {
-      int labelCount = offsets.size() - 1;
-      nonDecreasing(h, offsetsEntry, offsets, "offsets");
+      int labelCount = dictionary.count();
+      dictionary.check();
       labelIdsWithin(h, labelsEntry, labels, labelCount, tiled);
       if (sub != null) {
         tablesWithin(h, subEntry, sub, prefix);
@@ -136,13 +125,12 @@ interface SectionSource {
         labels,
         prefix,
         sub,
-        offsets,
-        bytes,
+        dictionary,
         starts6,
         ends6,
         labels6,
         rows6,
-        new IpRanges.Extras(schema(h, source), sourceInfo(h, source), aliases(h, source), tiled6));
+        new IpRanges.Extras(schema, sourceInfo(h, source), aliases(h, source), tiled6));
   }
 
   /** Whether both columns of the keys are heap arrays (io, nio, mmap, text), not mapped views. */
@@ -268,7 +256,7 @@ interface SectionSource {
   }
 
   /** Every value at least the one before it, so that every slice two of them bound is in range. */
-  private static void nonDecreasing(IndexHeader h, SectionEntry e, IntColumn offsets, String what)
+  static void nonDecreasing(IndexHeader h, SectionEntry e, IntColumn offsets, String what)
       throws CorruptIndexException {
     for (int i = 1, n = offsets.size(); i < n; i++) {
       if (offsets.get(i) < offsets.get(i - 1)) {

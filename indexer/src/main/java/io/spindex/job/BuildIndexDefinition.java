@@ -9,6 +9,7 @@ import io.spindex.annotations.Internal;
 import io.spindex.builder.Assembled;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.LabelStore;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.builder.RangeEnds;
@@ -78,6 +79,13 @@ public final class BuildIndexDefinition {
           "ranges: stored (a file older readers read), tiled (without the IPv4 ranges' ends,"
               + " format version 6) or auto (tiled when that is smaller)",
           RangeEnds::parse);
+  public static final JobOption<LabelStore> LABEL_STORE =
+      JobOption.of(
+          "label-store",
+          "auto",
+          "ranges with label fields: whole (a file older readers read), fields (each field's"
+              + " values once, format version 7) or auto (fields when that is smaller)",
+          LabelStore::parse);
   public static final JobOption<List<String>> LABEL_FIELDS =
       JobOption.of(
           "label-fields",
@@ -120,6 +128,7 @@ public final class BuildIndexDefinition {
           DELIMITER,
           ON_OVERLAP,
           RANGE_ENDS,
+          LABEL_STORE,
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
           LABEL_DELIMITER,
@@ -180,7 +189,8 @@ public final class BuildIndexDefinition {
             .strict(o.get(STRICT))
             .prefixTable(o.get(PREFIX_TABLE))
             .onOverlap(o.get(ON_OVERLAP))
-            .rangeEnds(o.get(RANGE_ENDS));
+            .rangeEnds(o.get(RANGE_ENDS))
+            .labelStore(o.get(LABEL_STORE));
     List<String> fields = o.get(LABEL_FIELDS);
     if (!fields.isEmpty() && o.get(LABEL_FIELDS_FROM_HEADER)) {
       throw new UsageException(
