@@ -11,6 +11,7 @@ import io.spindex.index.IpRanges;
 import io.spindex.index.Ipv4Aliases;
 import io.spindex.index.LabelSchema;
 import io.spindex.index.Loader;
+import io.spindex.index.Section;
 import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
 import io.spindex.text.Json;
@@ -69,7 +70,7 @@ final class InspectCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "header crc32c  %08x%n", h.headerCrc32c());
       out.printf(
           Locale.ROOT,
-          "%-16s %12s %14s %14s %9s%n",
+          "%-19s %12s %14s %14s %9s%n",
           "section",
           "offset",
           "bytes",
@@ -78,7 +79,7 @@ final class InspectCommand implements Callable<Integer> {
       for (SectionEntry e : h.sections()) {
         out.printf(
             Locale.ROOT,
-            "%-16s %12d %,14d %,14d %08x%n",
+            "%-19s %12d %,14d %,14d %08x%n",
             e.section().displayName(),
             e.offset(),
             e.length(),
@@ -111,6 +112,13 @@ final class InspectCommand implements Callable<Integer> {
           "label fields   %s (split on '%s')%n",
           schema.typed() ? schema.describe() : String.join(", ", schema.names()),
           schema.delimiter());
+    }
+    SectionEntry values = r.header().find(Section.FIELD_VALUE_OFFSETS);
+    if (values != null) {
+      out.printf(
+          Locale.ROOT,
+          "label store    by field, %,d distinct values (labels stored as their value ids)%n",
+          values.elements() - 1);
     }
     for (Map.Entry<String, String> e : r.sourceInfo().entries()) {
       out.printf(Locale.ROOT, "%-14s %s%n", e.getKey(), e.getValue());
@@ -150,6 +158,13 @@ final class InspectCommand implements Callable<Integer> {
         sb.append(i == 0 ? "" : ",").append(Json.quote(schema.types().get(i).sqlName()));
       }
       sb.append("],\"labelDelimiter\":").append(Json.quote(schema.delimiter()));
+    }
+    if (labels != null) {
+      SectionEntry values = h.find(Section.FIELD_VALUE_OFFSETS);
+      sb.append(",\"labelStore\":").append(Json.quote(values == null ? "whole" : "fields"));
+      if (values != null) {
+        sb.append(",\"labelValues\":").append(values.elements() - 1);
+      }
     }
     if (ranges != null && !ranges.sourceInfo().isEmpty()) {
       sb.append(",\"sources\":[");

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -139,12 +140,51 @@ class CliProcessTest {
     Run no = buildGoldenRanges("x.spx", "no");
     assertEquals(2, no.exit, no.err);
     assertTrue(no.err.contains("unknown range ends 'no': expected auto, stored or tiled"), no.err);
+    // Labels by field: format 7, the same answers.
+    Run byField =
+        buildGoldenRanges(
+            "v.spx", "auto", "--label-store", "fields", "--label-fields", "country,region,city");
+    assertEquals(0, byField.exit, byField.err);
+    Run v = spindex(null, "inspect", "v.spx");
+    assertTrue(v.out.contains("format         7\n"), v.out);
+    assertTrue(
+        v.out.matches("(?s).*\nlabel store    by field, [1-9][0-9]* distinct values .*"), v.out);
+    assertTrue(
+        spindex(null, "inspect", "--json", "v.spx").out.contains("\"labelStore\":\"fields\","));
+    assertTrue(
+        spindex(null, "inspect", "--json", "f.spx").out.contains("\"labelStore\":\"whole\""));
+    assertEquals(0, spindex(null, "verify", "v.spx").exit);
+    // As f.spx (the same fields, stored whole): the labels of other field counts were rejects.
+    Run whole = spindex(input, "lookup", "f.spx");
+    assertTrue(whole.out.contains("\t대한민국|서울특별시|KT\n"), whole.out);
+    assertEquals(whole.out, spindex(input, "lookup", "v.spx").out);
+    assertEquals(
+        spindex(input, "lookup", "--json", "f.spx").out,
+        spindex(input, "lookup", "--json", "v.spx").out);
+    Run noStore = buildGoldenRanges("y.spx", "auto", "--label-store", "no");
+    assertEquals(2, noStore.exit, noStore.err);
+    assertTrue(
+        noStore.err.contains("unknown label store 'no': expected auto, whole or fields"),
+        noStore.err);
   }
 
-  /** {@code spindex build ranges} of the golden ranges with {@code --range-ends ends}. */
-  private Run buildGoldenRanges(String out, String ends) throws Exception {
-    return spindex(
-        null, "build", "ranges", golden("ranges.csv").toString(), "-o", out, "--range-ends", ends);
+  /**
+   * {@code spindex build ranges} of the golden ranges with {@code --range-ends ends} and {@code
+   * more} options.
+   */
+  private Run buildGoldenRanges(String out, String ends, String... more) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "build",
+                "ranges",
+                golden("ranges.csv").toString(),
+                "-o",
+                out,
+                "--range-ends",
+                ends));
+    args.addAll(Arrays.asList(more));
+    return spindex(null, args.toArray(new String[0]));
   }
 
   @Test

@@ -40,7 +40,10 @@ import org.junit.jupiter.api.BeforeAll;
  * --no-prefix-table} over 0.0.0.0, 10.0.0.0/8, 11.0.0.0/24, 11.0.1.0/24, 192.0.2.0/24,
  * ::fffe:0:0/96 and three /48s of 2001:db8::/32 at time 0: ranges without their ends (format
  * version 6), eight IPv4 rows and seven IPv6 rows, three of each gaps (one IPv6 gap starts at
- * ::ffff:0:0).
+ * ::ffff:0:0). {@code valid-ranges-fields} is {@code spindex build ranges --label-fields name,tag
+ * --label-store fields --no-prefix-table} over {@code 0.0.0.0,0.0.0.0,zero|a}, {@code
+ * 10.0.0.0/8,ten|"x|y"}, {@code 1.0.1.0/24,one|s} and {@code 2001:db8::/48,v6|b} at time 0: labels
+ * by field (format version 7), whose labels 0x0A000001 and 2001:db8:: below read.
  */
 class IndexReaderFuzzTest {
   private static Path file;
