@@ -499,7 +499,6 @@ class Index:
         ids = self._array("label_value_ids", np.uint8).reshape(-1, stride)
         n = len(ids)
         value = []
-        lengths = np.full(n, len(delimiter) * (len(names) - 1), dtype=np.int64)
         base = col = 0
         for j, w in enumerate(widths):
             v = np.zeros(n, dtype=np.int64)
@@ -513,27 +512,23 @@ class Index:
                            "'field_value_counts' at offset %d)"
                            % (i, j, counts[j], counts_s.offset + 4 * j), v[i])
             col += w
-            v += base
+            value.append(v + base)
             base += counts[j]
-            value.append(v)
-            lengths += voff[v + 1] - voff[v]
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        if offsets[-1] > np.iinfo(np.int32).max:
+        if sum(int((voff[v + 1] - voff[v]).sum()) for v in value) + \
+                len(delimiter) * (len(names) - 1) * n > np.iinfo(np.int32).max:
             self._fail("section 'label_value_ids'", ids_s.offset,
-                       "labels of at most 2 GiB in all", "%d bytes" % offsets[-1])
-        out = np.empty(int(offsets[-1]), dtype=np.uint8)
-        at = offsets[:-1].copy()
-        for j, v in enumerate(value):
-            if j:
-                for d, byte in enumerate(delimiter):
-                    out[at + d] = byte
-                at += len(delimiter)
-            src, length = voff[v], voff[v + 1] - voff[v]
-            within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
-            out[np.repeat(at, length) + within] = values[np.repeat(src, length) + within]
-            at += length
-        return offsets.astype(i32), out
+                       "labels of at most 2 GiB in all", "more")
+        # Each label's values, joined by the delimiter in Arrow's kernels (binary: a label's bytes
+        # are kept as they are, UTF-8 or not); imported here, where only labels by field need it.
+        import pyarrow.compute as pc
+        values = pa.Array.from_buffers(pa.binary(), int(base), [
+            None, pa.py_buffer(voff.astype(i32)), pa.py_buffer(values)])
+        joined = pc.binary_join_element_wise(*[values.take(pa.array(v)) for v in value],
+                                             delimiter) if n else pa.array([], pa.binary())
+        offsets = np.frombuffer(joined.buffers()[1], dtype=i32)[joined.offset:joined.offset + n + 1]
+        out = np.frombuffer(joined.buffers()[2], dtype=np.uint8) if n else np.zeros(0, np.uint8)
+        out = out[offsets[0]:offsets[-1]] if n else out
+        return (offsets - offsets[0]).astype(i32), out
 
     def _check_sub(self, sub):
         s = self.sections["prefix24"]

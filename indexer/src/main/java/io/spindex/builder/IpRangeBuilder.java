@@ -419,10 +419,12 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       }
     }
     int[] offsets = rows.labelOffsets();
-    FieldLabels byField =
-        schema == null || labelStore == LabelStore.WHOLE
-            ? null
-            : FieldLabels.of(offsets, rows.labelBytes(), rows.labelCount(), schema);
+    FieldLabels byField = null;
+    if (schema != null && labelStore != LabelStore.WHOLE) {
+      long t2 = System.nanoTime();
+      byField = FieldLabels.of(offsets, rows.labelBytes(), rows.labelCount(), schema);
+      b.phases.put("labels", System.nanoTime() - t2);
+    }
     if (byField != null
         && labelStore == LabelStore.AUTO
         && byField.bytes() >= FieldLabels.wholeBytes(rows.labelCount(), rows.labelBytesLength())) {
