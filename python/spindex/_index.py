@@ -48,6 +48,7 @@ SECTIONS = {
     26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6), 28: ("tiled6_labels", 4, 6),
     29: ("field_value_counts", 4, 7), 30: ("field_value_offsets", 4, 7),
     31: ("field_value_bytes", 1, 7), 32: ("label_value_ids", 1, 7),
+    33: ("range_starts_low", 1, 7), 34: ("row_label_ids", 1, 7),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
@@ -57,7 +58,7 @@ RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_end
            "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels")
 BY_FIELD = ("field_value_counts", "field_value_offsets", "field_value_bytes")
 OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
-             "tiled_labels", "label_value_ids") + BY_FIELD
+             "tiled_labels", "label_value_ids", "range_starts_low", "row_label_ids") + BY_FIELD
 PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
 FLIP32 = np.uint32(0x80000000)
@@ -255,8 +256,22 @@ class Index:
             self._only_in(("id_hashes",))
         else:
             v6 = sec["range6_starts_hi"].elements if "range6_starts_hi" in sec else 0
-            self._expect(self._require("range_starts"), self.rows - v6)
-            self._rows_of("tiled_labels", ("range_ends", "range_labels"), self.rows - v6)
+            v4 = self.rows - v6
+            if "range_starts_low" in sec:
+                # Packed rows (version 7): 2 bytes a start below its /16 block, 1 to 4 a label id.
+                self._require("prefix16")
+                self._expect(sec["range_starts_low"], 2 * v4)
+                ids = self._require("row_label_ids")
+                width = ids.elements // v4 if v4 else 1
+                if ids.elements != width * v4 or not 1 <= width <= 4:
+                    self._fail("section 'row_label_ids'", ids.offset,
+                               "1 to 4 bytes a row for %d rows" % v4, "%d bytes" % ids.elements)
+                self._absent("beside 'range_starts_low' (packed rows)",
+                             ("range_starts", "tiled_labels", "range_ends", "range_labels"))
+            else:
+                self._expect(self._require("range_starts"), v4)
+                self._absent("without 'range_starts_low' (packed rows)", ("row_label_ids",))
+                self._rows_of("tiled_labels", ("range_ends", "range_labels"), v4)
             if "range6_starts_hi" in sec:
                 self._expect(self._require("range6_starts_lo"), v6)
                 self._rows_of("tiled6_labels", RANGES6[2:5], v6)
@@ -330,7 +345,7 @@ class Index:
             self._fail("section '%s'" % s.name, s.offset + 4 * i,
                        "%s in ascending order, at least %d" % (what, values[i - 1]), values[i])
 
-    def _ids_within(self, name, ids, count, gaps=False):
+    def _ids_within(self, name, ids, count, gaps=False, width=4):
         bad = (ids < 0) | (ids >= count)
         if gaps:
             bad &= ids != -1
@@ -338,7 +353,7 @@ class Index:
         if bad.size:
             i = int(bad[0])
             s = self.sections[name]
-            self._fail("section '%s'" % name, s.offset + 4 * i, "a label id in [0, %d)%s" % (
+            self._fail("section '%s'" % name, s.offset + width * i, "a label id in [0, %d)%s" % (
                 count, " or -1 (a gap)" if gaps else ""), ids[i])
 
     def _text(self, name):
@@ -350,7 +365,7 @@ class Index:
         i32, i64 = np.dtype(le + "i4"), np.dtype(le + "i8")
         self.prefix16 = self._array("prefix16", i32)
         self.starts = self.ends = self.labels = self.keys = None
-        self.tiled = self.tiled6 = False
+        self.tiled = self.tiled6 = self.packed = False
         self.starts6_hi = self.keys6_hi = None
         self.schema = None
         self.aliases = np.zeros((0, 3), dtype=np.int64)
@@ -394,12 +409,17 @@ class Index:
                 self._check_prefix("prefix16_v6", p6, len(self.keys6_hi))
             self._check_rest()
             return
-        self.starts = self._array("range_starts", i32)
-        self.tiled = "tiled_labels" in self.sections
+        self.packed = "range_starts_low" in self.sections
+        if self.packed:
+            self.starts, self.labels = self._packed_rows()
+        else:
+            self.starts = self._array("range_starts", i32)
+        self.tiled = self.packed or "tiled_labels" in self.sections
         if self.tiled:
             # Ranges without their ends (format version 6): a row ends where the next starts, the
             # last at 255.255.255.255, and a gap row's label id is -1.
-            self.labels = self._array("tiled_labels", i32)
+            if not self.packed:
+                self.labels = self._array("tiled_labels", i32)
             self.ends = np.empty_like(self.starts)
             if len(self.starts):
                 self.ends[:-1] = self.starts[1:] - np.int32(1)
@@ -441,8 +461,10 @@ class Index:
                 self.labels6 = self._array("range6_labels", i32)
         count = len(o) - 1
         self.label_count = count
-        self._ids_within("tiled_labels" if self.tiled else "range_labels", self.labels, count,
-                         self.tiled)
+        self._ids_within("row_label_ids" if self.packed else "tiled_labels" if self.tiled else
+                         "range_labels", self.labels, count, self.tiled,
+                         self.sections["row_label_ids"].length // max(1, len(self.labels))
+                         if self.packed else 4)
         if sub is not None:
             self._check_sub(sub)
         if self.starts6_hi is not None:
@@ -455,6 +477,22 @@ class Index:
         if al is not None:
             self._check_aliases(al)
         self._check_rest()
+
+    def _packed_rows(self):
+        """The flipped starts and label ids of packed rows (version 7): the rows ``prefix16``
+        puts in block b start at b << 16 and their 16 low bits; a label id of all bits set is a
+        gap's, -1."""
+        low = self._array("range_starts_low", np.dtype("<u2"))
+        self._check_prefix("prefix16", self.prefix16, len(low))
+        blocks = np.repeat(np.arange(65536, dtype=np.int64), np.diff(self.prefix16))
+        starts = (((blocks << 16) | low.astype(np.int64)) ^ 0x80000000).astype(np.uint32)
+        raw = self._array("row_label_ids", np.uint8)
+        width = len(raw) // len(low) if len(low) else 1
+        ids = np.zeros(len(low), dtype=np.int64)
+        for b in range(width):
+            ids |= raw[b::width].astype(np.int64) << (8 * b)
+        ids[ids == (1 << (8 * width)) - 1] = -1
+        return starts.view(np.int32), ids.astype(np.int32)
 
     def _spans(self, name, offsets, of):
         """Offsets into section ``of``: from 0 to its length, in ascending order."""

@@ -281,6 +281,47 @@ def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_pa
     assert os.path.getsize(fixtures["dense"]) < os.path.getsize(stored)
 
 
+def test_packed_rows_read_as_tiled_rows(fixtures, queries, tmp_path):
+    """The real-shaped ranges packed (--range-ends packed, version 7: 2 bytes a start below its
+    /16 block, the label id in the bytes the labels need) and tiled: the same rows, the same
+    answers as Java and as each other; a damaged label id or prefix table is refused."""
+    paths = {}
+    for how in ("tiled", "packed"):
+        paths[how] = str(tmp_path / (how + ".spx"))
+        cli("build", "ranges", fixtures["dense_txt"], "-o", paths[how], "--range-ends", how)
+    a, b = spindex.open(paths["tiled"]), spindex.open(paths["packed"])
+    assert b.version == 7 and b.packed and b.tiled and "range_starts" not in b.sections
+    rows = len(a.starts)
+    assert b.sections["range_starts_low"].length == 2 * rows
+    width = b.sections["row_label_ids"].length // rows
+    assert (width == 1) == (a.label_count <= 255) and 1 <= width <= 4
+    for x, y in ((a.starts, b.starts), (a.ends, b.ends), (a.labels, b.labels)):
+        assert np.array_equal(x, y)
+    with open(fixtures["dense_txt"]) as f:
+        edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
+    q = queries[:3000] + edges
+    _check_against_java(paths["packed"], q)
+    assert a.label(q).to_pylist() == b.label(q).to_pylist()
+    bad = str(tmp_path / "bad.spx")
+    top = (1 << (8 * width)) - 1
+    _rewrite_section(paths["packed"], bad, "row_label_ids",
+                     lambda body: body.__setitem__(slice(width, 2 * width),
+                                                   list((top - 1).to_bytes(width, "little"))))
+    with pytest.raises(CorruptIndexError, match=r"section 'row_label_ids' at offset %d: expected "
+                                                r"a label id in \[0, %d\) or -1 \(a gap\), "
+                                                r"found %d" % (b.sections["row_label_ids"].offset
+                                                               + width, a.label_count, top - 1)):
+        spindex.open(bad)
+    p = a.prefix16
+    block = int(np.flatnonzero(np.diff(p))[0])  # the first block with rows
+    _rewrite_section(paths["packed"], bad, "prefix16",
+                     lambda body: body.view("<i4").__setitem__(block + 2, 0))
+    with pytest.raises(CorruptIndexError, match=r"section 'prefix16' at offset \d+: expected "
+                                                r"entries in ascending order, at least \d+, "
+                                                r"found 0"):
+        spindex.open(bad)
+
+
 def test_labels_by_field_read_as_whole_labels(fixtures, queries, tmp_path):
     """The dual-stack ranges with four declared fields, their labels stored by field
     (label_value_ids, version 7) and whole: the same label bytes, the same answers as Java and as

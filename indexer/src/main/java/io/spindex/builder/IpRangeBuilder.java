@@ -10,6 +10,7 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
 import io.spindex.index.IpRanges;
 import io.spindex.index.LabelSchema;
+import io.spindex.index.PackedRows;
 import io.spindex.index.Section;
 import io.spindex.index.SourceInfo;
 import io.spindex.text.InputException;
@@ -374,12 +375,22 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    // Each layout that may be written, with its tables; auto keeps the smaller file.
+    // Each layout that may be written, with its tables; auto keeps the smaller file of those the
+    // mapped loader reads in place. Packed rows (2 bytes a start below its /16 block, the label id
+    // in the bytes its count needs) only when asked for, and with a prefix table to give the
+    // blocks: the smallest file, which every loader unpacks into the columns of tiled rows.
+    int idBytes = PackedRows.labelIdBytes(rows.labelCount());
+    boolean pack =
+        prefixTable
+            && ends == RangeEnds.PACKED
+            && (long) (2 + idBytes) * (flat.size + gaps) <= Integer.MAX_VALUE / 2;
     Rows4Layout rows4 =
-        ends == RangeEnds.TILED ? null : new Rows4Layout(flat.starts, flat.size, null, flat.size);
-    if (ends.tile(flat.size, gaps, 12, 8)) {
+        ends == RangeEnds.TILED || ends == RangeEnds.PACKED
+            ? null
+            : new Rows4Layout(flat.starts, flat.size, null, 0, flat.size);
+    if (ends.tile(flat.size, gaps, 12, pack ? 2 + idBytes : 8)) {
       int[][] t = flat.tiled(gaps);
-      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, t[1], flat.size);
+      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, t[1], pack ? idBytes : 0, flat.size);
       rows4 = rows4 == null || tiled.bytes() < rows4.bytes() ? tiled : rows4;
     }
     if (rows4.tiledLabels != null) {
@@ -405,11 +416,18 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int count6 = rows6out == null ? 0 : rows6out.size;
     IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + count6, digest);
     created(w);
-    w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
+    if (rows4.idBytes > 0) {
+      byte[] low = PackedRows.lows(rows4.starts, rows4.size);
+      w.bytes(Section.RANGE_STARTS_LOW, low, low.length);
+      byte[] ids = PackedRows.labelIds(rows4.tiledLabels, rows4.size, rows4.idBytes);
+      w.bytes(Section.ROW_LABEL_IDS, ids, ids.length);
+    } else {
+      w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
+    }
     if (rows4.tiledLabels == null) {
       w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
       w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
-    } else {
+    } else if (rows4.idBytes == 0) {
       w.ints(Section.TILED_LABELS, rows4.tiledLabels, rows4.size);
     }
     if (rows4.prefix != null) {
@@ -511,6 +529,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
     final int[] tiledLabels;
 
+    /** Bytes a packed row's label id takes, or 0 for rows that are not packed. */
+    final int idBytes;
+
     final int[] prefix;
     final int[] sub;
 
@@ -518,10 +539,11 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
      * @param ranges the ranges the rows hold: the dense blocks and the sub-tables' budget are
      *     counted in ranges whatever the layout, so that gap rows do not buy a file more tables
      */
-    private Rows4Layout(int[] starts, int size, int[] tiledLabels, int ranges) {
+    private Rows4Layout(int[] starts, int size, int[] tiledLabels, int idBytes, int ranges) {
       this.starts = starts;
       this.size = size;
       this.tiledLabels = tiledLabels;
+      this.idBytes = idBytes;
       if (prefixTable) {
         prefix = prefixTable(starts, size);
         // A block of more than denseRows ranges has about size / ranges times as many rows.
@@ -535,7 +557,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     /** Bytes of the rows and the /24 sub-tables (the rest of the file is the same either way). */
     long bytes() {
-      return 4L * size * (tiledLabels != null ? 2 : 3) + (sub == null ? 0 : 4L * sub.length);
+      long row = idBytes > 0 ? 2 + idBytes : tiledLabels != null ? 8 : 12;
+      return row * size + (sub == null ? 0 : 4L * sub.length);
     }
   }
 

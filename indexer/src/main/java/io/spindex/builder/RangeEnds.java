@@ -23,10 +23,17 @@ public enum RangeEnds {
   AUTO,
   /** With their ends: a file every older reader (format version 5 and before) reads. */
   STORED,
-  /** Without their ends, whatever the gaps. */
-  TILED;
+  /** Without their ends, whatever the gaps: a file Spindex of format version 6 reads. */
+  TILED,
+  /**
+   * Without their ends and packed, whatever the gaps (format version 7): each start as its 16 bits
+   * below its /16 block, each label id in the bytes the labels' count needs; as {@link #TILED}
+   * without a prefix table. The smallest file; every loader unpacks the rows, so {@code mapped}
+   * holds them on the heap (8 bytes a row) instead of reading them in place.
+   */
+  PACKED;
 
-  /** {@code auto}, {@code stored} or {@code tiled}, any case. */
+  /** {@code auto}, {@code stored}, {@code tiled} or {@code packed}, any case. */
   public static RangeEnds parse(String v) {
     for (RangeEnds e : values()) {
       if (e.name().equalsIgnoreCase(v)) {
@@ -34,7 +41,7 @@ public enum RangeEnds {
       }
     }
     throw new IllegalArgumentException(
-        "unknown range ends '" + v + "': expected auto, stored or tiled");
+        "unknown range ends '" + v + "': expected auto, stored, tiled or packed");
   }
 
   @Override
@@ -49,6 +56,7 @@ public enum RangeEnds {
    */
   boolean tile(int size, int gaps, int storedBytes, int tiledBytes) {
     return this == TILED
+        || this == PACKED
         || (this == AUTO && (long) tiledBytes * (size + gaps) < (long) storedBytes * size);
   }
 }

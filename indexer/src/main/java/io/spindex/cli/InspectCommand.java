@@ -96,8 +96,9 @@ final class InspectCommand implements Callable<Integer> {
     if (r.tiled()) {
       out.printf(
           Locale.ROOT,
-          "ipv4 gap rows  %,d (ranges stored without their ends)%n",
-          r.size() - r.rangeCount());
+          "ipv4 gap rows  %,d (ranges stored without their ends%s)%n",
+          r.size() - r.rangeCount(),
+          r.header().find(Section.RANGE_STARTS_LOW) == null ? "" : ", packed");
     }
     if (r.ipv6Tiled()) {
       out.printf(

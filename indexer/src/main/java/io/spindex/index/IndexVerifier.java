@@ -113,8 +113,15 @@ public final class IndexVerifier {
       verifyProducts(h, (ProductIndex) index);
     } else {
       IpRanges r = (IpRanges) index;
-      SectionEntry starts = h.require(Section.RANGE_STARTS);
-      SectionEntry labels = h.require(r.tiled() ? Section.TILED_LABELS : Section.RANGE_LABELS);
+      // Packed rows' starts and label ids are named in their own sections (2 and 1 to 4 bytes a
+      // row); the loader read them into the columns checked here.
+      boolean packed = h.find(Section.RANGE_STARTS_LOW) != null;
+      SectionEntry starts = h.require(packed ? Section.RANGE_STARTS_LOW : Section.RANGE_STARTS);
+      SectionEntry labels =
+          h.require(
+              packed
+                  ? Section.ROW_LABEL_IDS
+                  : r.tiled() ? Section.TILED_LABELS : Section.RANGE_LABELS);
       for (int i = 0; i < r.size(); i++) {
         if (r.tiled()) {
           verifyTiledRow(h, r, starts, labels, i);
@@ -162,7 +169,7 @@ public final class IndexVerifier {
       throw unordered(
           h, starts, i, r.start(i - 1), r.start(i), "after the start of the previous row");
     }
-    tiledLabel(h, labels, i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
+    tiledLabel(h, labels, r.size(), i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
   }
 
   /**
@@ -170,7 +177,7 @@ public final class IndexVerifier {
    * dictionary, or a gap's if the row is neither the first nor after a gap.
    */
   private static void tiledLabel(
-      IndexHeader h, SectionEntry labels, int i, int id, int before, IpRanges r)
+      IndexHeader h, SectionEntry labels, int rows, int i, int id, int before, IpRanges r)
       throws CorruptIndexException {
     boolean gap = id == Layout.GAP_LABEL;
     String wrong =
@@ -185,7 +192,7 @@ public final class IndexVerifier {
       throw CorruptIndexException.at(
           h.file(),
           "section '" + labels.section().displayName() + "'",
-          labels.offset() + 4L * i,
+          rowAt(labels, i, rows),
           wrong,
           String.valueOf(id));
     }
@@ -207,7 +214,7 @@ public final class IndexVerifier {
             h, Section.RANGE6_STARTS_HI, i, s, i - 1, s, "after the start of the previous row");
       }
       int id = r.ipv6LabelIdOfRow(i);
-      tiledLabel(h, tiled, i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
+      tiledLabel(h, tiled, r.ipv6Size(), i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
       if (id != Layout.GAP_LABEL) {
         requireNotMapped(h, Section.RANGE6_STARTS_HI, i, s, e);
       }
@@ -448,12 +455,17 @@ public final class IndexVerifier {
     }
   }
 
+  /** Where row {@code row} of section {@code e}, whose {@code rows} rows are alike, starts. */
+  private static long rowAt(SectionEntry e, int row, int rows) {
+    return e.offset() + (rows == 0 ? 0 : e.length() / rows) * row;
+  }
+
   private static CorruptIndexException unordered(
       IndexHeader h, SectionEntry e, int row, int before, int found, String rule) {
     return CorruptIndexException.at(
         h.file(),
         "section '" + e.section().displayName() + "'",
-        e.offset() + 4L * row,
+        e.offset() + (e.section() == Section.RANGE_STARTS_LOW ? 2L : 4L) * row,
         "row " + row + " " + rule + " (" + Ipv4Text.format(before) + " at row " + (row - 1) + ")",
         Ipv4Text.format(found));
   }

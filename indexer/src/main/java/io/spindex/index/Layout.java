@@ -384,12 +384,37 @@ final class Layout {
       SectionEntry hi = h.find(Section.RANGE6_STARTS_HI);
       long v6 = hi == null ? 0 : hi.elements();
       long v4 = h.rowCount() - v6;
-      expectElements(h, h.require(Section.RANGE_STARTS), v4);
+      SectionEntry low = h.find(Section.RANGE_STARTS_LOW);
       SectionEntry tiled = h.find(Section.TILED_LABELS);
-      if (tiled == null) {
+      if (low != null) {
+        // Packed rows: the starts' low 16 bits, the label ids in 1 to 4 bytes a row.
+        h.require(Section.PREFIX16);
+        expectElements(h, low, 2 * v4);
+        SectionEntry ids = h.require(Section.ROW_LABEL_IDS);
+        long width = v4 == 0 ? 1 : ids.elements() / v4;
+        if (ids.elements() != width * v4 || width < 1 || width > 4) {
+          throw CorruptIndexException.at(
+              h.file(),
+              "section 'row_label_ids'",
+              ids.offset(),
+              "1 to 4 bytes a row for " + v4 + " rows",
+              ids.elements() + " bytes");
+        }
+        absent(
+            h,
+            "beside 'range_starts_low' (packed rows)",
+            Section.RANGE_STARTS,
+            Section.TILED_LABELS,
+            Section.RANGE_ENDS,
+            Section.RANGE_LABELS);
+      } else if (tiled == null) {
+        expectElements(h, h.require(Section.RANGE_STARTS), v4);
+        absent(h, "without 'range_starts_low' (packed rows)", Section.ROW_LABEL_IDS);
         expectElements(h, h.require(Section.RANGE_ENDS), v4);
         expectElements(h, h.require(Section.RANGE_LABELS), v4);
       } else {
+        expectElements(h, h.require(Section.RANGE_STARTS), v4);
+        absent(h, "without 'range_starts_low' (packed rows)", Section.ROW_LABEL_IDS);
         expectElements(h, tiled, v4);
         absent(
             h,
@@ -515,6 +540,8 @@ final class Layout {
                   || s == Section.IPV4_ALIASES
                   || s == Section.TILED_LABELS
                   || s == Section.LABEL_VALUE_IDS
+                  || s == Section.RANGE_STARTS_LOW
+                  || s == Section.ROW_LABEL_IDS
                   || Arrays.asList(FIELD_SECTIONS).contains(s))
               && h.kind() == IndexKind.IPV4_RANGES;
       if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {

@@ -117,7 +117,18 @@ public enum Section {
    * Labels by field: each label as the ids of its fields' values within their fields, each in the 1
    * to 4 little-endian bytes its field's count needs (layout in {@link LabelDictionary}).
    */
-  LABEL_VALUE_IDS(32, "label_value_ids", 1, 7);
+  LABEL_VALUE_IDS(32, "label_value_ids", 1, 7),
+  /**
+   * Packed IPv4 rows (instead of {@link #RANGE_STARTS}, beside {@link #PREFIX16} and {@link
+   * #ROW_LABEL_IDS}): the low 16 bits of each row's start, 2 little-endian bytes a row; the high 16
+   * are the block {@link #PREFIX16} puts the row in (layout in {@link PackedRows}).
+   */
+  RANGE_STARTS_LOW(33, "range_starts_low", 1, 7),
+  /**
+   * Packed IPv4 rows (instead of {@link #TILED_LABELS}): each row's label id in the 1 to 4
+   * little-endian bytes a row the section's length gives, all bits set for a gap row.
+   */
+  ROW_LABEL_IDS(34, "row_label_ids", 1, 7);
 
   private final int id;
   private final String displayName;

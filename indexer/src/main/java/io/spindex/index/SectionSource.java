@@ -50,17 +50,35 @@ interface SectionSource {
     if (h.kind() == IndexKind.PRODUCTS) {
       return products(h, loader, source, prefixEntry, prefix);
     }
-    IntColumn starts = source.ints(h.require(Section.RANGE_STARTS));
-    // Ranges without their ends (tiled_labels) have no ends column: a row ends where the next
-    // starts.
-    SectionEntry labelsEntry = h.find(Section.TILED_LABELS);
-    boolean tiled = labelsEntry != null;
-    IntColumn ends = tiled ? null : source.ints(h.require(Section.RANGE_ENDS));
-    labelsEntry = tiled ? labelsEntry : h.require(Section.RANGE_LABELS);
-    IntColumn labels = source.ints(labelsEntry);
+    SectionEntry lowEntry = h.find(Section.RANGE_STARTS_LOW);
+    IntColumn starts;
+    IntColumn labels;
+    SectionEntry labelsEntry;
+    int labelWidth = 4;
+    boolean tiled;
+    IntColumn ends = null;
+    if (lowEntry != null) {
+      // Packed rows: read into the columns of tiled rows (the prefix table checked first).
+      int rows = (int) (lowEntry.length() / 2);
+      checkPrefix(h, source, prefixEntry, prefix, rows);
+      starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
+      labelsEntry = h.require(Section.ROW_LABEL_IDS);
+      labels = PackedRows.labelIds(source.bytes(labelsEntry), rows);
+      labelWidth = rows == 0 ? 1 : (int) (labelsEntry.length() / rows);
+      tiled = true;
+    } else {
+      starts = source.ints(h.require(Section.RANGE_STARTS));
+      // Ranges without their ends (tiled_labels) have no ends column: a row ends where the next
+      // starts.
+      labelsEntry = h.find(Section.TILED_LABELS);
+      tiled = labelsEntry != null;
+      ends = tiled ? null : source.ints(h.require(Section.RANGE_ENDS));
+      labelsEntry = tiled ? labelsEntry : h.require(Section.RANGE_LABELS);
+      labels = source.ints(labelsEntry);
+      checkPrefix(h, source, prefixEntry, prefix, starts.size());
+    }
     LabelSchema schema = schema(h, source);
     LabelDictionary dictionary = LabelDictionary.open(h, source, schema);
-    checkPrefix(h, source, prefixEntry, prefix, starts.size());
     SectionEntry subEntry = h.find(Section.PREFIX24);
     SubTables sub = subEntry == null ? null : new SubTables(source.ints(subEntry));
     Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
@@ -84,12 +102,12 @@ interface SectionSource {
     if (source.checksRows()) {
       int labelCount = dictionary.count();
       dictionary.check();
-      labelIdsWithin(h, labelsEntry, labels, labelCount, tiled);
+      labelIdsWithin(h, labelsEntry, labelWidth, labels, labelCount, tiled);
       if (sub != null) {
         tablesWithin(h, subEntry, sub, prefix);
       }
       if (starts6.size() > 0) {
-        labelIdsWithin(h, labels6Entry, labels6, labelCount, tiled6);
+        labelIdsWithin(h, labels6Entry, 4, labels6, labelCount, tiled6);
       }
     }
     if (starts6.size() > 0
@@ -270,9 +288,12 @@ interface SectionSource {
     }
   }
 
-  /** Every label id names a label of the dictionary (or, with {@code gaps}, is a gap row's). */
+  /**
+   * Every label id names a label of the dictionary (or, with {@code gaps}, is a gap row's); the
+   * section holds them {@code width} bytes each.
+   */
   private static void labelIdsWithin(
-      IndexHeader h, SectionEntry e, IntColumn ids, int count, boolean gaps)
+      IndexHeader h, SectionEntry e, int width, IntColumn ids, int count, boolean gaps)
       throws CorruptIndexException {
     for (int i = 0, n = ids.size(); i < n; i++) {
       int id = ids.get(i);
@@ -280,7 +301,7 @@ interface SectionSource {
         throw CorruptIndexException.at(
             h.file(),
             "section '" + e.section().displayName() + "'",
-            e.offset() + 4L * i,
+            e.offset() + (long) width * i,
             "a label id in [0, " + count + ")" + (gaps ? " or -1 (a gap)" : ""),
             String.valueOf(id));
       }

@@ -137,9 +137,22 @@ class CliProcessTest {
             .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
     assertEquals(0, spindex(null, "verify", "t.spx").exit);
     assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
+    // Packed: format 7, the same rows as tiled (the gaps' too), the same answers.
+    Run p = buildGoldenRanges("p.spx", "packed");
+    assertEquals(0, p.exit, p.err);
+    Run packed = spindex(null, "inspect", "p.spx");
+    assertTrue(packed.out.contains("format         7\n"), packed.out);
+    assertTrue(packed.out.contains("(ranges stored without their ends, packed)"), packed.out);
+    String rows = "ipv4 rows      ";
+    assertEquals(
+        tiled.out.lines().filter(x -> x.startsWith(rows)).findFirst(),
+        packed.out.lines().filter(x -> x.startsWith(rows)).findFirst());
+    assertEquals(0, spindex(null, "verify", "p.spx").exit);
+    assertEquals(l.out, spindex(input, "lookup", "p.spx").out);
     Run no = buildGoldenRanges("x.spx", "no");
     assertEquals(2, no.exit, no.err);
-    assertTrue(no.err.contains("unknown range ends 'no': expected auto, stored or tiled"), no.err);
+    assertTrue(
+        no.err.contains("unknown range ends 'no': expected auto, stored, tiled or packed"), no.err);
     // Labels by field: format 7, the same answers.
     Run byField =
         buildGoldenRanges(

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
@@ -72,6 +73,17 @@ class TiledRangesTest {
     ranges.add(new Src(0xFFFF_FF00L, 0xFFFF_FFFFL, "top"));
     Path tiled = build(ranges, RangeEnds.TILED, "tiled.spx");
     Path stored = build(ranges, RangeEnds.STORED, "stored.spx");
+    Path packed = build(ranges, RangeEnds.PACKED, "packed.spx");
+    IndexHeader p = Loader.readHeader(packed);
+    assertEquals(7, p.version());
+    assertNull(p.find(Section.RANGE_STARTS));
+    assertNull(p.find(Section.TILED_LABELS));
+    // 2 bytes a start, 1 a label id (50 labels and the gap's), the same rows as tiled.
+    assertEquals(Loader.readHeader(tiled).rowCount(), p.rowCount());
+    assertEquals(2 * p.rowCount(), p.find(Section.RANGE_STARTS_LOW).length());
+    assertEquals(p.rowCount(), p.find(Section.ROW_LABEL_IDS).length());
+    assertNotNull(p.find(Section.PREFIX24), "the same sub-tables");
+    IndexVerifier.verify(packed);
     assertEquals(6, Loader.readHeader(tiled).version());
     assertNotNull(Loader.readHeader(tiled).find(Section.TILED_LABELS));
     assertNull(Loader.readHeader(tiled).find(Section.RANGE_ENDS));
@@ -106,26 +118,44 @@ class TiledRangesTest {
     }
     IpRanges storedRanges = Loader.NIO.load(stored).asRanges();
     for (IndexLoader l : Loaders.all()) {
-      IpRanges r = l.load(tiled).asRanges();
-      assertTrue(r.tiled(), l.loaderName());
-      int[] out = new int[addresses.length];
-      int hits = r.labelIds(addresses, addresses.length, out);
-      int expectedHits = 0;
-      for (int i = 0; i < addresses.length; i++) {
-        String why = l.loaderName() + " " + Ipv4Text.format(addresses[i]);
-        assertEquals(expected[i], r.label(addresses[i]), why);
-        assertEquals(expected[i], out[i] == IpRanges.NONE ? null : r.labelText(out[i]), why);
-        int row = r.row(addresses[i]);
-        assertEquals(expected[i] == null, row == IpRanges.NONE, why);
-        if (row != IpRanges.NONE) {
-          assertEquals(expected[i], r.labelText(r.labelIdOfRow(row)), why);
-        }
-        expectedHits += expected[i] == null ? 0 : 1;
-        assertEquals(storedRanges.labelId(addresses[i]), r.labelId(addresses[i]), why);
+      for (Path file : List.of(tiled, packed)) {
+        everyAnswer(
+            l.load(file).asRanges(),
+            l.loaderName() + " " + file.getFileName(),
+            ranges,
+            addresses,
+            expected,
+            storedRanges);
       }
-      assertEquals(expectedHits, hits, l.loaderName());
-      assertRowsTile(r, ranges);
     }
+  }
+
+  /** Every answer of {@code r} against the reference and the file with the ends stored. */
+  private static void everyAnswer(
+      IpRanges r,
+      String where,
+      List<Src> ranges,
+      int[] addresses,
+      String[] expected,
+      IpRanges storedRanges) {
+    assertTrue(r.tiled(), where);
+    int[] out = new int[addresses.length];
+    int hits = r.labelIds(addresses, addresses.length, out);
+    int expectedHits = 0;
+    for (int i = 0; i < addresses.length; i++) {
+      String why = where + " " + Ipv4Text.format(addresses[i]);
+      assertEquals(expected[i], r.label(addresses[i]), why);
+      assertEquals(expected[i], out[i] == IpRanges.NONE ? null : r.labelText(out[i]), why);
+      int row = r.row(addresses[i]);
+      assertEquals(expected[i] == null, row == IpRanges.NONE, why);
+      if (row != IpRanges.NONE) {
+        assertEquals(expected[i], r.labelText(r.labelIdOfRow(row)), why);
+      }
+      expectedHits += expected[i] == null ? 0 : 1;
+      assertEquals(storedRanges.labelId(addresses[i]), r.labelId(addresses[i]), why);
+    }
+    assertEquals(expectedHits, hits, where);
+    assertRowsTile(r, ranges);
   }
 
   /**
@@ -326,6 +356,110 @@ class TiledRangesTest {
       assertEquals(IpRanges.NONE, r.labelId(hi[0], lo[0]), "row 0 is now a gap");
       assertEquals("c", r.label(hi[2], lo[2]));
     }
+  }
+
+  /**
+   * A packed row's label id takes the bytes the labels' count and the gap's need: 1 for 255 labels,
+   * 2 for 256 (the gap's all ones would be a label's id in 1 byte), 3 for 70,000; every loader
+   * reads the rows tiled ones hold. Without a prefix table the rows are tiled.
+   */
+  @Test
+  void packedLabelIdsTakeTheBytesTheirCountNeeds() throws IOException {
+    for (int[] c : new int[][] {{255, 1}, {256, 2}, {70_000, 3}}) {
+      List<Src> ranges = new ArrayList<>();
+      for (int i = 0; i < c[0]; i++) {
+        // Every third range leaves a gap of one /24 after it.
+        long at = 0x0100_0000L + 256L * (i + i / 3);
+        ranges.add(new Src(at, at + 255, "l" + i));
+      }
+      Path packed = build(ranges, RangeEnds.PACKED, "p" + c[0] + ".spx");
+      Path tiled = build(ranges, RangeEnds.TILED, "t" + c[0] + ".spx");
+      IndexHeader h = Loader.readHeader(packed);
+      assertEquals((long) c[1] * h.rowCount(), h.find(Section.ROW_LABEL_IDS).length(), "" + c[0]);
+      IpRanges want = Loader.NIO.load(tiled).asRanges();
+      for (IndexLoader l : Loaders.all()) {
+        IpRanges r = l.load(packed).asRanges();
+        assertEquals(want.size(), r.size());
+        for (int row = 0; row < r.size(); row++) {
+          assertEquals(want.start(row), r.start(row), l.loaderName() + " row " + row);
+          assertEquals(want.labelIdOfRow(row), r.labelIdOfRow(row), l.loaderName() + " row " + row);
+        }
+        assertRowsTile(r, ranges);
+      }
+    }
+    Path in = dir.resolve("plain.txt");
+    Files.write(in, List.of("1.0.0.0|1.0.0.255|a", "1.0.2.0|1.0.2.255|b"), StandardCharsets.UTF_8);
+    Path plain = dir.resolve("plain.spx");
+    new IpRangeBuilder().prefixTable(false).rangeEnds(RangeEnds.PACKED).build(List.of(in), plain);
+    assertNotNull(Loader.readHeader(plain).find(Section.TILED_LABELS), "no prefix table: tiled");
+  }
+
+  /**
+   * What the loaders and {@code verify} refuse in packed rows: a label id neither in the dictionary
+   * nor a gap's (at open), a gap first, starts not ascending within their block ({@code verify}),
+   * and a prefix table whose entries go down, which would give rows out of bounds (at open, by
+   * every loader, unchecked too).
+   */
+  @Test
+  void damagedPackedFilesAreRefused() throws IOException {
+    List<Src> ranges =
+        List.of(
+            new Src(0x0A00_0000L, 0x0A00_00FFL, "ten"),
+            new Src(0x0A00_0100L, 0x0A00_01FFL, "eleven"),
+            new Src(0xC000_0200L, 0xC000_02FFL, "doc"));
+    Path file = build(ranges, RangeEnds.PACKED, "small-packed.spx");
+    byte[] b = Files.readAllBytes(file);
+    IndexHeader h = Loader.readHeader(file);
+    long ids = h.find(Section.ROW_LABEL_IDS).offset();
+    long lows = h.find(Section.RANGE_STARTS_LOW).offset();
+    // Rows: ten, eleven, gap, doc, gap; 1 byte a label id.
+    assertEquals(5, h.rowCount());
+    assertEquals(5, h.find(Section.ROW_LABEL_IDS).length());
+
+    Path badId = write("packed-bad-id.spx", setByte(b, h, Section.ROW_LABEL_IDS, 1, 3));
+    Loaders.rejectedAtOpen(
+        badId,
+        badId
+            + ": section 'row_label_ids' at offset "
+            + (ids + 1)
+            + ": expected a label id in [0, 3) or -1 (a gap), found 3");
+    Path gapFirst = write("packed-gap-first.spx", setByte(b, h, Section.ROW_LABEL_IDS, 0, 0xFF));
+    assertEquals(
+        gapFirst
+            + ": section 'row_label_ids' at offset "
+            + ids
+            + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
+        verifyMessage(gapFirst));
+    // Row 1's start 10.0.1.0 made 10.0.0.0 (its low byte 1 made 0).
+    Path unordered = write("packed-unordered.spx", setByte(b, h, Section.RANGE_STARTS_LOW, 3, 0));
+    assertEquals(
+        unordered
+            + ": section 'range_starts_low' at offset "
+            + (lows + 2)
+            + ": expected row 1 after the start of the previous row (10.0.0.0 at row 0), found"
+            + " 10.0.0.0",
+        verifyMessage(unordered));
+    // Block 10.2/16 said to start at row 0, after block 10.1/16 started at row 3: entries going
+    // down.
+    long prefix = h.find(Section.PREFIX16).offset();
+    Path down = write("packed-down.spx", BadFixtures.setInt(b, h, Section.PREFIX16, 0x0A02, 0));
+    String message =
+        down
+            + ": section 'prefix16' at offset "
+            + (prefix + 4L * 0x0A02)
+            + ": expected entries in ascending order, at least 3, found 0";
+    for (IndexLoader l : Loaders.all()) {
+      CorruptIndexException e = assertThrows(CorruptIndexException.class, () -> l.load(down));
+      assertTrue(
+          e.getMessage().startsWith(down + ": section 'prefix16' at offset "), l.loaderName());
+    }
+    assertEquals(message, verifyMessage(down));
+  }
+
+  private static byte[] setByte(byte[] b, IndexHeader h, Section s, int i, int v) {
+    byte[] c = b.clone();
+    c[(int) h.find(s).offset() + i] = (byte) v;
+    return BadFixtures.fixSectionCrc(c, h, s);
   }
 
   private static String verifyMessage(Path file) {
