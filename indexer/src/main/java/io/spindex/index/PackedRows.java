@@ -81,16 +81,32 @@ public final class PackedRows {
   /** The label ids of {@code rows} rows, {@code -1} for a gap. */
   static IntColumn labelIds(ByteBuffer ids, int rows) {
     int width = rows == 0 ? 1 : ids.remaining() / rows;
-    byte[] all = new byte[ids.remaining()];
-    ids.duplicate().get(all);
-    int gap = width == 4 ? -1 : (1 << (8 * width)) - 1;
+    ByteBuffer in = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int[] out = new int[rows];
-    for (int i = 0, p = 0; i < rows; i++) {
-      int id = 0;
-      for (int b = 0; b < width; b++) {
-        id |= (all[p++] & 0xFF) << (8 * b);
+    // A loop for each width: the bytes are read in bulk and each loop is a plain one.
+    if (width == 4) {
+      in.asIntBuffer().get(out); // the gap's all ones is -1 already
+    } else if (width == 2) {
+      short[] v = new short[rows];
+      in.asShortBuffer().get(v);
+      for (int i = 0; i < rows; i++) {
+        int id = v[i] & 0xFFFF;
+        out[i] = id == 0xFFFF ? Layout.GAP_LABEL : id;
       }
-      out[i] = id == gap ? Layout.GAP_LABEL : id;
+    } else {
+      byte[] all = new byte[rows * width];
+      in.get(all);
+      if (width == 1) {
+        for (int i = 0; i < rows; i++) {
+          int id = all[i] & 0xFF;
+          out[i] = id == 0xFF ? Layout.GAP_LABEL : id;
+        }
+      } else {
+        for (int i = 0, p = 0; i < rows; i++, p += 3) {
+          int id = (all[p] & 0xFF) | (all[p + 1] & 0xFF) << 8 | (all[p + 2] & 0xFF) << 16;
+          out[i] = id == 0xFF_FFFF ? Layout.GAP_LABEL : id;
+        }
+      }
     }
     return IntColumn.of(out);
   }

@@ -43,7 +43,11 @@ import org.junit.jupiter.api.BeforeAll;
  * ::ffff:0:0). {@code valid-ranges-fields} is {@code spindex build ranges --label-fields name,tag
  * --label-store fields --no-prefix-table} over {@code 0.0.0.0,0.0.0.0,zero|a}, {@code
  * 10.0.0.0/8,ten|"x|y"}, {@code 1.0.1.0/24,one|s} and {@code 2001:db8::/48,v6|b} at time 0: labels
- * by field (format version 7), whose labels 0x0A000001 and 2001:db8:: below read.
+ * by field (format version 7), whose labels 0x0A000001 and 2001:db8:: below read. {@code
+ * valid-ranges-packed} is {@code spindex build ranges --range-ends packed} over {@code
+ * 0.0.0.0,0.0.0.0,zero}, {@code 1.0.1.0/24,one}, {@code 10.0.0.0/20,ten}, {@code
+ * 10.0.59.0/24,ten59} and {@code 255.255.255.255,255.255.255.255,top} at time 0: packed rows
+ * (format version 7), nine rows of which four gaps, which 0x0A003BC8 below finds in its block.
  */
 class IndexReaderFuzzTest {
   private static Path file;
