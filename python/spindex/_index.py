@@ -366,6 +366,7 @@ class Index:
         self.prefix16 = self._array("prefix16", i32)
         self.starts = self.ends = self.labels = self.keys = None
         self.tiled = self.tiled6 = self.packed = False
+        self._label_offsets = self._label_bytes = self._join_labels = None
         self.starts6_hi = self.keys6_hi = None
         self.schema = None
         self.aliases = np.zeros((0, 3), dtype=np.int64)
@@ -429,13 +430,14 @@ class Index:
             self.labels = self._array("range_labels", i32)
         self._read_schema()
         if "label_value_ids" in self.sections:
-            self.label_offsets, self.label_bytes = self._labels_by_field(i32)
+            # Labels by field: checked now, joined at their first use (label_offsets, label_bytes).
+            self.label_count, self._join_labels = self._labels_by_field(i32)
         else:
-            self.label_offsets = self._array("label_offsets", i32)
-            self.label_bytes = self._array("label_bytes", np.uint8)
-            self._spans("label_offsets", self.label_offsets, "label_bytes")
+            self._label_offsets = self._array("label_offsets", i32)
+            self._label_bytes = self._array("label_bytes", np.uint8)
+            self._spans("label_offsets", self._label_offsets, "label_bytes")
+            self.label_count = len(self._label_offsets) - 1
         self._check_prefix("prefix16", self.prefix16, len(self.starts))
-        o = self.label_offsets
         sub = self._array("prefix24", i32)
         if "range6_starts_hi" in self.sections:
             self.starts6_hi = self._array("range6_starts_hi", i64)
@@ -459,8 +461,7 @@ class Index:
                 self.ends6_hi = self._array("range6_ends_hi", i64)
                 self.ends6_lo = self._array("range6_ends_lo", i64)
                 self.labels6 = self._array("range6_labels", i32)
-        count = len(o) - 1
-        self.label_count = count
+        count = self.label_count
         self._ids_within("row_label_ids" if self.packed else "tiled_labels" if self.tiled else
                          "range_labels", self.labels, count, self.tiled,
                          self.sections["row_label_ids"].length // max(1, len(self.labels))
@@ -504,9 +505,10 @@ class Index:
         self._non_decreasing(s, offsets, "offsets")
 
     def _labels_by_field(self, i32):
-        """The labels of sections ``field_value_*`` and ``label_value_ids`` (version 7) as offsets
-        and bytes, as ``label_offsets`` and ``label_bytes`` hold them: each label's values joined
-        by the delimiter of ``label_fields``."""
+        """The labels of sections ``field_value_*`` and ``label_value_ids`` (version 7), checked:
+        their count, and a function that gives them as offsets and bytes, as ``label_offsets`` and
+        ``label_bytes`` hold them (each label's values joined by the delimiter of
+        ``label_fields``)."""
         delimiter, names = self.schema[0].encode("utf-8"), self.schema[1]
         sec = self.sections
         counts_s, ids_s = sec["field_value_counts"], sec["label_value_ids"]
@@ -552,21 +554,33 @@ class Index:
             col += w
             value.append(v + base)
             base += counts[j]
-        if sum(int((voff[v + 1] - voff[v]).sum()) for v in value) + \
-                len(delimiter) * (len(names) - 1) * n > np.iinfo(np.int32).max:
-            self._fail("section 'label_value_ids'", ids_s.offset,
-                       "labels of at most 2 GiB in all", "more")
-        # Each label's values, joined by the delimiter in Arrow's kernels (binary: a label's bytes
-        # are kept as they are, UTF-8 or not); imported here, where only labels by field need it.
-        import pyarrow.compute as pc
-        values = pa.Array.from_buffers(pa.binary(), int(base), [
-            None, pa.py_buffer(voff.astype(i32)), pa.py_buffer(values)])
-        joined = pc.binary_join_element_wise(*[values.take(pa.array(v)) for v in value],
-                                             delimiter) if n else pa.array([], pa.binary())
-        offsets = np.frombuffer(joined.buffers()[1], dtype=i32)[joined.offset:joined.offset + n + 1]
-        out = np.frombuffer(joined.buffers()[2], dtype=np.uint8) if n else np.zeros(0, np.uint8)
-        out = out[offsets[0]:offsets[-1]] if n else out
-        return (offsets - offsets[0]).astype(i32), out
+
+        def join():
+            lengths = np.full(n, len(delimiter) * (len(names) - 1), dtype=np.int64)
+            for v in value:
+                lengths += voff[v + 1] - voff[v]
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            if offsets[-1] > np.iinfo(np.int32).max:
+                self._fail("section 'label_value_ids'", ids_s.offset,
+                           "labels of at most 2 GiB in all", "%d bytes" % offsets[-1])
+            # Each field's values copied to their places in one gather a field (numpy only: the
+            # reader needs no Arrow compute kernels).
+            out = np.empty(int(offsets[-1]), dtype=np.uint8)
+            at = offsets[:-1].copy()
+            for j, v in enumerate(value):
+                if j:
+                    for d, byte in enumerate(delimiter):
+                        out[at + d] = byte
+                    at += len(delimiter)
+                src, length = voff[v], voff[v + 1] - voff[v]
+                within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length,
+                                                                  length)
+                out[np.repeat(at, length) + within] = values[np.repeat(src, length) + within]
+                at += length
+            return offsets.astype(i32), out
+
+        return n, join
 
     def _check_sub(self, sub):
         s = self.sections["prefix24"]
@@ -664,12 +678,30 @@ class Index:
         return "<spindex.Index %s: %s, version %d, %d rows>" % (
             self.path, self.kind, self.version, self.rows)
 
+    @property
+    def label_offsets(self):
+        """The label dictionary's ``label_count + 1`` offsets into ``label_bytes`` (int32)."""
+        self._joined()
+        return self._label_offsets
+
+    @property
+    def label_bytes(self):
+        """The labels' bytes, each distinct label once (uint8)."""
+        self._joined()
+        return self._label_bytes
+
+    def _joined(self):
+        join = self._join_labels
+        if join is not None:
+            self._label_offsets, self._label_bytes = join()
+            self._join_labels = None
+
     def close(self):
         """Drops this object's views of the mapping; the mapping goes with the last array that
         still views it (arrays returned by lookups are copies and never do)."""
         for name in ("starts", "ends", "labels", "keys", "keys6_hi", "keys6_lo", "starts6_hi",
-                     "starts6_lo", "ends6_hi", "ends6_lo", "labels6", "prefix16", "label_offsets",
-                     "label_bytes", "_dictionary", "_typed"):
+                     "starts6_lo", "ends6_hi", "ends6_lo", "labels6", "prefix16", "_label_offsets",
+                     "_label_bytes", "_join_labels", "_dictionary", "_typed"):
             setattr(self, name, None)
         try:
             self._buf.release()
