@@ -49,13 +49,14 @@ SECTIONS = {
     29: ("field_value_counts", 4, 7), 30: ("field_value_offsets", 4, 7),
     31: ("field_value_bytes", 1, 7), 32: ("label_value_ids", 1, 7),
     33: ("range_starts_low", 1, 7), 34: ("row_label_ids", 1, 7),
+    35: ("range6_starts_lo_zero", 1, 7),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
 KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
 SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
-           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels")
+           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels", "range6_starts_lo_zero")
 BY_FIELD = ("field_value_counts", "field_value_offsets", "field_value_bytes")
 OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
              "tiled_labels", "label_value_ids", "range_starts_low", "row_label_ids") + BY_FIELD
@@ -273,7 +274,14 @@ class Index:
                 self._absent("without 'range_starts_low' (packed rows)", ("row_label_ids",))
                 self._rows_of("tiled_labels", ("range_ends", "range_labels"), v4)
             if "range6_starts_hi" in sec:
-                self._expect(self._require("range6_starts_lo"), v6)
+                if "range6_starts_lo_zero" in sec:
+                    # Packed IPv6 rows: every start's low half is 0, no column for them.
+                    self._expect(sec["range6_starts_lo_zero"], 0)
+                    self._require("tiled6_labels")
+                    self._absent("beside 'range6_starts_lo_zero' (packed rows)",
+                                 ("range6_starts_lo",))
+                else:
+                    self._expect(self._require("range6_starts_lo"), v6)
                 self._rows_of("tiled6_labels", RANGES6[2:5], v6)
             self._only_in(RANGES6)
             f = sec.get("label_fields")
@@ -441,7 +449,10 @@ class Index:
         sub = self._array("prefix24", i32)
         if "range6_starts_hi" in self.sections:
             self.starts6_hi = self._array("range6_starts_hi", i64)
-            self.starts6_lo = self._array("range6_starts_lo", i64)
+            if "range6_starts_lo_zero" in self.sections:
+                self.starts6_lo = np.full(len(self.starts6_hi), np.iinfo(np.int64).min, i64)
+            else:
+                self.starts6_lo = self._array("range6_starts_lo", i64)
             p6 = self._array("prefix16_v6", i32)
             self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
             self.tiled6 = "tiled6_labels" in self.sections

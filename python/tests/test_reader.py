@@ -322,6 +322,33 @@ def test_packed_rows_read_as_tiled_rows(fixtures, queries, tmp_path):
         spindex.open(bad)
 
 
+def test_packed_ipv6_rows_without_low_halves(tmp_path):
+    """IPv6 ranges of /64s and wider, packed (--range-ends packed): no column for the starts' low
+    halves (range6_starts_lo_zero), the same rows and answers as tiled, and as Java."""
+    lines, hi = [], 0x20010DB8 << 32
+    for i in range(500):
+        n = 1 + (i * 7919) % 5
+        lines.append("%s|%s|n%d" % (ipaddress.IPv6Address(hi << 64),
+                                    ipaddress.IPv6Address(((hi + n) << 64) - 1), i % 13))
+        hi += n + (i % 3 == 0) * 1000
+    src = str(tmp_path / "six.txt")
+    with open(src, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    paths = {}
+    for how in ("tiled", "packed"):
+        paths[how] = str(tmp_path / (how + ".spx"))
+        cli("build", "ranges", src, "-o", paths[how], "--range-ends", how)
+    a, b = spindex.open(paths["tiled"]), spindex.open(paths["packed"])
+    assert "range6_starts_lo_zero" in b.sections and "range6_starts_lo" not in b.sections
+    for x, y in ((a.starts6_hi, b.starts6_hi), (a.starts6_lo, b.starts6_lo),
+                 (a.ends6_hi, b.ends6_hi), (a.ends6_lo, b.ends6_lo), (a.labels6, b.labels6)):
+        assert np.array_equal(x, y)
+    q = [line.split("|")[k] for line in lines for k in (0, 1)]
+    q += [str(ipaddress.IPv6Address(((0x20010DB8 << 32) + i * 977) << 64 | i)) for i in range(3000)]
+    _check_against_java(paths["packed"], q)
+    assert a.label(q).to_pylist() == b.label(q).to_pylist()
+
+
 def test_labels_by_field_read_as_whole_labels(fixtures, queries, tmp_path):
     """The dual-stack ranges with four declared fields, their labels stored by field
     (label_value_ids, version 7) and whole: the same label bytes, the same answers as Java and as

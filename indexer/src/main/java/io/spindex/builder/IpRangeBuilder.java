@@ -399,7 +399,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     Rows6Layout rows6out = null;
     if (flat6 != null) {
       rows6out =
-          ends == RangeEnds.TILED
+          ends == RangeEnds.TILED || ends == RangeEnds.PACKED
               ? null
               : new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
       int gaps6 = flat6.gaps();
@@ -465,7 +465,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     }
     if (rows6out != null) {
       w.longs(Section.RANGE6_STARTS_HI, rows6out.startHi, count6);
-      w.longs(Section.RANGE6_STARTS_LO, rows6out.startLo, count6);
+      if (ends == RangeEnds.PACKED
+          && rows6out.tiledLabels != null
+          && lowHalvesZero(rows6out.startLo, count6)) {
+        // Packed IPv6 rows whose starts all have a low half of 0: no column for them.
+        w.bytes(Section.RANGE6_STARTS_LO_ZERO, new byte[0], 0);
+      } else {
+        w.longs(Section.RANGE6_STARTS_LO, rows6out.startLo, count6);
+      }
       if (rows6out.prefix != null) {
         w.ints(Section.PREFIX16_V6, rows6out.prefix, rows6out.prefix.length);
         if (rows6out.tables != null) {
@@ -481,6 +488,16 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       }
     }
     b.writer = w;
+  }
+
+  /** Whether each of the first {@code n} flipped low halves is 0 (stored as the flip alone). */
+  private static boolean lowHalvesZero(long[] flippedLo, int n) {
+    for (int i = 0; i < n; i++) {
+      if (flippedLo[i] != Long.MIN_VALUE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The IPv6 rows of one layout, with their /16 prefix table and prefix6 tables. */

@@ -70,7 +70,7 @@ final class InspectCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "header crc32c  %08x%n", h.headerCrc32c());
       out.printf(
           Locale.ROOT,
-          "%-19s %12s %14s %14s %9s%n",
+          "%-21s %12s %14s %14s %9s%n",
           "section",
           "offset",
           "bytes",
@@ -79,7 +79,7 @@ final class InspectCommand implements Callable<Integer> {
       for (SectionEntry e : h.sections()) {
         out.printf(
             Locale.ROOT,
-            "%-19s %12d %,14d %,14d %08x%n",
+            "%-21s %12d %,14d %,14d %08x%n",
             e.section().displayName(),
             e.offset(),
             e.length(),

@@ -423,7 +423,15 @@ final class Layout {
             Section.RANGE_LABELS);
       }
       if (hi != null) {
-        expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
+        SectionEntry zero = h.find(Section.RANGE6_STARTS_LO_ZERO);
+        if (zero == null) {
+          expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
+        } else {
+          // Packed IPv6 rows: every start's low half 0, no column for them.
+          expectElements(h, zero, 0);
+          h.require(Section.TILED6_LABELS);
+          absent(h, "beside 'range6_starts_lo_zero' (packed rows)", Section.RANGE6_STARTS_LO);
+        }
         SectionEntry tiled6 = h.find(Section.TILED6_LABELS);
         if (tiled6 == null) {
           expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
@@ -448,7 +456,8 @@ final class Layout {
           Section.RANGE6_LABELS,
           Section.PREFIX16_V6,
           Section.PREFIX6,
-          Section.TILED6_LABELS);
+          Section.TILED6_LABELS,
+          Section.RANGE6_STARTS_LO_ZERO);
       SectionEntry fields = h.find(Section.LABEL_FIELDS);
       if (fields != null && fields.length() < 2) {
         throw CorruptIndexException.at(

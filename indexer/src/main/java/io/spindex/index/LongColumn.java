@@ -27,6 +27,11 @@ abstract class LongColumn {
     return false;
   }
 
+  /** {@code size} times {@code value}, on the heap or not as the columns beside it. */
+  static LongColumn constant(long value, int size, boolean onHeap) {
+    return new Constant(value, size, onHeap);
+  }
+
   static LongColumn of(long[] values) {
     return new Heap(values, values.length);
   }
@@ -43,6 +48,36 @@ abstract class LongColumn {
       views[i] = chunks[i].duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     }
     return views.length == 1 ? new View(views[0]) : new Chunked(views);
+  }
+
+  private static final class Constant extends LongColumn {
+    private final long value;
+    private final int size;
+    private final boolean onHeap;
+
+    Constant(long value, int size, boolean onHeap) {
+      this.value = value;
+      this.size = size;
+      this.onHeap = onHeap;
+    }
+
+    @Override
+    long get(int i) {
+      if (i < 0 || i >= size) {
+        throw new IndexOutOfBoundsException(i + " of " + size);
+      }
+      return value;
+    }
+
+    @Override
+    boolean onHeap() {
+      return onHeap;
+    }
+
+    @Override
+    int size() {
+      return size;
+    }
   }
 
   private static final class Heap extends LongColumn {

@@ -128,7 +128,13 @@ public enum Section {
    * Packed IPv4 rows (instead of {@link #TILED_LABELS}): each row's label id in the 1 to 4
    * little-endian bytes a row the section's length gives, all bits set for a gap row.
    */
-  ROW_LABEL_IDS(34, "row_label_ids", 1, 7);
+  ROW_LABEL_IDS(34, "row_label_ids", 1, 7),
+  /**
+   * Packed IPv6 rows (instead of {@link #RANGE6_STARTS_LO}, beside {@link #TILED6_LABELS}): no
+   * bytes; every row's start has a low half of 0 (as every start of a database of /64 networks or
+   * wider), stored as {@code 0x8000000000000000} in the column it stands for.
+   */
+  RANGE6_STARTS_LO_ZERO(35, "range6_starts_lo_zero", 1, 7);
 
   private final int id;
   private final String displayName;

@@ -319,7 +319,11 @@ interface SectionSource {
       return Keys128.EMPTY;
     }
     LongColumn his = source.longs(hiEntry);
-    LongColumn los = source.longs(h.require(lo));
+    // Packed IPv6 range starts whose low halves are all 0 have no column for them.
+    LongColumn los =
+        lo == Section.RANGE6_STARTS_LO && h.find(Section.RANGE6_STARTS_LO_ZERO) != null
+            ? LongColumn.constant(Long.MIN_VALUE, his.size(), his.onHeap())
+            : source.longs(h.require(lo));
     SectionEntry prefixEntry = h.find(Section.PREFIX16_V6);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
     checkPrefix(h, source, prefixEntry, prefix, his.size());

@@ -46,8 +46,9 @@ import org.junit.jupiter.api.BeforeAll;
  * by field (format version 7), whose labels 0x0A000001 and 2001:db8:: below read. {@code
  * valid-ranges-packed} is {@code spindex build ranges --range-ends packed} over {@code
  * 0.0.0.0,0.0.0.0,zero}, {@code 1.0.1.0/24,one}, {@code 10.0.0.0/20,ten}, {@code
- * 10.0.59.0/24,ten59} and {@code 255.255.255.255,255.255.255.255,top} at time 0: packed rows
- * (format version 7), nine rows of which four gaps, which 0x0A003BC8 below finds in its block.
+ * 10.0.59.0/24,ten59}, {@code 255.255.255.255,255.255.255.255,top} and {@code 2001:db8::/48,v6} at
+ * time 0: packed rows (format version 7), nine IPv4 rows of which four gaps, which 0x0A003BC8 below
+ * finds in its block, and two IPv6 rows without a column of low halves.
  */
 class IndexReaderFuzzTest {
   private static Path file;

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.RangeEnds;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -392,6 +393,68 @@ class TiledRangesTest {
     Path plain = dir.resolve("plain.spx");
     new IpRangeBuilder().prefixTable(false).rangeEnds(RangeEnds.PACKED).build(List.of(in), plain);
     assertNotNull(Loader.readHeader(plain).find(Section.TILED_LABELS), "no prefix table: tiled");
+  }
+
+  /**
+   * Packed IPv6 rows whose starts all have a low half of 0 (networks of /64 or wider, and the gaps
+   * after them) keep no column for the low halves ({@code range6_starts_lo_zero}); every loader
+   * answers as the tiled file does, single and batch, at every range's edges and at random
+   * addresses. One start with a low half of 1 keeps the column.
+   */
+  @Test
+  void packedIpv6RowsLeaveOutLowHalvesOfZero() throws IOException {
+    SplittableRandom rnd = new SplittableRandom(17);
+    List<String> lines = new ArrayList<>();
+    List<long[]> edges = new ArrayList<>();
+    long hi = 0x2001_0db8_0000_0000L;
+    for (int i = 0; i < 3000; i++) {
+      long len = 1 + rnd.nextInt(i % 50 == 0 ? 1 << 16 : 4); // /64s, a few /48s and wider
+      lines.add(
+          String.format(
+              "%s|%s|n%d", Ipv6Text.format(hi, 0), Ipv6Text.format(hi + len - 1, -1L), i % 97));
+      edges.add(new long[] {hi, 0});
+      edges.add(new long[] {hi + len - 1, -1L});
+      hi += len + (rnd.nextInt(3) == 0 ? rnd.nextInt(1 << 20) : 0);
+    }
+    Path in = dir.resolve("six64.txt");
+    Files.write(in, lines, StandardCharsets.UTF_8);
+    Path tiled = dir.resolve("six64-tiled.spx");
+    Path packed = dir.resolve("six64-packed.spx");
+    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.TILED).build(List.of(in), tiled);
+    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.PACKED).build(List.of(in), packed);
+    IndexHeader h = Loader.readHeader(packed);
+    assertNotNull(h.find(Section.RANGE6_STARTS_LO_ZERO));
+    assertNull(h.find(Section.RANGE6_STARTS_LO));
+    // 8 bytes a row less, give or take a section's alignment (64 bytes).
+    assertEquals(Files.size(tiled) - 8L * h.ipv6Rows(), Files.size(packed), 64, "8 bytes a row");
+    IndexVerifier.verify(packed);
+    int n = edges.size() + 20_000;
+    long[] his = new long[n];
+    long[] los = new long[n];
+    for (int i = 0; i < n; i++) {
+      long[] e = i < edges.size() ? edges.get(i) : null;
+      his[i] =
+          e != null ? e[0] : 0x2001_0db8_0000_0000L + rnd.nextLong(hi - 0x2001_0db8_0000_0000L);
+      los[i] = e != null ? e[1] : rnd.nextLong();
+    }
+    IpRanges want = Loader.NIO.load(tiled).asRanges();
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(packed).asRanges();
+      int[] batch = new int[n];
+      r.labelIds(his, los, n, batch);
+      for (int i = 0; i < n; i++) {
+        String where = l.loaderName() + " " + Ipv6Text.format(his[i], los[i]);
+        int id = want.labelId(his[i], los[i]);
+        assertEquals(id, r.labelId(his[i], los[i]), where);
+        assertEquals(id, batch[i], where + " (batch)");
+      }
+    }
+    lines.add("2001:db9::1|2001:db9::ff|odd");
+    Files.write(in, lines, StandardCharsets.UTF_8);
+    Path odd = dir.resolve("six64-odd.spx");
+    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.PACKED).build(List.of(in), odd);
+    assertNotNull(Loader.readHeader(odd).find(Section.RANGE6_STARTS_LO), "a low half of 1");
+    assertEquals("odd", Loader.MAPPED.load(odd).asRanges().label(0x2001_0db9_0000_0000L, 7));
   }
 
   /**
