@@ -94,7 +94,8 @@ public final class IndexVerifier {
       SectionEntry keys = h.require(Section.KEYS);
       for (int i = 1; i < set.size(); i++) {
         if (Layout.flip(set.address(i - 1)) >= Layout.flip(set.address(i))) {
-          throw unordered(h, keys, i, set.address(i - 1), set.address(i), "strictly ascending");
+          throw unordered(
+              h, keys, i, set.size(), set.address(i - 1), set.address(i), "strictly ascending");
         }
       }
       checkPrefix(
@@ -137,7 +138,13 @@ public final class IndexVerifier {
         }
         if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.end(i - 1))) {
           throw unordered(
-              h, starts, i, r.end(i - 1), r.start(i), "after the end of the previous range");
+              h,
+              starts,
+              i,
+              r.size(),
+              r.end(i - 1),
+              r.start(i),
+              "after the end of the previous range");
         }
         int id = r.labelIdOfRow(i);
         if (id < 0 || id >= r.labelCount()) {
@@ -167,7 +174,13 @@ public final class IndexVerifier {
       throws CorruptIndexException {
     if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.start(i - 1))) {
       throw unordered(
-          h, starts, i, r.start(i - 1), r.start(i), "after the start of the previous row");
+          h,
+          starts,
+          i,
+          r.size(),
+          r.start(i - 1),
+          r.start(i),
+          "after the start of the previous row");
     }
     tiledLabel(h, labels, r.size(), i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
   }
@@ -461,11 +474,11 @@ public final class IndexVerifier {
   }
 
   private static CorruptIndexException unordered(
-      IndexHeader h, SectionEntry e, int row, int before, int found, String rule) {
+      IndexHeader h, SectionEntry e, int row, int rows, int before, int found, String rule) {
     return CorruptIndexException.at(
         h.file(),
         "section '" + e.section().displayName() + "'",
-        e.offset() + (e.section() == Section.RANGE_STARTS_LOW ? 2L : 4L) * row,
+        rowAt(e, row, rows),
         "row " + row + " " + rule + " (" + Ipv4Text.format(before) + " at row " + (row - 1) + ")",
         Ipv4Text.format(found));
   }

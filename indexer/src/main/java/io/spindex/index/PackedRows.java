@@ -78,9 +78,8 @@ public final class PackedRows {
     return IntColumn.of(out);
   }
 
-  /** The label ids of {@code rows} rows, {@code -1} for a gap. */
-  static IntColumn labelIds(ByteBuffer ids, int rows) {
-    int width = rows == 0 ? 1 : ids.remaining() / rows;
+  /** The label ids of {@code rows} rows, {@code width} bytes each, {@code -1} for a gap. */
+  static IntColumn labelIds(ByteBuffer ids, int rows, int width) {
     ByteBuffer in = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int[] out = new int[rows];
     // A loop for each width: the bytes are read in bulk and each loop is a plain one.

@@ -81,14 +81,7 @@ final class Prefix6 {
       int q = (int) (hi >>> (head >>> 8)) & last;
       int e = column.get(o + HEAD_INTS + q);
       if (e >= 0) {
-        int to;
-        if (q == last) {
-          to = column.get(o + 2);
-        } else {
-          int next = column.get(o + HEAD_INTS + q + 1);
-          to = next >= 0 ? next : column.get(~next + 1);
-        }
-        return (long) e << 32 | (to & 0xFFFF_FFFFL);
+        return (long) e << 32 | (bucketEnd(o, q) & 0xFFFF_FFFFL);
       }
       if (~e <= o) {
         // Only a file opened unchecked gets here: a table must lie after its parent.
@@ -101,6 +94,18 @@ final class Prefix6 {
       }
       o = ~e;
     }
+  }
+
+  /**
+   * The row after bucket {@code q}'s rows in the table at element {@code o}: where bucket {@code q
+   * + 1} begins (the first row of its table when it has one), the table's end for the last.
+   */
+  int bucketEnd(int o, int q) {
+    if (q == (1 << (column.get(o) & 0xFF)) - 1) {
+      return column.get(o + 2);
+    }
+    int next = column.get(o + HEAD_INTS + q + 1);
+    return next >= 0 ? next : column.get(~next + 1);
   }
 
   /** Element {@code i} of the section. */

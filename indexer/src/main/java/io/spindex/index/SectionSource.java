@@ -63,8 +63,8 @@ interface SectionSource {
       checkPrefix(h, source, prefixEntry, prefix, rows);
       starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
       labelsEntry = h.require(Section.ROW_LABEL_IDS);
-      labels = PackedRows.labelIds(source.bytes(labelsEntry), rows);
       labelWidth = rows == 0 ? 1 : (int) (labelsEntry.length() / rows);
+      labels = PackedRows.labelIds(source.bytes(labelsEntry), rows, labelWidth);
       tiled = true;
     } else {
       starts = source.ints(h.require(Section.RANGE_STARTS));

@@ -117,24 +117,12 @@ final class Walk6 {
       int e = tables.element(o + Prefix6.HEAD_INTS + q);
       long b = bits << stride | q;
       boolean more =
-          e < 0 ? leaves(tables, ~e, s, b, visit) : visit.leaf(e, end(tables, o, q), s, b);
+          e < 0 ? leaves(tables, ~e, s, b, visit) : visit.leaf(e, tables.bucketEnd(o, q), s, b);
       if (!more) {
         return false;
       }
     }
     return true;
-  }
-
-  /**
-   * The row after bucket {@code q}'s rows in the table at element {@code o}: where bucket {@code q
-   * + 1} begins (the first row of its table when it has one), the table's end for the last.
-   */
-  private static int end(Prefix6 tables, int o, int q) {
-    if (q == (1 << (tables.element(o) & 0xFF)) - 1) {
-      return tables.element(o + 2);
-    }
-    int next = tables.element(o + Prefix6.HEAD_INTS + q + 1);
-    return next >= 0 ? next : tables.element(~next + 1);
   }
 
   /** The buckets of the tables, as they are laid out. */
@@ -160,7 +148,7 @@ final class Walk6 {
       size = base + buckets;
       for (int q = 0; q < buckets; q++) {
         int e = tables.element(o + Prefix6.HEAD_INTS + q);
-        long element = e < 0 ? table(~e) : leaf(e, end(tables, o, q));
+        long element = e < 0 ? table(~e) : leaf(e, tables.bucketEnd(o, q));
         // Assigned after the child's layout, which may grow (replace) the array.
         out[base + q] = element;
       }
