@@ -37,14 +37,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * IPv4 ranges stored with their ends ({@code range_ends}) against the same ranges stored without
- * them ({@code tiled_labels}, format version 6), in one run: {@code labelId} of addresses drawn by
- * range (every one a hit), on the heap ({@code nio}) and {@code mapped}, single ({@link #paired})
- * and batch ({@link #batchPaired}); IPv6 lookups where the ranges are IPv6 only (on the heap, the
- * IPv6 rows {@code Rows6} made from either layout); each pairs the two layouts, a batch of 1,024
- * addresses each in turn, each timed (the counters), so that both see the same load. The ranges:
- * {@code -p source=FILE} (range text or a MaxMind DB file, built as {@code spindex build ranges}
- * builds it), else {@code count} generated real-shaped ranges. The setup checks that both layouts
- * give the same answer for every address, and reports both files' sizes.
+ * them ({@code tiled_labels}, format version 6) and packed ({@code range_starts_low}, format
+ * version 7), in one run: {@code labelId} of addresses drawn by range (every one a hit), on the
+ * heap ({@code nio}, which unpacks packed rows into the columns of tiled ones) and {@code mapped}
+ * (which reads them in place), single ({@link #paired}) and batch ({@link #batchPaired}); IPv6
+ * lookups where the ranges are IPv6 only (on the heap, the IPv6 rows {@code Rows6} made from either
+ * layout); each pairs the layouts, a batch of 1,024 addresses each in turn, each timed (the
+ * counters), so that all see the same load. The ranges: {@code -p source=FILE} (range text or a
+ * MaxMind DB file, built as {@code spindex build ranges} builds it), else {@code count} generated
+ * real-shaped ranges. The setup checks that both layouts give the same answer for every address,
+ * and reports both files' sizes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -66,6 +68,8 @@ public class RangeEndsBenchmark {
   private IpRanges heapTiled;
   private IpRanges mappedStored;
   private IpRanges mappedTiled;
+  private IpRanges mappedPacked;
+  private IpRanges[] all;
   private AddressPool pool;
 
   /** IPv6 addresses (high and low halves) when the ranges are IPv6 only, else {@code null}. */
@@ -86,10 +90,13 @@ public class RangeEndsBenchmark {
             : Paths.get(source);
     Path stored = build(in, RangeEnds.STORED, "stored.spx");
     Path tiled = build(in, RangeEnds.TILED, "tiled.spx");
+    Path packed = build(in, RangeEnds.PACKED, "packed.spx");
     heapStored = Loader.NIO.load(stored).asRanges();
     heapTiled = Loader.NIO.load(tiled).asRanges();
     mappedStored = Loader.MAPPED.load(stored).asRanges();
     mappedTiled = Loader.MAPPED.load(tiled).asRanges();
+    mappedPacked = Loader.MAPPED.load(packed).asRanges();
+    all = new IpRanges[] {heapStored, heapTiled, mappedStored, mappedTiled, mappedPacked};
     if (heapStored.tiled()
         || heapStored.ipv6Tiled()
         || !(heapTiled.size() == 0 ? heapTiled.ipv6Tiled() : heapTiled.tiled())) {
@@ -105,13 +112,15 @@ public class RangeEndsBenchmark {
         if (want == IpRanges.NONE
             || heapTiled.labelId(a) != want
             || mappedStored.labelId(a) != want
-            || mappedTiled.labelId(a) != want) {
+            || mappedTiled.labelId(a) != want
+            || mappedPacked.labelId(a) != want) {
           throw new IllegalStateException(String.format("answers differ for %08x", a));
         }
       }
     }
     System.out.printf(
-        "%n%,d %s ranges, %,d gap rows; stored %,d bytes, tiled %,d bytes (%.3fx)%n",
+        "%n%,d %s ranges, %,d gap rows; stored %,d bytes, tiled %,d bytes (%.3fx),"
+            + " packed %,d bytes (%.3fx)%n",
         v6 ? heapStored.ipv6Size() : heapStored.size(),
         v6 ? "IPv6" : "IPv4",
         v6
@@ -119,12 +128,14 @@ public class RangeEndsBenchmark {
             : heapTiled.size() - heapTiled.rangeCount(),
         Files.size(stored),
         Files.size(tiled),
-        (double) Files.size(tiled) / Files.size(stored));
+        (double) Files.size(tiled) / Files.size(stored),
+        Files.size(packed),
+        (double) Files.size(packed) / Files.size(stored));
   }
 
   /**
    * IPv6 addresses drawn by range from the stored layout's rows (a range, then an address in it),
-   * each checked to give the same answer from the four.
+   * each checked to give the same answer from the five.
    */
   private void draw6() {
     SplittableRandom rnd = new SplittableRandom(BenchFiles.SEED + 6);
@@ -154,7 +165,8 @@ public class RangeEndsBenchmark {
       if (want == IpRanges.NONE
           || heapTiled.labelId(h, l) != want
           || mappedStored.labelId(h, l) != want
-          || mappedTiled.labelId(h, l) != want) {
+          || mappedTiled.labelId(h, l) != want
+          || mappedPacked.labelId(h, l) != want) {
         throw new IllegalStateException(String.format("answers differ for %x:%x", h, l));
       }
     }
@@ -180,6 +192,7 @@ public class RangeEndsBenchmark {
     public long heapTiledNanos;
     public long mappedStoredNanos;
     public long mappedTiledNanos;
+    public long mappedPackedNanos;
     private int turn;
 
     @Setup(Level.Iteration)
@@ -188,21 +201,36 @@ public class RangeEndsBenchmark {
       heapTiledNanos = 0;
       mappedStoredNanos = 0;
       mappedTiledNanos = 0;
+      mappedPackedNanos = 0;
+    }
+
+    void add(int which, long nanos) {
+      if (which == 0) {
+        heapStoredNanos += nanos;
+      } else if (which == 1) {
+        heapTiledNanos += nanos;
+      } else if (which == 2) {
+        mappedStoredNanos += nanos;
+      } else if (which == 3) {
+        mappedTiledNanos += nanos;
+      } else {
+        mappedPackedNanos += nanos;
+      }
     }
   }
 
-  /** {@code labelId} of a batch of addresses in each of the four, in rotating order, each timed. */
+  /** {@code labelId} of a batch of addresses in each of the five, in rotating order, each timed. */
   @Benchmark
-  @OperationsPerInvocation(4 * AddressPool.BATCH)
+  @OperationsPerInvocation(5 * AddressPool.BATCH)
   public int paired(Nanos n) {
     return run(n, false);
   }
 
   /**
-   * The batch {@code labelIds} of a batch of addresses in each of the four, like {@link #paired}.
+   * The batch {@code labelIds} of a batch of addresses in each of the five, like {@link #paired}.
    */
   @Benchmark
-  @OperationsPerInvocation(4 * AddressPool.BATCH)
+  @OperationsPerInvocation(5 * AddressPool.BATCH)
   public int batchPaired(Nanos n) {
     return run(n, true);
   }
@@ -210,25 +238,12 @@ public class RangeEndsBenchmark {
   private int run(Nanos n, boolean batch) {
     int from = pool.next();
     int sum = 0;
-    n.turn = (n.turn + 1) % 4;
-    for (int k = 0; k < 4; k++) {
-      int which = (n.turn + k) % 4;
-      IpRanges r =
-          which == 0
-              ? heapStored
-              : which == 1 ? heapTiled : which == 2 ? mappedStored : mappedTiled;
+    n.turn = (n.turn + 1) % all.length;
+    for (int k = 0; k < all.length; k++) {
+      int which = (n.turn + k) % all.length;
       long t0 = System.nanoTime();
-      sum += batch ? batch(r, from) : single(r, from);
-      long t = System.nanoTime() - t0;
-      if (which == 0) {
-        n.heapStoredNanos += t;
-      } else if (which == 1) {
-        n.heapTiledNanos += t;
-      } else if (which == 2) {
-        n.mappedStoredNanos += t;
-      } else {
-        n.mappedTiledNanos += t;
-      }
+      sum += batch ? batch(all[which], from) : single(all[which], from);
+      n.add(which, System.nanoTime() - t0);
     }
     return sum;
   }

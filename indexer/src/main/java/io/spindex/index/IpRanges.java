@@ -33,6 +33,17 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn ends;
 
   private final IntColumn labelIds;
+
+  /**
+   * What a search compares: {@link #starts} (flipped), or the low 16 bits of each start when packed
+   * rows are read in place ({@link PackedRows#lowsView}), the search then staying within the one
+   * /16 block whose rows all share the high bits.
+   */
+  private final IntColumn keys;
+
+  /** Whether {@link #keys} are the starts' low 16 bits. */
+  private final boolean lows;
+
   private final IntColumn prefix;
   private final SubTables sub;
   private final LabelDictionary dictionary;
@@ -79,6 +90,7 @@ public final class IpRanges extends SpindexIndex {
       IntColumn starts,
       IntColumn ends,
       IntColumn labelIds,
+      IntColumn lows,
       IntColumn prefix,
       SubTables sub,
       LabelDictionary dictionary,
@@ -101,6 +113,8 @@ public final class IpRanges extends SpindexIndex {
     this.starts = starts;
     this.ends = ends;
     this.labelIds = labelIds;
+    this.keys = lows == null ? starts : lows;
+    this.lows = lows != null;
     this.prefix = prefix;
     this.sub = sub;
     this.dictionary = dictionary;
@@ -195,27 +209,28 @@ public final class IpRanges extends SpindexIndex {
 
   /** The last row that starts at or before {@code address}, or -1. */
   private int floor(int address) {
-    int key = Layout.flip(address);
-    int lo;
-    int hi;
-    if (prefix != null) {
-      int p = address >>> 16;
-      lo = prefix.get(p);
-      hi = prefix.get(p + 1);
-      int table = sub == null ? -1 : sub.of(p);
-      if (table >= 0) {
-        // Only the rows that start in the address's /24 (or the one before them) are candidates.
-        int q = (address >>> 8) & 0xFF;
-        int block = lo;
-        lo = block + sub.before(table, q);
-        hi = q == 255 ? hi : block + sub.before(table, q + 1);
-      }
-    } else {
-      lo = 0;
-      hi = starts.size();
+    if (prefix == null) {
+      return upperBound(starts, 0, starts.size(), Layout.flip(address)) - 1;
     }
-    // The last range starting at or before the address: in this /16 block, or the one before it.
-    return upperBound(starts, lo, hi, key) - 1;
+    int p = address >>> 16;
+    int lo = prefix.get(p);
+    int hi = prefix.get(p + 1);
+    int table = sub == null ? -1 : sub.of(p);
+    if (table >= 0) {
+      // Only the rows that start in the address's /24 (or the one before them) are candidates.
+      int q = (address >>> 8) & 0xFF;
+      int block = lo;
+      lo = block + sub.before(table, q);
+      hi = q == 255 ? hi : block + sub.before(table, q + 1);
+    }
+    // The last row of the /16 block starting at or before the address, or (when none does) the
+    // one before the candidates, which starts before them.
+    return upperBound(keys, lo, hi, key(address)) - 1;
+  }
+
+  /** The key {@link #keys} hold for {@code address}: its low 16 bits, or all of it flipped. */
+  private int key(int address) {
+    return lows ? address & 0xFFFF : Layout.flip(address);
   }
 
   /**
@@ -438,44 +453,47 @@ public final class IpRanges extends SpindexIndex {
       return hits;
     }
     LockStep search = new LockStep();
-    LockStep.IntKeys probe = new LockStep.IntKeys(starts);
+    LockStep.IntKeys probe = new LockStep.IntKeys(keys);
     int[] slot = new int[LockStep.GROUP];
     int hits = 0;
     for (int i = 0; i < count; i++) {
       int address = addresses[i];
       int p = address >>> 16;
-      // The range holding the address starts in its /16 block or is the one just before it.
-      int lo = Math.max(prefix.get(p) - 1, 0);
-      int n = prefix.get(p + 1) - lo;
-      int k = Layout.flip(address);
+      // The range holding the address starts in its /16 block or is the row just before it.
+      int from = prefix.get(p);
+      int n = prefix.get(p + 1) - from;
+      int k = key(address);
       if (n <= 2) {
-        int row = n == 2 && starts.get(lo + 1) <= k ? lo + 1 : lo;
-        int id = n > 0 && starts.get(row) <= k ? labelAt(row, k) : NONE;
+        int row = n == 2 && keys.get(from + 1) <= k ? from + 1 : from;
+        row = n > 0 && keys.get(row) <= k ? row : from - 1;
+        int id = row < 0 ? NONE : labelAt(row, Layout.flip(address));
         out[i] = id;
         hits += id == NONE ? 0 : 1;
         continue;
       }
-      int j = search.add(lo, n);
+      int j = search.add(from, n);
       probe.key[j] = k;
       slot[j] = i;
       if (search.size() == LockStep.GROUP) {
-        hits += lockStep(search, probe, slot, out);
+        hits += lockStep(search, probe, addresses, slot, out);
       }
     }
-    return search.size() == 0 ? hits : hits + lockStep(search, probe, slot, out);
+    return search.size() == 0 ? hits : hits + lockStep(search, probe, addresses, slot, out);
   }
 
   /**
    * Runs the lock-step search of {@link #labelIds} for the addresses added (of blocks with three
-   * rows or more), writes their answers and clears it.
+   * rows or more), writes their answers and clears it. A search that found no row of its block at
+   * or before its key ended on the block's first row; the row before that holds the address.
    */
-  private int lockStep(LockStep search, LockStep.IntKeys probe, int[] slot, int[] out) {
+  private int lockStep(
+      LockStep search, LockStep.IntKeys probe, int[] addresses, int[] slot, int[] out) {
     search.search(probe);
     int hits = 0;
     for (int j = 0, m = search.size(); j < m; j++) {
       int row = search.row(j);
-      int key = probe.key[j];
-      int id = starts.get(row) <= key ? labelAt(row, key) : NONE;
+      row = keys.get(row) <= probe.key[j] ? row : row - 1;
+      int id = row < 0 ? NONE : labelAt(row, Layout.flip(addresses[slot[j]]));
       out[slot[j]] = id;
       hits += id == NONE ? 0 : 1;
     }

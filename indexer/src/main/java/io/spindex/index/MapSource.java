@@ -30,6 +30,11 @@ final class MapSource implements SectionSource {
     return checksums;
   }
 
+  @Override
+  public boolean inPlace() {
+    return !copy;
+  }
+
   MapSource(IndexHeader header, FileChannel channel, boolean copy, boolean checksums) {
     this.header = header;
     this.channel = channel;

@@ -8,14 +8,17 @@ package io.spindex.index;
 import io.spindex.annotations.Internal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.ShortBuffer;
 
 /**
  * Packed IPv4 rows (sections {@code range_starts_low} and {@code row_label_ids}, format version 7):
  * ranges without their ends whose starts keep only their low 16 bits, the block of each row being
  * the one {@code prefix16} puts it in, and whose label ids take the fewest of 1 to 4 bytes that
- * hold every id and the gap's (all bits set). Every loader reads them into the {@code int} columns
- * of tiled rows ({@code range_starts}, {@code tiled_labels}), so lookups are those of tiled rows;
- * only the file is smaller: 2 + 1 to 4 bytes a row instead of 8.
+ * hold every id and the gap's (all bits set): 2 + 1 to 4 bytes a row instead of 8. The heap loaders
+ * read them into the {@code int} columns of tiled rows ({@code range_starts}, {@code
+ * tiled_labels}); {@code mapped} reads them in place through the views here ({@link #lowsView},
+ * {@link #startsView}, {@link #labelIdsView}), its search comparing the 16-bit keys of the one
+ * block {@code prefix16} gives an address.
  */
 @Internal
 public final class PackedRows {
@@ -108,5 +111,100 @@ public final class PackedRows {
       }
     }
     return IntColumn.of(out);
+  }
+
+  /** The starts' low 16 bits in place, each read as an unsigned value (0 to 65535). */
+  static IntColumn lowsView(ByteBuffer low) {
+    return new Lows(low.duplicate().order(ByteOrder.LITTLE_ENDIAN).asShortBuffer());
+  }
+
+  /**
+   * The flipped starts in place: row {@code i}'s block is the last whose {@code prefix16} entry is
+   * at most {@code i} (a binary search of the table: for reading a row, not for lookups, which know
+   * the block).
+   */
+  static IntColumn startsView(IntColumn prefix, IntColumn lows) {
+    return new Starts(prefix, lows);
+  }
+
+  /** The label ids in place, {@code width} bytes each, {@code -1} for a gap. */
+  static IntColumn labelIdsView(ByteBuffer ids, int rows, int width) {
+    ByteBuffer in = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    if (width == 4) {
+      return IntColumn.view(new ByteBuffer[] {in});
+    }
+    return new Ids(in, rows, width);
+  }
+
+  private static final class Lows extends IntColumn {
+    private final ShortBuffer lows;
+
+    Lows(ShortBuffer lows) {
+      this.lows = lows;
+    }
+
+    @Override
+    int get(int i) {
+      return lows.get(i) & 0xFFFF;
+    }
+
+    @Override
+    int size() {
+      return lows.limit();
+    }
+  }
+
+  private static final class Starts extends IntColumn {
+    private final IntColumn prefix;
+    private final IntColumn lows;
+
+    Starts(IntColumn prefix, IntColumn lows) {
+      this.prefix = prefix;
+      this.lows = lows;
+    }
+
+    @Override
+    int get(int i) {
+      int block = IpSet.upperBound(prefix, 0, Layout.PREFIX16_ENTRIES, i) - 1;
+      return ((block << 16) ^ Integer.MIN_VALUE) | lows.get(i);
+    }
+
+    @Override
+    int size() {
+      return lows.size();
+    }
+  }
+
+  private static final class Ids extends IntColumn {
+    private final ByteBuffer ids;
+    private final int rows;
+    private final int width;
+    private final int gap;
+
+    Ids(ByteBuffer ids, int rows, int width) {
+      this.ids = ids;
+      this.rows = rows;
+      this.width = width;
+      this.gap = (1 << (8 * width)) - 1;
+    }
+
+    @Override
+    int get(int i) {
+      int id;
+      if (width == 1) {
+        id = ids.get(i) & 0xFF;
+      } else if (width == 2) {
+        id = ids.getShort(2 * i) & 0xFFFF;
+      } else {
+        int p = 3 * i;
+        id = (ids.getShort(p) & 0xFFFF) | (ids.get(p + 2) & 0xFF) << 16;
+      }
+      return id == gap ? Layout.GAP_LABEL : id;
+    }
+
+    @Override
+    int size() {
+      return rows;
+    }
   }
 }

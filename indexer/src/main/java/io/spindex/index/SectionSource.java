@@ -36,6 +36,14 @@ interface SectionSource {
     return true;
   }
 
+  /**
+   * Whether the columns are views over a mapping ({@link Loader#MAPPED}, {@link
+   * Loader#mappedUnchecked()}), so that packed rows are read in place rather than unpacked.
+   */
+  default boolean inPlace() {
+    return false;
+  }
+
   /** Builds the index object for {@code header}, reading its sections through {@code source}. */
   static SpindexIndex assemble(IndexHeader h, String loader, SectionSource source)
       throws IOException {
@@ -57,14 +65,22 @@ interface SectionSource {
     int labelWidth = 4;
     boolean tiled;
     IntColumn ends = null;
+    IntColumn lows = null;
     if (lowEntry != null) {
-      // Packed rows: read into the columns of tiled rows (the prefix table checked first).
+      // Packed rows: read in place by a mapping, else into the columns of tiled rows (the prefix
+      // table checked first).
       int rows = (int) (lowEntry.length() / 2);
       checkPrefix(h, source, prefixEntry, prefix, rows);
-      starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
       labelsEntry = h.require(Section.ROW_LABEL_IDS);
       labelWidth = rows == 0 ? 1 : (int) (labelsEntry.length() / rows);
-      labels = PackedRows.labelIds(source.bytes(labelsEntry), rows, labelWidth);
+      if (source.inPlace()) {
+        lows = PackedRows.lowsView(source.bytes(lowEntry));
+        starts = PackedRows.startsView(prefix, lows);
+        labels = PackedRows.labelIdsView(source.bytes(labelsEntry), rows, labelWidth);
+      } else {
+        starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
+        labels = PackedRows.labelIds(source.bytes(labelsEntry), rows, labelWidth);
+      }
       tiled = true;
     } else {
       starts = source.ints(h.require(Section.RANGE_STARTS));
@@ -141,6 +157,7 @@ interface SectionSource {
         starts,
         ends,
         labels,
+        lows,
         prefix,
         sub,
         dictionary,
