@@ -247,9 +247,9 @@ def test_ipv4_only_against_java(fixtures, queries):
 
 def test_sub_tables_against_java(fixtures, queries):
     extra = spindex.open(fixtures["dense"])
-    # Real-shaped ranges: dense blocks (prefix24), and fewer than half with a gap after them, so
-    # stored without their ends (tiled_labels, version 6).
-    assert "prefix24" in extra.sections and extra.tiled and extra.version == 6
+    # Real-shaped ranges: dense blocks (prefix24), stored without their ends and packed (the
+    # smallest layout, which the build picks by default: range_starts_low, version 7).
+    assert "prefix24" in extra.sections and extra.tiled and extra.packed and extra.version == 7
     with open(fixtures["dense_txt"]) as f:
         edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
     _check_against_java(fixtures["dense"], queries[:3000] + edges)
@@ -257,8 +257,8 @@ def test_sub_tables_against_java(fixtures, queries):
 
 def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_path):
     """The same ranges stored with their ends (--range-ends stored, version 3) and without them
-    (tiled_labels, version 6): the same rows once the gap rows are left out, the same answers as
-    Java and as each other."""
+    (the default: packed, version 7): the same rows once the gap rows are left out, the same
+    answers as Java and as each other."""
     stored = str(tmp_path / "stored.spx")
     cli("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
     a, b = spindex.open(stored), spindex.open(fixtures["dense"])
@@ -277,7 +277,7 @@ def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_pa
     q = queries[:3000] + edges
     _check_against_java(stored, q)
     assert a.label(q).to_pylist() == b.label(q).to_pylist()
-    # Fewer bytes: 8 a row and a gap against 12 a range.
+    # Fewer bytes: 3 to 6 a row and a gap against 12 a range.
     assert os.path.getsize(fixtures["dense"]) < os.path.getsize(stored)
 
 
@@ -466,7 +466,9 @@ def test_sub_table_damage_is_found_at_open(fixtures, tmp_path):
     _rewrite_section(fixtures["dense"], path, "prefix24", put(65536 + 256 * t, 1))
     with pytest.raises(CorruptIndexError, match=r"expected block %d, /24 0: 0, found 1" % used):
         spindex.open(path)
-    _rewrite_section(fixtures["dense"], path, "tiled_labels",
+    tiled = str(tmp_path / "tiled.spx")
+    cli("build", "ranges", fixtures["dense_txt"], "-o", tiled, "--range-ends", "tiled")
+    _rewrite_section(tiled, path, "tiled_labels",
                      lambda body: body.view("<i4").__setitem__(5, -3))
     with pytest.raises(CorruptIndexError, match=r"section 'tiled_labels' at offset \d+: expected "
                                                 r"a label id in \[0, \d+\) or -1 \(a gap\), "

@@ -143,8 +143,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
   /**
    * Whether the IPv4 ranges are stored with their ends ({@link RangeEnds#STORED}: a file every
-   * older reader reads) or without them ({@link RangeEnds#TILED}, format version 6); by default
-   * ({@link RangeEnds#AUTO}) without them when that is smaller.
+   * older reader reads), without them ({@link RangeEnds#TILED}, format version 6) or without them
+   * and packed ({@link RangeEnds#PACKED}, format version 7); by default ({@link RangeEnds#AUTO})
+   * the smallest.
    */
   public IpRangeBuilder rangeEnds(RangeEnds e) {
     this.ends = e;
@@ -375,15 +376,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    // Each layout that may be written, with its tables; auto keeps the smaller file of those the
-    // mapped loader reads in place. Packed rows (2 bytes a start below its /16 block, the label id
-    // in the bytes its count needs) only when asked for, and with a prefix table to give the
-    // blocks: the smallest file, which every loader unpacks into the columns of tiled rows.
+    // Each layout that may be written, with its tables; auto keeps the smallest. Rows without
+    // their ends are packed (2 bytes a start below its /16 block, the label id in the bytes its
+    // count needs) by auto and packed when a prefix table gives the blocks.
     int idBytes = PackedRows.labelIdBytes(rows.labelCount());
+    boolean packs = ends == RangeEnds.AUTO || ends == RangeEnds.PACKED;
     boolean pack =
-        prefixTable
-            && ends == RangeEnds.PACKED
-            && (long) (2 + idBytes) * (flat.size + gaps) <= Integer.MAX_VALUE / 2;
+        prefixTable && packs && (long) (2 + idBytes) * (flat.size + gaps) <= Integer.MAX_VALUE / 2;
     Rows4Layout rows4 =
         ends == RangeEnds.TILED || ends == RangeEnds.PACKED
             ? null
@@ -401,12 +400,15 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       rows6out =
           ends == RangeEnds.TILED || ends == RangeEnds.PACKED
               ? null
-              : new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, flat6.size);
+              : new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, false, flat6.size);
       int gaps6 = flat6.gaps();
-      if (ends.tile(flat6.size, gaps6, 36, 20)) {
+      boolean zeros = packs && lowHalvesZero(flat6.startLo, flat6.size);
+      if (ends.tile(flat6.size, gaps6, 36, zeros ? 12 : 20)) {
         int[] labels = new int[flat6.size + gaps6];
         long[][] t = flat6.tiled(gaps6, labels);
-        Rows6Layout tiled = new Rows6Layout(t[0], t[1], labels.length, labels, flat6.size);
+        boolean lowsZero = packs && lowHalvesZero(t[1], labels.length);
+        Rows6Layout tiled =
+            new Rows6Layout(t[0], t[1], labels.length, labels, lowsZero, flat6.size);
         rows6out = rows6out == null || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
       }
       if (rows6out.tiledLabels != null) {
@@ -465,10 +467,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     }
     if (rows6out != null) {
       w.longs(Section.RANGE6_STARTS_HI, rows6out.startHi, count6);
-      if (ends == RangeEnds.PACKED
-          && rows6out.tiledLabels != null
-          && lowHalvesZero(rows6out.startLo, count6)) {
-        // Packed IPv6 rows whose starts all have a low half of 0: no column for them.
+      if (rows6out.lowsZero) {
+        // Tiled IPv6 rows whose starts all have a low half of 0 (auto, packed): no column for
+        // them.
         w.bytes(Section.RANGE6_STARTS_LO_ZERO, new byte[0], 0);
       } else {
         w.longs(Section.RANGE6_STARTS_LO, rows6out.startLo, count6);
@@ -509,6 +510,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
     final int[] tiledLabels;
 
+    /** Whether the rows are tiled and written without their starts' low halves, all 0. */
+    final boolean lowsZero;
+
     final int[] prefix;
     final int[] tables;
 
@@ -516,11 +520,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
      * @param ranges the ranges the rows hold: the tables' budget is a share of their 36 bytes each
      *     whatever the layout, so that gap rows do not buy a file more tables
      */
-    Rows6Layout(long[] startHi, long[] startLo, int size, int[] tiledLabels, int ranges) {
+    Rows6Layout(
+        long[] startHi, long[] startLo, int size, int[] tiledLabels, boolean lowsZero, int ranges) {
       this.startHi = startHi;
       this.startLo = startLo;
       this.size = size;
       this.tiledLabels = tiledLabels;
+      this.lowsZero = lowsZero;
       if (prefixTable) {
         prefix = IndexWriter.prefixTable128(startHi, size);
         int rowBytes = size == 0 ? 36 : (int) ((36L * ranges + size - 1) / size);
@@ -533,7 +539,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
     /** Bytes of the rows and the prefix6 tables (the rest of the file is the same either way). */
     long bytes() {
-      return (long) size * (tiledLabels == null ? 36 : 20)
+      return (long) size * (tiledLabels == null ? 36 : lowsZero ? 12 : 20)
           + (tables == null ? 0 : 4L * tables.length);
     }
   }

@@ -11,14 +11,17 @@ import java.util.Locale;
 /**
  * Whether an index stores its IPv4 ranges with their ends ({@code range_ends}, readable by every
  * Spindex since format version 1) or without them ({@code tiled_labels}, format version 6: a row a
- * range and a row a gap, each ending where the next starts, 8 bytes a row instead of 12).
+ * range and a row a gap, each ending where the next starts, 8 bytes a row instead of 12), and
+ * whether those rows are packed ({@code range_starts_low}, {@code row_label_ids}, format version 7:
+ * 3 to 6 bytes a row).
  */
 @Internal
 public enum RangeEnds {
   /**
-   * Without their ends whenever that makes the file smaller: the rows are smaller when fewer than
-   * half the IPv4 ranges (four fifths of the IPv6 ones) have a gap after them, and the builder
-   * compares the two files' rows and tables.
+   * The smallest file: without their ends whenever that makes it smaller (the builder compares the
+   * layouts' rows and tables), those rows packed when the file has a prefix table, and tiled IPv6
+   * rows without their starts' low halves when every one is 0. Every layout is one {@code mapped}
+   * reads in place.
    */
   AUTO,
   /** With their ends: a file every older reader (format version 5 and before) reads. */
@@ -28,8 +31,8 @@ public enum RangeEnds {
   /**
    * Without their ends and packed, whatever the gaps (format version 7): each start as its 16 bits
    * below its /16 block, each label id in the bytes the labels' count needs; as {@link #TILED}
-   * without a prefix table. The smallest file; every loader unpacks the rows, so {@code mapped}
-   * holds them on the heap (8 bytes a row) instead of reading them in place.
+   * without a prefix table. The heap loaders unpack the rows into the columns of tiled rows; {@code
+   * mapped} reads them in place.
    */
   PACKED;
 

@@ -176,11 +176,10 @@ final class BuildCommand {
         paramLabel = "HOW",
         defaultValue = "auto",
         description =
-            "auto (default: without the IPv4 ranges' ends when that is smaller, format version"
-                + " 6), tiled (always without them), packed (without them, each start as its 16"
-                + " bits below its /16 block and each label id in the bytes it needs: the smallest"
-                + " file, format version 7, which the mapped loader unpacks onto the heap) or"
-                + " stored (with them: a file Spindex before format version 6 reads).")
+            "auto (default: the smallest of the others), packed (without the IPv4 ranges' ends,"
+                + " each start as its 16 bits below its /16 block and each label id in the bytes"
+                + " it needs, format version 7), tiled (without them, format version 6) or stored"
+                + " (with them: a file Spindex before format version 6 reads).")
     String rangeEnds;
 
     @Option(

@@ -76,10 +76,10 @@ public final class BuildIndexDefinition {
       JobOption.of(
           "range-ends",
           "auto",
-          "ranges: stored (a file older readers read), tiled (without the IPv4 ranges' ends,"
-              + " format version 6), packed (without them, each start in 2 bytes and each label"
-              + " id in the bytes it needs: the smallest file, format version 7) or auto (tiled"
-              + " when that is smaller)",
+          "ranges: auto (the smallest of the others), stored (a file older readers read),"
+              + " tiled (without the IPv4 ranges' ends, format version 6) or packed (without"
+              + " them, each start in 2 bytes and each label id in the bytes it needs, format"
+              + " version 7)",
           RangeEnds::parse);
   public static final JobOption<LabelStore> LABEL_STORE =
       JobOption.of(

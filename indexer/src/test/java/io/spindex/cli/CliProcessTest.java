@@ -92,9 +92,11 @@ class CliProcessTest {
     assertTrue(b.out.matches("(?s).*\\bipv6 ranges\\s+1\\b.*"), b.out);
     Run inspect = spindex(null, "inspect", "r.spx");
     assertEquals(0, inspect.exit, inspect.err);
-    assertTrue(inspect.out.contains("format         2\n"), inspect.out);
-    assertTrue(inspect.out.contains("ipv4 rows      7\n"), inspect.out);
+    // By default the smallest layout: the IPv4 rows packed, a row for each gap too (format 7).
+    assertTrue(inspect.out.contains("format         7\n"), inspect.out);
+    assertTrue(inspect.out.contains("ipv4 rows      11\n"), inspect.out);
     assertTrue(inspect.out.contains("ipv6 rows      1\n"), inspect.out);
+    assertTrue(inspect.out.contains("(ranges stored without their ends, packed)"), inspect.out);
     assertEquals(0, spindex(null, "verify", "r.spx").exit);
     Run fields =
         spindex(
@@ -121,6 +123,18 @@ class CliProcessTest {
     for (String loader : new String[] {"io", "nio", "mmap"}) {
       assertEquals(l.out, spindex(input, "lookup", "--loader", loader, "r.spx").out, loader);
     }
+    // With their ends: format 2, a row a range, the same answers.
+    Run s = buildGoldenRanges("s.spx", "stored");
+    assertEquals(0, s.exit, s.err);
+    Run stored = spindex(null, "inspect", "s.spx");
+    assertTrue(stored.out.contains("format         2\n"), stored.out);
+    assertTrue(stored.out.contains("ipv4 rows      7\n"), stored.out);
+    assertTrue(
+        spindex(null, "inspect", "--json", "s.spx")
+            .out
+            .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
+    assertEquals(0, spindex(null, "verify", "s.spx").exit);
+    assertEquals(l.out, spindex(input, "lookup", "s.spx").out);
     // The same ranges without their ends: format 6, rows for the gaps, the same answers.
     Run t = buildGoldenRanges("t.spx", "tiled");
     assertEquals(0, t.exit, t.err);
@@ -134,7 +148,7 @@ class CliProcessTest {
     assertTrue(
         spindex(null, "inspect", "--json", "r.spx")
             .out
-            .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
+            .contains("\"ipv4Rows\":11,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
     assertEquals(0, spindex(null, "verify", "t.spx").exit);
     assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
     // Packed: format 7, the same rows as tiled (the gaps' too), the same answers.

@@ -174,7 +174,7 @@ class LabelFieldsFromHeaderTest {
     assertTrue(err.contains("geo.csv:3: field-count: '1.0.1.0,1.0.1.255,Tokyo'"), err);
     assertTrue(err.contains("geo.csv:4: field-count:"), err);
     IpRanges r = open(out);
-    assertEquals(2, r.size(), "Sydney and Perth");
+    assertEquals(2, r.rangeCount(), "Sydney and Perth");
     assertEquals(
         Arrays.asList("Perth, WA", "AU"), Arrays.asList(r.labelValues(r.labelId(0x01000307))));
   }

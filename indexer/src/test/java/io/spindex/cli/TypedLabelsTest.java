@@ -78,7 +78,10 @@ class TypedLabelsTest {
             "--label-delimiter",
             ",",
             "--label-fields",
-            "country,lat:double,asn:bigint,anycast:boolean"));
+            "country,lat:double,asn:bigint,anycast:boolean",
+            // Ranges with their ends, so that the format version is the label sections' own.
+            "--range-ends",
+            "stored"));
     assertTrue(out.matches("(?s).*accepted\\s+3\\n.*"), out);
     assertTrue(out.matches("(?s).*rejected\\s+4\\n.*"), out);
     assertTrue(err.contains("geo.csv:3: not-double:lat: '1.0.1.0,1.0.1.255,CN,abc"), err);
@@ -161,7 +164,9 @@ class TypedLabelsTest {
             "--label-delimiter",
             ",",
             "--label-fields",
-            "country,lat,asn,anycast"));
+            "country,lat,asn,anycast",
+            "--range-ends",
+            "stored"));
     IpRanges r = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
     assertEquals(2, r.header().version(), "dual-stack, no typed section");
     assertTrue(out.matches("(?s).*rejected\\s+1\\n.*"), "only the short line: " + out);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,7 +55,8 @@ class SubTablesTest {
 
   private Path build(IpRangeBuilder b) throws IOException {
     Path out = dir.resolve("ranges.spx");
-    b.delimiter('|').createdMillis(0).build(List.of(text), out);
+    // Ranges with their ends: the row counts below are the ranges'.
+    b.delimiter('|').createdMillis(0).rangeEnds(RangeEnds.STORED).build(List.of(text), out);
     return out;
   }
 

@@ -188,11 +188,13 @@ class TiledRangesTest {
   }
 
   /**
-   * {@code auto} stores the ends when half the ranges or more have a gap after them (8 bytes a row
-   * and a gap would not be smaller than 12 a range), and leaves them out otherwise.
+   * {@code auto} packs the rows when the file has a prefix table (3 to 6 bytes a row and a gap are
+   * less than 12 a range, however many gaps). Without one, it stores the ends when half the ranges
+   * or more have a gap after them (8 bytes a row and a gap would not be smaller than 12 a range),
+   * and leaves them out otherwise.
    */
   @Test
-  void autoLeavesTheEndsOutWhenThatIsSmaller() throws IOException {
+  void autoKeepsTheSmallestLayout() throws IOException {
     List<Src> touching = new ArrayList<>();
     List<Src> apart = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
@@ -201,12 +203,31 @@ class TiledRangesTest {
     }
     Path t = build(touching, RangeEnds.AUTO, "touching.spx");
     Path a = build(apart, RangeEnds.AUTO, "apart.spx");
-    assertTrue(Loader.MAPPED.load(t).asRanges().tiled());
-    assertFalse(Loader.MAPPED.load(a).asRanges().tiled());
-    // 100 touching ranges and a gap to the top: 101 rows of 8 bytes against 100 of 12.
+    // 100 touching ranges and a gap to the top: 101 rows of 2 + 1 bytes; 200 rows apart.
     assertEquals(101, Loader.readHeader(t).rowCount());
-    assertEquals(101 * 4, Loader.readHeader(t).find(Section.TILED_LABELS).length());
-    assertEquals(100, Loader.readHeader(a).rowCount());
+    assertEquals(101, Loader.readHeader(t).find(Section.ROW_LABEL_IDS).length());
+    assertEquals(200, Loader.readHeader(a).rowCount());
+    assertEquals(2 * 200, Loader.readHeader(a).find(Section.RANGE_STARTS_LOW).length());
+    assertEquals(7, Loader.readHeader(a).version());
+
+    Path tn = buildWithoutPrefix(touching, "touching-no-prefix.spx");
+    Path an = buildWithoutPrefix(apart, "apart-no-prefix.spx");
+    assertTrue(Loader.MAPPED.load(tn).asRanges().tiled());
+    assertFalse(Loader.MAPPED.load(an).asRanges().tiled());
+    // 101 rows of 8 bytes against 100 of 12.
+    assertEquals(101, Loader.readHeader(tn).rowCount());
+    assertEquals(101 * 4, Loader.readHeader(tn).find(Section.TILED_LABELS).length());
+    assertEquals(100, Loader.readHeader(an).rowCount());
+    for (Path p : List.of(t, a, tn, an)) {
+      IpRanges r = Loader.MAPPED.load(p).asRanges();
+      List<Src> want = p == t || p == tn ? touching : apart;
+      for (Src s : want) {
+        assertEquals(s.label, r.label((int) s.start), p + " " + s.start);
+        assertEquals(s.label, r.label((int) s.end), p + " " + s.end);
+      }
+      assertNull(r.label(0x7000_0000), p.toString());
+      IndexVerifier.verify(p);
+    }
     // The whole space as one range: no gap row at all.
     Path whole = build(List.of(new Src(0, 0xFFFF_FFFFL, "all")), RangeEnds.AUTO, "whole.spx");
     IpRanges r = Loader.NIO.load(whole).asRanges();
@@ -216,29 +237,61 @@ class TiledRangesTest {
     assertEquals("all", r.label(-1));
   }
 
+  private Path buildWithoutPrefix(List<Src> ranges, String name) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (Src s : ranges) {
+      text.append(Ipv4Text.format((int) s.start))
+          .append('|')
+          .append(Ipv4Text.format((int) s.end))
+          .append('|')
+          .append(s.label)
+          .append('\n');
+    }
+    Path in = dir.resolve(name + ".txt");
+    Files.write(in, text.toString().getBytes(StandardCharsets.UTF_8));
+    Path out = dir.resolve(name);
+    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(in), out);
+    return out;
+  }
+
   /**
    * IPv6 rows take 36 bytes a range with their ends and 20 a row without, so {@code auto} tiles
    * IPv6 ranges while fewer than four fifths of them have a gap after them: at 60 % too, where IPv4
-   * ranges keep their ends.
+   * ranges keep their ends. Rows whose starts all have a low half of 0 (networks of /64 or wider)
+   * take 12 bytes without that half, which is less than 36 a range even with a gap after each.
    */
   @Test
   void autoTilesIpv6RangesUpToFourFifthsGaps() throws IOException {
-    for (int gapsInFive : new int[] {3, 5}) {
-      List<String> lines = new ArrayList<>();
-      long at = 0;
-      for (int i = 0; i < 100; i++) {
-        lines.add(String.format("2001:db8:0:%x::/64|r%d", at, i % 7));
-        at += i % 5 < gapsInFive ? 2 : 1;
+    for (int bits : new int[] {64, 96}) {
+      for (int gapsInFive : new int[] {3, 5}) {
+        List<String> lines = new ArrayList<>();
+        long at = 0;
+        for (int i = 0; i < 100; i++) {
+          String network =
+              bits == 64
+                  ? String.format("2001:db8:0:%x::/64", at)
+                  : String.format("2001:db8::%x:0:0/96", at);
+          lines.add(network + "|r" + i % 7);
+          at += i % 5 < gapsInFive ? 2 : 1;
+        }
+        String what = "/" + bits + ", " + gapsInFive + " gaps in 5";
+        Path in = dir.resolve("gaps" + bits + "-" + gapsInFive + ".txt");
+        Files.write(in, lines, StandardCharsets.UTF_8);
+        Path out = dir.resolve("gaps" + bits + "-" + gapsInFive + ".spx");
+        new IpRangeBuilder().createdMillis(0).build(List.of(in), out);
+        IpRanges r = Loader.NIO.load(out).asRanges();
+        assertEquals(bits == 64 || gapsInFive == 3, r.ipv6Tiled(), what);
+        assertEquals(
+            bits == 64,
+            Loader.readHeader(out).find(Section.RANGE6_STARTS_LO_ZERO) != null,
+            what + ": no column of low halves");
+        assertEquals(100, r.ipv6RangeCount());
+        long sixth = bits == 64 ? 0x2001_0db8_0000_0006L : 0x2001_0db8_0000_0000L;
+        long lo = bits == 64 ? 7 : 6L << 32 | 7;
+        long first = bits == 64 ? 0x2001_0db8_0000_0001L : 0x2001_0db8_0000_0000L;
+        assertEquals("r3", r.label(sixth, lo), what);
+        assertNull(r.label(first, bits == 64 ? 7 : 1L << 32 | 7), what);
       }
-      Path in = dir.resolve("gaps" + gapsInFive + ".txt");
-      Files.write(in, lines, StandardCharsets.UTF_8);
-      Path out = dir.resolve("gaps" + gapsInFive + ".spx");
-      new IpRangeBuilder().createdMillis(0).build(List.of(in), out);
-      IpRanges r = Loader.NIO.load(out).asRanges();
-      assertEquals(gapsInFive == 3, r.ipv6Tiled(), gapsInFive + " gaps in 5");
-      assertEquals(100, r.ipv6RangeCount());
-      assertEquals("r3", r.label(0x2001_0db8_0000_0006L, 7));
-      assertNull(r.label(0x2001_0db8_0000_0001L, 7));
     }
   }
 
@@ -460,8 +513,8 @@ class TiledRangesTest {
   /**
    * What the loaders and {@code verify} refuse in packed rows: a label id neither in the dictionary
    * nor a gap's (at open), a gap first, starts not ascending within their block ({@code verify}),
-   * and a prefix table whose entries go down, which would give rows out of bounds (at open, by
-   * every loader, unchecked too).
+   * and a prefix table whose entries go down (at open, by every checking loader; unchecked, the
+   * rows read in place are searched within their bounds).
    */
   @Test
   void damagedPackedFilesAreRefused() throws IOException {
@@ -511,12 +564,23 @@ class TiledRangesTest {
             + ": section 'prefix16' at offset "
             + (prefix + 4L * 0x0A02)
             + ": expected entries in ascending order, at least 3, found 0";
-    for (IndexLoader l : Loaders.all()) {
+    for (IndexLoader l : Loader.values()) {
       CorruptIndexException e = assertThrows(CorruptIndexException.class, () -> l.load(down));
       assertTrue(
           e.getMessage().startsWith(down + ": section 'prefix16' at offset "), l.loaderName());
     }
     assertEquals(message, verifyMessage(down));
+    // Read in place unchecked, the rows are searched between entries that go down: answers no
+    // check vouches for, but every read within the rows.
+    IpRanges unchecked = Loader.mappedUnchecked().load(down).asRanges();
+    for (int block : new int[] {0x0A00, 0x0A01, 0x0A02, 0x0A03, 0xC000}) {
+      int address = block << 16 | 0x0105;
+      int id = unchecked.labelId(address);
+      assertTrue(id >= IpRanges.NONE && id < 3, Ipv4Text.format(address) + ": " + id);
+      int[] batch = new int[1];
+      unchecked.labelIds(new int[] {address}, 1, batch);
+      assertEquals(id, batch[0], Ipv4Text.format(address));
+    }
   }
 
   private static byte[] setByte(byte[] b, IndexHeader h, Section s, int i, int v) {
