@@ -21,6 +21,20 @@ abstract class IntColumn {
 
   abstract int size();
 
+  /**
+   * The first index whose value is neither in {@code [0, count)} nor (with {@code gaps}) a gap
+   * row's {@link Layout#GAP_LABEL}, or -1: the check of label ids at open.
+   */
+  int firstOutside(int count, boolean gaps) {
+    for (int i = 0, n = size(); i < n; i++) {
+      int id = get(i);
+      if ((id < 0 || id >= count) && !(gaps && id == Layout.GAP_LABEL)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   static IntColumn of(int[] values) {
     return new Heap(values, values.length);
   }

@@ -6,6 +6,8 @@
 package io.spindex.index;
 
 import io.spindex.annotations.Internal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ShortBuffer;
@@ -175,6 +177,12 @@ public final class PackedRows {
     }
   }
 
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Rows a chunk of the bulk check of {@link Ids#firstOutside}. */
+  private static final int CHECK_ROWS = 1 << 14;
+
   private static final class Ids extends IntColumn {
     private final ByteBuffer ids;
     private final int rows;
@@ -205,6 +213,27 @@ public final class PackedRows {
     @Override
     int size() {
       return rows;
+    }
+
+    /** In bulk: a chunk of rows copied out of the mapping at a time, then decoded. */
+    @Override
+    int firstOutside(int count, boolean gaps) {
+      // Each id read as the little-endian int at its offset, the bytes past it masked off (3
+      // bytes of room at the end).
+      byte[] chunk = new byte[width * CHECK_ROWS + 3];
+      ByteBuffer in = ids.duplicate();
+      in.position(0);
+      for (int from = 0; from < rows; from += CHECK_ROWS) {
+        int n = Math.min(CHECK_ROWS, rows - from);
+        in.get(chunk, 0, n * width);
+        for (int i = 0, p = 0; i < n; i++, p += width) {
+          int id = (int) LE_INT.get(chunk, p) & gap;
+          if (id >= count && !(gaps && id == gap)) {
+            return from + i;
+          }
+        }
+      }
+      return -1;
     }
   }
 }

@@ -312,16 +312,14 @@ interface SectionSource {
   private static void labelIdsWithin(
       IndexHeader h, SectionEntry e, int width, IntColumn ids, int count, boolean gaps)
       throws CorruptIndexException {
-    for (int i = 0, n = ids.size(); i < n; i++) {
-      int id = ids.get(i);
-      if ((id < 0 || id >= count) && !(gaps && id == Layout.GAP_LABEL)) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section '" + e.section().displayName() + "'",
-            e.offset() + (long) width * i,
-            "a label id in [0, " + count + ")" + (gaps ? " or -1 (a gap)" : ""),
-            String.valueOf(id));
-      }
+    int i = ids.firstOutside(count, gaps);
+    if (i >= 0) {
+      throw CorruptIndexException.at(
+          h.file(),
+          "section '" + e.section().displayName() + "'",
+          e.offset() + (long) width * i,
+          "a label id in [0, " + count + ")" + (gaps ? " or -1 (a gap)" : ""),
+          String.valueOf(ids.get(i)));
     }
   }
 
