@@ -308,6 +308,52 @@ public final class LabelSchema implements Serializable {
 
   private static final Object INVALID = new Object();
 
+  /**
+   * Whether {@code s} is {@code -?[0-9]{1,max}}, with the sign only when {@code signed}: the text
+   * of a BIGINT (19 digits) or DECIMAL(20,0) (20, no sign). Scanned, not matched by a regex: every
+   * typed label is parsed at its first use, field by field.
+   */
+  static boolean integerText(String s, boolean signed, int max) {
+    int i = signed && s.startsWith("-") ? 1 : 0;
+    int d = digits(s, i);
+    return d >= 1 && d <= max && i + d == s.length();
+  }
+
+  /** Whether {@code s} is {@code -?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?}. */
+  static boolean doubleText(String s) {
+    int n = s.length();
+    int i = s.startsWith("-") ? 1 : 0;
+    int whole = digits(s, i);
+    i += whole;
+    int fraction = 0;
+    if (i < n && s.charAt(i) == '.') {
+      fraction = digits(s, i + 1);
+      i += 1 + fraction;
+    }
+    if (whole == 0 && fraction == 0) {
+      return false;
+    }
+    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+      i++;
+      i += i < n && (s.charAt(i) == '+' || s.charAt(i) == '-') ? 1 : 0;
+      int e = digits(s, i);
+      if (e < 1 || e > 3) {
+        return false;
+      }
+      i += e;
+    }
+    return i == n;
+  }
+
+  /** How many ASCII digits {@code s} has from {@code i} on, in a row. */
+  private static int digits(String s, int i) {
+    int j = i;
+    while (j < s.length() && s.charAt(j) >= '0' && s.charAt(j) <= '9') {
+      j++;
+    }
+    return j - i;
+  }
+
   /** The value of one field's text, {@code null} for NULL, or {@link #INVALID}. */
   static Object parse(FieldType t, String s) {
     if (s.equals(NULL_TEXT) || (s.isEmpty() && t != FieldType.STRING)) {
@@ -317,17 +363,15 @@ public final class LabelSchema implements Serializable {
       case STRING:
         return s;
       case BIGINT:
-        return s.matches("-?[0-9]{1,19}") ? parseLong(s) : INVALID;
+        return integerText(s, true, 19) ? parseLong(s) : INVALID;
       case DOUBLE:
-        return s.matches("-?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
-            ? finite(Double.parseDouble(s))
-            : INVALID;
+        return doubleText(s) ? finite(Double.parseDouble(s)) : INVALID;
       case BOOLEAN:
         return s.equalsIgnoreCase("true")
             ? Boolean.TRUE
             : s.equalsIgnoreCase("false") ? Boolean.FALSE : INVALID;
       case DECIMAL_20:
-        return s.matches("[0-9]{1,20}") ? new BigDecimal(s) : INVALID;
+        return integerText(s, false, 20) ? new BigDecimal(s) : INVALID;
       default:
         throw new AssertionError(t);
     }

@@ -15,7 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.index.LabelSchema.FieldType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -135,5 +138,51 @@ class LabelSchemaTest {
     assertNull(misfit(s, "\"Sydney, NSW\",AU,5"));
     assertEquals("field-count", misfit(s, "Sydney, NSW,AU,5"));
     assertEquals("not-bigint:pop", misfit(s, "\"Sydney\",AU,\"5,000\""));
+  }
+
+  /**
+   * The scanners that say which text is a typed value agree with the grammar they implement, as a
+   * regular expression, on every text of up to 5 characters of the alphabet that matters and on
+   * random longer ones.
+   */
+  @Test
+  void valueTextScannersAgreeWithTheirGrammar() {
+    Pattern bigint = Pattern.compile("-?[0-9]{1,19}");
+    Pattern decimal = Pattern.compile("[0-9]{1,20}");
+    Pattern dbl = Pattern.compile("-?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?");
+    char[] alphabet = {'0', '7', '-', '+', '.', 'e', 'E', 'x', ' '};
+    List<String> texts = new ArrayList<>();
+    texts.add("");
+    for (int len = 1; len <= 5; len++) {
+      int[] at = new int[len];
+      while (true) {
+        StringBuilder b = new StringBuilder();
+        for (int i : at) {
+          b.append(alphabet[i]);
+        }
+        texts.add(b.toString());
+        int k = len - 1;
+        while (k >= 0 && ++at[k] == alphabet.length) {
+          at[k--] = 0;
+        }
+        if (k < 0) {
+          break;
+        }
+      }
+    }
+    SplittableRandom rnd = new SplittableRandom(7);
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int n = 6 + rnd.nextInt(20); b.length() < n; ) {
+        b.append(rnd.nextInt(3) == 0 ? alphabet[rnd.nextInt(alphabet.length)] : '3');
+      }
+      texts.add(b.toString());
+    }
+    texts.addAll(List.of("9223372036854775807", "12345678901234567890", "123456789012345678901"));
+    for (String t : texts) {
+      assertEquals(bigint.matcher(t).matches(), LabelSchema.integerText(t, true, 19), t);
+      assertEquals(decimal.matcher(t).matches(), LabelSchema.integerText(t, false, 20), t);
+      assertEquals(dbl.matcher(t).matches(), LabelSchema.doubleText(t), t);
+    }
   }
 }
