@@ -19,10 +19,15 @@ import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
@@ -55,9 +60,19 @@ public final class IndexRef implements AddressTarget {
   private final LabelSchema schema;
 
   private transient SpindexIndex index;
-  private transient InternalRow[] rows;
-  private transient UTF8String[] labels;
+  private transient AtomicReferenceArray<InternalRow> rows;
+  private transient AtomicReferenceArray<UTF8String> labels;
   private transient long[] v6;
+
+  /**
+   * Each range index's labels as Spark values ({@link #labels}, {@link #rows}), made once per JVM
+   * and label: every task has its own copy of this reference (it travels with the plan), while the
+   * index is loaded once per JVM. The threads of every task share them: each is made at its first
+   * use by any of them (two may make equal ones) and published through the atomic array, so that
+   * no thread sees one half made. Weak keys: a replaced index's labels go with it.
+   */
+  private static final Map<IpRanges, Object[]> SPARK_LABELS =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private IndexRef(
       String given,
@@ -208,7 +223,21 @@ public final class IndexRef implements AddressTarget {
       index = i;
       v6 = new long[2];
       if (i instanceof IpRanges) {
-        labels = new UTF8String[((IpRanges) i).labelCount()];
+        int n = ((IpRanges) i).labelCount();
+        Object[] shared =
+            SPARK_LABELS.computeIfAbsent(
+                (IpRanges) i,
+                k ->
+                    new Object[] {
+                      new AtomicReferenceArray<UTF8String>(n),
+                      new AtomicReferenceArray<InternalRow>(n)
+                    });
+        @SuppressWarnings("unchecked")
+        AtomicReferenceArray<UTF8String> l = (AtomicReferenceArray<UTF8String>) shared[0];
+        @SuppressWarnings("unchecked")
+        AtomicReferenceArray<InternalRow> rs = (AtomicReferenceArray<InternalRow>) shared[1];
+        labels = l;
+        rows = rs;
       }
     }
     return i;
@@ -285,10 +314,10 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    UTF8String l = labels[id];
+    UTF8String l = labels.get(id);
     if (l == null) {
       l = UTF8String.fromBytes(r.labelBytes(id));
-      labels[id] = l;
+      labels.set(id, l);
     }
     return l;
   }
@@ -319,28 +348,41 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    if (rows == null) {
-      rows = new InternalRow[r.labelCount()];
-    }
-    InternalRow row = rows[id];
+    InternalRow row = rows.get(id);
     if (row == null) {
-      row = new GenericInternalRow(sqlValues(r.labelValues(id)));
-      rows[id] = row;
+      row = unsafeRow(r.labelValues(id));
+      rows.set(id, row);
     }
     return row;
   }
 
-  /** A label's typed values ({@link IpRanges#labelValues}) as Spark's internal values. */
-  private static Object[] sqlValues(Object[] values) {
-    Object[] out = new Object[values.length];
-    for (int i = 0; i < out.length; i++) {
+  /**
+   * A label's typed values ({@link IpRanges#labelValues}) as one {@link UnsafeRow}: the fields and
+   * their text in one array, which the query's next operators read (a hash, a projection) with a
+   * cache miss or two, where a row of objects costs one for each value. Each label's row is made
+   * once; the writer is its own, so threads sharing this reference never share one.
+   */
+  private static UnsafeRow unsafeRow(Object[] values) {
+    UnsafeRowWriter w = new UnsafeRowWriter(values.length, 64);
+    w.reset();
+    w.zeroOutNullBytes();
+    for (int i = 0; i < values.length; i++) {
       Object v = values[i];
-      out[i] =
-          v instanceof String
-              ? UTF8String.fromString((String) v)
-              : v instanceof BigDecimal ? Decimal.apply((BigDecimal) v, 20, 0) : v;
+      if (v == null) {
+        w.setNullAt(i);
+      } else if (v instanceof String) {
+        w.write(i, UTF8String.fromString((String) v));
+      } else if (v instanceof Long) {
+        w.write(i, (long) (Long) v);
+      } else if (v instanceof Double) {
+        w.write(i, (double) (Double) v);
+      } else if (v instanceof Boolean) {
+        w.write(i, (boolean) (Boolean) v);
+      } else {
+        w.write(i, Decimal.apply((BigDecimal) v, 20, 0), 20, 0);
+      }
     }
-    return out;
+    return w.getRow().copy();
   }
 
   public InternalRow lookup(UTF8String ip) {
