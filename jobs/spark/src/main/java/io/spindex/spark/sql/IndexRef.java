@@ -68,8 +68,8 @@ public final class IndexRef implements AddressTarget {
    * Each range index's labels as Spark values ({@link #labels}, {@link #rows}), made once per JVM
    * and label: every task has its own copy of this reference (it travels with the plan), while the
    * index is loaded once per JVM. The threads of every task share them: each is made at its first
-   * use by any of them (two may make equal ones) and published through the atomic array, so that
-   * no thread sees one half made. Weak keys: a replaced index's labels go with it.
+   * use by any of them (two may make equal ones) and published through the atomic array, so that no
+   * thread sees one half made. Weak keys: a replaced index's labels go with it.
    */
   private static final Map<IpRanges, Object[]> SPARK_LABELS =
       Collections.synchronizedMap(new WeakHashMap<>());
