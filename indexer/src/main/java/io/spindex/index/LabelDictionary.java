@@ -7,6 +7,7 @@ package io.spindex.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -175,7 +176,7 @@ abstract class LabelDictionary {
       this.counts = counts;
       this.offsets = offsets;
       this.values = values.asReadOnlyBuffer();
-      this.ids = ids.asReadOnlyBuffer();
+      this.ids = ids.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
       this.delimiter = delimiter;
       int k = counts.size();
       base = new int[k];
@@ -259,11 +260,7 @@ abstract class LabelDictionary {
 
     /** The value id of field {@code j} of the label whose ids start at byte {@code at}. */
     private int id(int at, int j) {
-      int v = 0;
-      for (int b = 0; b < width[j]; b++) {
-        v |= (ids.get(at + b) & 0xFF) << (8 * b);
-      }
-      return v;
+      return LeIds.get(ids, at, width[j]);
     }
 
     @Override
@@ -275,12 +272,12 @@ abstract class LabelDictionary {
       int length = delimiter.length * (k - 1);
       for (int j = 0; j < k; j++) {
         int id = id(at, j);
-        if (id >= counts.get(j)) {
+        if (id < 0 || id >= counts.get(j)) {
           throw new IllegalStateException(
               String.format(
                   "%s: section 'label_value_ids': expected label %d's value id of field %d"
-                      + " below %d, found %d (run spindex verify)",
-                  h.file(), label, j, counts.get(j), id));
+                      + " below %d, found %s (run spindex verify)",
+                  h.file(), label, j, counts.get(j), Integer.toUnsignedString(id)));
         }
         int v = base[j] + id;
         from[j] = offsets.get(v);
@@ -309,24 +306,23 @@ abstract class LabelDictionary {
       SectionSource.nonDecreasing(h, offsetsEntry, offsets, "offsets");
       int k = base.length;
       int[] limit = new int[k];
+      int[] mask = new int[k];
       for (int j = 0; j < k; j++) {
         limit[j] = counts.get(j);
+        mask[j] = LeIds.mask(width[j]);
       }
       // In chunks of whole labels, read in bulk: a byte at a time through the buffer is several
       // times slower, at open.
       int perChunk = Math.max(1, (1 << 16) / stride);
-      byte[] chunk = new byte[perChunk * stride];
+      byte[] chunk = LeIds.chunk(perChunk * stride);
       ByteBuffer in = ids.duplicate();
       for (int first = 0; first < count; first += perChunk) {
         int n = Math.min(perChunk, count - first);
         in.get(chunk, 0, n * stride);
         for (int i = 0, at = 0; i < n; i++) {
           for (int j = 0; j < k; j++) {
-            int id = 0;
-            for (int b = 0; b < width[j]; b++) {
-              id |= (chunk[at + b] & 0xFF) << (8 * b);
-            }
-            if (id >= limit[j]) {
+            int id = LeIds.get(chunk, at, mask[j]);
+            if (id < 0 || id >= limit[j]) { // an id of 4 bytes may read as negative
               throw CorruptIndexException.at(
                   h.file(),
                   "section 'label_value_ids'",
@@ -340,7 +336,7 @@ abstract class LabelDictionary {
                       + " (its count in 'field_value_counts' at offset "
                       + (countsEntry.offset() + 4L * j)
                       + ")",
-                  String.valueOf(id));
+                  Integer.toUnsignedString(id));
             }
             at += width[j];
           }

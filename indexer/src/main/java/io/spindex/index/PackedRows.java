@@ -6,8 +6,6 @@
 package io.spindex.index;
 
 import io.spindex.annotations.Internal;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ShortBuffer;
@@ -85,31 +83,16 @@ public final class PackedRows {
 
   /** The label ids of {@code rows} rows, {@code width} bytes each, {@code -1} for a gap. */
   static IntColumn labelIds(ByteBuffer ids, int rows, int width) {
-    ByteBuffer in = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int[] out = new int[rows];
-    // A loop for each width: the bytes are read in bulk and each loop is a plain one.
-    if (width == 4) {
-      in.asIntBuffer().get(out); // the gap's all ones is -1 already
-    } else if (width == 2) {
-      short[] v = new short[rows];
-      in.asShortBuffer().get(v);
-      for (int i = 0; i < rows; i++) {
-        int id = v[i] & 0xFFFF;
-        out[i] = id == 0xFFFF ? Layout.GAP_LABEL : id;
-      }
-    } else {
-      byte[] all = new byte[rows * width];
-      in.get(all);
-      if (width == 1) {
-        for (int i = 0; i < rows; i++) {
-          int id = all[i] & 0xFF;
-          out[i] = id == 0xFF ? Layout.GAP_LABEL : id;
-        }
-      } else {
-        for (int i = 0, p = 0; i < rows; i++, p += 3) {
-          int id = (all[p] & 0xFF) | (all[p + 1] & 0xFF) << 8 | (all[p + 2] & 0xFF) << 16;
-          out[i] = id == 0xFF_FFFF ? Layout.GAP_LABEL : id;
-        }
+    int mask = LeIds.mask(width);
+    byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
+    ByteBuffer in = ids.duplicate();
+    for (int from = 0; from < rows; from += CHUNK_ROWS) {
+      int n = Math.min(CHUNK_ROWS, rows - from);
+      in.get(chunk, 0, n * width);
+      for (int i = 0, p = 0; i < n; i++, p += width) {
+        int id = LeIds.get(chunk, p, mask);
+        out[from + i] = id == mask ? Layout.GAP_LABEL : id;
       }
     }
     return IntColumn.of(out);
@@ -177,11 +160,8 @@ public final class PackedRows {
     }
   }
 
-  private static final VarHandle LE_INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /** Rows a chunk of the bulk check of {@link Ids#firstOutside}. */
-  private static final int CHECK_ROWS = 1 << 14;
+  /** Rows a chunk of the bulk reads of the label ids ({@link #labelIds}, {@link Ids}). */
+  private static final int CHUNK_ROWS = 1 << 14;
 
   private static final class Ids extends IntColumn {
     private final ByteBuffer ids;
@@ -193,20 +173,12 @@ public final class PackedRows {
       this.ids = ids;
       this.rows = rows;
       this.width = width;
-      this.gap = (1 << (8 * width)) - 1;
+      this.gap = LeIds.mask(width);
     }
 
     @Override
     int get(int i) {
-      int id;
-      if (width == 1) {
-        id = ids.get(i) & 0xFF;
-      } else if (width == 2) {
-        id = ids.getShort(2 * i) & 0xFFFF;
-      } else {
-        int p = 3 * i;
-        id = (ids.getShort(p) & 0xFFFF) | (ids.get(p + 2) & 0xFF) << 16;
-      }
+      int id = LeIds.get(ids, width * i, width);
       return id == gap ? Layout.GAP_LABEL : id;
     }
 
@@ -218,16 +190,14 @@ public final class PackedRows {
     /** In bulk: a chunk of rows copied out of the mapping at a time, then decoded. */
     @Override
     int firstOutside(int count, boolean gaps) {
-      // Each id read as the little-endian int at its offset, the bytes past it masked off (3
-      // bytes of room at the end).
-      byte[] chunk = new byte[width * CHECK_ROWS + 3];
+      byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
       ByteBuffer in = ids.duplicate();
       in.position(0);
-      for (int from = 0; from < rows; from += CHECK_ROWS) {
-        int n = Math.min(CHECK_ROWS, rows - from);
+      for (int from = 0; from < rows; from += CHUNK_ROWS) {
+        int n = Math.min(CHUNK_ROWS, rows - from);
         in.get(chunk, 0, n * width);
         for (int i = 0, p = 0; i < n; i++, p += width) {
-          int id = (int) LE_INT.get(chunk, p) & gap;
+          int id = LeIds.get(chunk, p, gap);
           if (id >= count && !(gaps && id == gap)) {
             return from + i;
           }
