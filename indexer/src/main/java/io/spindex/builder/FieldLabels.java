@@ -63,8 +63,8 @@ final class FieldLabels {
       int from = labelOffsets[i];
       int to = labelOffsets[i + 1];
       for (int j = 0; j < k; j++) {
-        int end = j == k - 1 ? to : fieldEnd(bytes, from, to, delimiter);
-        if (end < 0 || (j == k - 1 && fieldEnd(bytes, from, to, delimiter) >= 0)) {
+        int end = j == k - 1 ? to : LabelSchema.fieldEnd(bytes, from, to, delimiter);
+        if (end < 0 || (j == k - 1 && LabelSchema.fieldEnd(bytes, from, to, delimiter) >= 0)) {
           return null; // fewer or more fields than declared
         }
         ByteBuffer v = ByteBuffer.wrap(bytes, from, end - from);
@@ -131,49 +131,5 @@ final class FieldLabels {
     w.ints(Section.FIELD_VALUE_OFFSETS, offsets, offsets.length);
     w.bytes(Section.FIELD_VALUE_BYTES, values, values.length);
     w.bytes(Section.LABEL_VALUE_IDS, ids, ids.length);
-  }
-
-  /**
-   * Where the field at {@code from} ends (its delimiter), or -1 when it is the last: {@link
-   * LabelSchema}'s rule over the label's bytes (a field that starts with a double quote runs to the
-   * closing quote that a delimiter or the label's end follows; {@code ""} inside is a quote).
-   */
-  static int fieldEnd(byte[] b, int from, int to, byte[] delimiter) {
-    if (from < to && b[from] == '"') {
-      for (int i = from + 1; i < to; i++) {
-        if (b[i] != '"') {
-          continue;
-        }
-        if (i + 1 < to && b[i + 1] == '"') {
-          i++;
-          continue;
-        }
-        if (i + 1 == to) {
-          return -1;
-        }
-        if (startsWith(b, i + 1, to, delimiter)) {
-          return i + 1;
-        }
-        break; // text after the closing quote: not a quoted field
-      }
-    }
-    for (int i = from; i + delimiter.length <= to; i++) {
-      if (startsWith(b, i, to, delimiter)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static boolean startsWith(byte[] b, int at, int to, byte[] d) {
-    if (at + d.length > to) {
-      return false;
-    }
-    for (int i = 0; i < d.length; i++) {
-      if (b[at + i] != d[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -108,13 +108,9 @@ final class RangeSink extends DataLineSink {
       }
     }
     if (reason == null && schema == null && labelFields > 0) {
-      String label =
-          new String(
-              b,
-              parser.labelFrom(),
-              parser.labelTo() - parser.labelFrom(),
-              java.nio.charset.StandardCharsets.UTF_8);
-      if (LabelSchema.fieldCount(label, String.valueOf((char) parser.delimiter())) != labelFields) {
+      byte[] delimiter = {parser.delimiter()};
+      if (LabelSchema.fieldCount(b, parser.labelFrom(), parser.labelTo(), delimiter)
+          != labelFields) {
         reason = "field-count";
       }
     }

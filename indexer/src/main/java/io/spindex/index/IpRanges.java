@@ -263,8 +263,12 @@ public final class IpRanges extends SpindexIndex {
     Object[] v = values[labelId];
     if (v == null) {
       // Racy but benign, like labelText.
-      String text = labelText(labelId);
-      v = schema == null ? new Object[] {text} : schema.values(text);
+      if (schema == null) {
+        v = new Object[] {labelText(labelId)};
+      } else {
+        byte[] b = labelBytes(labelId);
+        v = schema.values(b, 0, b.length);
+      }
       values[labelId] = v;
     }
     return v;

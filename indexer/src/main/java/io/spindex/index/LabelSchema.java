@@ -82,6 +82,10 @@ public final class LabelSchema implements Serializable {
   private final List<String> names;
   private final List<FieldType> types;
   private final String delimiter;
+
+  /** {@link #delimiter} in UTF-8, as the labels' bytes hold it. */
+  private final byte[] delimiterBytes;
+
   private final boolean typed;
 
   /**
@@ -107,6 +111,7 @@ public final class LabelSchema implements Serializable {
     this.names = Collections.unmodifiableList(new ArrayList<>(names));
     this.types = Collections.unmodifiableList(new ArrayList<>(types));
     this.delimiter = delimiter;
+    this.delimiterBytes = delimiter.getBytes(StandardCharsets.UTF_8);
     this.typed = typed;
   }
 
@@ -198,7 +203,7 @@ public final class LabelSchema implements Serializable {
    */
   @Internal
   public String misfit(byte[] b, int from, int to) {
-    List<String> parts = split(new String(b, from, to - from, StandardCharsets.UTF_8), -1);
+    List<String> parts = split(b, from, to, -1);
     if (parts.size() != names.size()) {
       return "field-count";
     }
@@ -211,10 +216,19 @@ public final class LabelSchema implements Serializable {
     return null;
   }
 
-  /** How many fields a label has when split on {@code delimiter} as {@link #split} splits it. */
+  /**
+   * How many fields the label {@code [from, to)} of {@code b} has when split on {@code delimiter}
+   * (UTF-8) as {@link #fieldEnd} splits it.
+   */
   @Internal
-  public static int fieldCount(String label, String delimiter) {
-    return split(label, delimiter, -1).size();
+  public static int fieldCount(byte[] b, int from, int to, byte[] delimiter) {
+    int n = 1;
+    for (int end = fieldEnd(b, from, to, delimiter);
+        end >= 0;
+        end = fieldEnd(b, end + delimiter.length, to, delimiter)) {
+      n++;
+    }
+    return n;
   }
 
   /**
@@ -222,50 +236,66 @@ public final class LabelSchema implements Serializable {
    * ({@code "Sydney, NSW",AU} is {@code Sydney, NSW} and {@code AU}; {@code ""} inside is one
    * quote). With {@code max > 0}, the last of {@code max} fields keeps the rest of the label.
    */
-  List<String> split(String label, int max) {
-    return split(label, delimiter, max);
-  }
-
-  private static List<String> split(String label, String delimiter, int max) {
+  List<String> split(byte[] b, int from, int to, int max) {
+    byte[] d = delimiterBytes;
     List<String> out = new ArrayList<>();
-    int from = 0;
+    int at = from;
     while (true) {
-      if (max > 0 && out.size() == max - 1) {
-        out.add(unquoted(label.substring(from)));
-        return out;
-      }
-      int end = fieldEnd(label, from, delimiter);
+      int end = max > 0 && out.size() == max - 1 ? -1 : fieldEnd(b, at, to, d);
       if (end < 0) {
-        out.add(unquoted(label.substring(from)));
+        out.add(unquoted(new String(b, at, to - at, StandardCharsets.UTF_8)));
         return out;
       }
-      out.add(unquoted(label.substring(from, end)));
-      from = end + delimiter.length();
+      out.add(unquoted(new String(b, at, end - at, StandardCharsets.UTF_8)));
+      at = end + d.length;
     }
   }
 
-  /** Where the field at {@code from} ends (its delimiter), or -1 when it is the last. */
-  private static int fieldEnd(String label, int from, String delimiter) {
-    if (label.startsWith("\"", from)) {
-      int i = from + 1;
-      while (i < label.length()) {
-        if (label.charAt(i) == '"') {
-          if (i + 1 < label.length() && label.charAt(i + 1) == '"') {
-            i += 2;
-            continue;
-          }
-          if (i + 1 == label.length()) {
-            return -1;
-          }
-          if (label.startsWith(delimiter, i + 1)) {
-            return i + 1;
-          }
-          break; // text after the closing quote: not a quoted field
+  /**
+   * Where the field of the label's bytes at {@code from} ends (its delimiter), or -1 when it is the
+   * last (the label ends at {@code to}): a field that starts with a double quote runs to the
+   * closing quote that a delimiter or the label's end follows ({@code ""} inside is a quote); any
+   * other field, or one with text after its closing quote, to the next delimiter. The one rule of
+   * the build's checks, the labels by field and every read of a label's fields.
+   */
+  @Internal
+  public static int fieldEnd(byte[] b, int from, int to, byte[] delimiter) {
+    if (from < to && b[from] == '"') {
+      for (int i = from + 1; i < to; i++) {
+        if (b[i] != '"') {
+          continue;
         }
-        i++;
+        if (i + 1 < to && b[i + 1] == '"') {
+          i++;
+          continue;
+        }
+        if (i + 1 == to) {
+          return -1;
+        }
+        if (startsWith(b, i + 1, to, delimiter)) {
+          return i + 1;
+        }
+        break; // text after the closing quote: not a quoted field
       }
     }
-    return label.indexOf(delimiter, from);
+    for (int i = from; i + delimiter.length <= to; i++) {
+      if (startsWith(b, i, to, delimiter)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean startsWith(byte[] b, int at, int to, byte[] d) {
+    if (at + d.length > to) {
+      return false;
+    }
+    for (int i = 0; i < d.length; i++) {
+      if (b[at + i] != d[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A field without its enclosing double quotes ({@code ""} inside is one quote), else as is. */
@@ -297,8 +327,14 @@ public final class LabelSchema implements Serializable {
    * by Spindex could hold one) is NULL.
    */
   public Object[] values(String label) {
+    byte[] b = label.getBytes(StandardCharsets.UTF_8);
+    return values(b, 0, b.length);
+  }
+
+  /** {@link #values(String)} of the label {@code [from, to)} of {@code b} (UTF-8). */
+  public Object[] values(byte[] b, int from, int to) {
     Object[] out = new Object[names.size()];
-    List<String> parts = split(label, out.length);
+    List<String> parts = split(b, from, to, out.length);
     for (int i = 0; i < parts.size(); i++) {
       Object v = typed ? parse(types.get(i), parts.get(i)) : parts.get(i);
       out[i] = v == INVALID ? null : v;
