@@ -210,8 +210,8 @@ class TiledRangesTest {
     assertEquals(2 * 200, Loader.readHeader(a).find(Section.RANGE_STARTS_LOW).length());
     assertEquals(7, Loader.readHeader(a).version());
 
-    Path tn = buildWithoutPrefix(touching, "touching-no-prefix.spx");
-    Path an = buildWithoutPrefix(apart, "apart-no-prefix.spx");
+    Path tn = build(touching, new IpRangeBuilder().prefixTable(false), "touching-no-prefix.spx");
+    Path an = build(apart, new IpRangeBuilder().prefixTable(false), "apart-no-prefix.spx");
     assertTrue(Loader.MAPPED.load(tn).asRanges().tiled());
     assertFalse(Loader.MAPPED.load(an).asRanges().tiled());
     // 101 rows of 8 bytes against 100 of 12.
@@ -235,23 +235,6 @@ class TiledRangesTest {
     assertEquals(1, r.size());
     assertEquals("all", r.label(0));
     assertEquals("all", r.label(-1));
-  }
-
-  private Path buildWithoutPrefix(List<Src> ranges, String name) throws IOException {
-    StringBuilder text = new StringBuilder();
-    for (Src s : ranges) {
-      text.append(Ipv4Text.format((int) s.start))
-          .append('|')
-          .append(Ipv4Text.format((int) s.end))
-          .append('|')
-          .append(s.label)
-          .append('\n');
-    }
-    Path in = dir.resolve(name + ".txt");
-    Files.write(in, text.toString().getBytes(StandardCharsets.UTF_8));
-    Path out = dir.resolve(name);
-    new IpRangeBuilder().createdMillis(0).prefixTable(false).build(List.of(in), out);
-    return out;
   }
 
   /**
@@ -605,6 +588,11 @@ class TiledRangesTest {
   }
 
   private Path build(List<Src> ranges, RangeEnds ends, String name) throws IOException {
+    return build(ranges, new IpRangeBuilder().subTables(16, 0.4).rangeEnds(ends), name);
+  }
+
+  /** The ranges as text, built by {@code builder}. */
+  private Path build(List<Src> ranges, IpRangeBuilder builder, String name) throws IOException {
     StringBuilder text = new StringBuilder();
     for (Src s : ranges) {
       text.append(Ipv4Text.format((int) s.start))
@@ -617,11 +605,7 @@ class TiledRangesTest {
     Path in = dir.resolve(name + ".txt");
     Files.write(in, text.toString().getBytes(StandardCharsets.UTF_8));
     Path out = dir.resolve(name);
-    new IpRangeBuilder()
-        .createdMillis(0)
-        .subTables(16, 0.4)
-        .rangeEnds(ends)
-        .build(List.of(in), out);
+    builder.createdMillis(0).build(List.of(in), out);
     return out;
   }
 }
