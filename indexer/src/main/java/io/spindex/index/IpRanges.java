@@ -35,14 +35,11 @@ public final class IpRanges extends SpindexIndex {
   private final IntColumn labelIds;
 
   /**
-   * What a search compares: {@link #starts} (flipped), or the low 16 bits of each start when packed
-   * rows are read in place ({@link PackedRows#lowsView}), the search then staying within the one
-   * /16 block whose rows all share the high bits.
+   * Packed rows read in place ({@code mapped}), or {@code null}: a search then compares the low 16
+   * bits of the starts of one /16 block, whose rows all share the high bits, and reads the label id
+   * from them; {@link #starts} and {@link #labelIds} are views over them for everything else.
    */
-  private final IntColumn keys;
-
-  /** Whether {@link #keys} are the starts' low 16 bits. */
-  private final boolean lows;
+  private final PackedRows.InPlace packed;
 
   private final IntColumn prefix;
   private final SubTables sub;
@@ -90,7 +87,7 @@ public final class IpRanges extends SpindexIndex {
       IntColumn starts,
       IntColumn ends,
       IntColumn labelIds,
-      IntColumn lows,
+      PackedRows.InPlace packed,
       IntColumn prefix,
       SubTables sub,
       LabelDictionary dictionary,
@@ -113,8 +110,7 @@ public final class IpRanges extends SpindexIndex {
     this.starts = starts;
     this.ends = ends;
     this.labelIds = labelIds;
-    this.keys = lows == null ? starts : lows;
-    this.lows = lows != null;
+    this.packed = packed;
     this.prefix = prefix;
     this.sub = sub;
     this.dictionary = dictionary;
@@ -204,6 +200,9 @@ public final class IpRanges extends SpindexIndex {
    * row's start, which a search never passes.
    */
   private int labelAt(int row, int key) {
+    if (packed != null) {
+      return packed.labelId(row);
+    }
     return ends == null || ends.get(row) >= key ? labelIds.get(row) : NONE;
   }
 
@@ -225,12 +224,20 @@ public final class IpRanges extends SpindexIndex {
     }
     // The last row of the /16 block starting at or before the address, or (when none does) the
     // one before the candidates, which starts before them.
-    return upperBound(keys, lo, hi, key(address)) - 1;
+    return (packed != null
+            ? packed.upperBound(lo, hi, address & 0xFFFF)
+            : upperBound(starts, lo, hi, Layout.flip(address)))
+        - 1;
   }
 
-  /** The key {@link #keys} hold for {@code address}: its low 16 bits, or all of it flipped. */
+  /** The key a search compares for {@code address}: its low 16 bits (packed), else all, flipped. */
   private int key(int address) {
-    return lows ? address & 0xFFFF : Layout.flip(address);
+    return packed != null ? address & 0xFFFF : Layout.flip(address);
+  }
+
+  /** The key a search compares at {@code row}, as {@link #key} gives an address's. */
+  private int keyAt(int row) {
+    return packed != null ? packed.low(row) : starts.get(row);
   }
 
   /**
@@ -457,19 +464,22 @@ public final class IpRanges extends SpindexIndex {
       return hits;
     }
     LockStep search = new LockStep();
-    LockStep.IntKeys probe = new LockStep.IntKeys(keys);
+    LockStep.IntKeys probe =
+        packed != null ? new LockStep.IntKeys(packed.lows()) : new LockStep.IntKeys(starts);
+    int before = packed != null ? 0 : 1;
     int[] slot = new int[LockStep.GROUP];
     int hits = 0;
     for (int i = 0; i < count; i++) {
       int address = addresses[i];
       int p = address >>> 16;
-      // The range holding the address starts in its /16 block or is the row just before it.
-      int from = prefix.get(p);
+      // The range holding the address starts in its /16 block or is the row just before it,
+      // which the search includes where the keys are whole starts.
+      int from = Math.max(prefix.get(p) - before, 0);
       int n = prefix.get(p + 1) - from;
       int k = key(address);
       if (n <= 2) {
-        int row = n == 2 && keys.get(from + 1) <= k ? from + 1 : from;
-        row = n > 0 && keys.get(row) <= k ? row : from - 1;
+        int row = n == 2 && keyAt(from + 1) <= k ? from + 1 : from;
+        row = n > 0 && keyAt(row) <= k ? row : from - 1;
         int id = row < 0 ? NONE : labelAt(row, Layout.flip(address));
         out[i] = id;
         hits += id == NONE ? 0 : 1;
@@ -496,7 +506,7 @@ public final class IpRanges extends SpindexIndex {
     int hits = 0;
     for (int j = 0, m = search.size(); j < m; j++) {
       int row = search.row(j);
-      row = keys.get(row) <= probe.key[j] ? row : row - 1;
+      row = keyAt(row) <= probe.key[j] ? row : row - 1;
       int id = row < 0 ? NONE : labelAt(row, Layout.flip(addresses[slot[j]]));
       out[slot[j]] = id;
       hits += id == NONE ? 0 : 1;

@@ -5,6 +5,8 @@
  */
 package io.spindex.index;
 
+import java.nio.ShortBuffer;
+
 /**
  * The lock-step binary search of the batch lookups ({@link IpSet#containsAll}, {@link
  * IpRanges#labelIds}, {@link Keys128#floorAll}): up to {@value #GROUP} searches, each over its own
@@ -29,18 +31,29 @@ final class LockStep {
     boolean atMost(int row, int slot);
   }
 
-  /** Search keys of 32-bit columns (IPv4 keys, flipped as stored). */
+  /**
+   * Search keys of 32-bit columns (IPv4 keys, flipped as stored), or of the unsigned 16-bit keys of
+   * packed rows read in place: one class for both, so that the probe call of {@link #search} stays
+   * bimorphic (this and {@link Keys128.Floor}).
+   */
   static final class IntKeys implements Probe {
     private final IntColumn column;
+    private final ShortBuffer lows;
     final int[] key = new int[GROUP];
 
     IntKeys(IntColumn column) {
       this.column = column;
+      this.lows = null;
+    }
+
+    IntKeys(ShortBuffer lows) {
+      this.column = null;
+      this.lows = lows;
     }
 
     @Override
     public boolean atMost(int row, int slot) {
-      return column.get(row) <= key[slot];
+      return (lows != null ? lows.get(row) & 0xFFFF : column.get(row)) <= key[slot];
     }
   }
 

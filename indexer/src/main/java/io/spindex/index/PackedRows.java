@@ -16,12 +16,14 @@ import java.nio.ShortBuffer;
  * the one {@code prefix16} puts it in, and whose label ids take the fewest of 1 to 4 bytes that
  * hold every id and the gap's (all bits set): 2 + 1 to 4 bytes a row instead of 8. The heap loaders
  * read them into the {@code int} columns of tiled rows ({@code range_starts}, {@code
- * tiled_labels}); {@code mapped} reads them in place through the views here ({@link #lowsView},
- * {@link #startsView}, {@link #labelIdsView}), its search comparing the 16-bit keys of the one
- * block {@code prefix16} gives an address.
+ * tiled_labels}); {@code mapped} reads them in place ({@link InPlace}), its search comparing the
+ * 16-bit keys of the one block {@code prefix16} gives an address.
  */
 @Internal
 public final class PackedRows {
+  /** Rows a chunk of the heap loaders' unpacking of the label ids ({@link #labelIds}). */
+  private static final int CHUNK_ROWS = 1 << 14;
+
   private PackedRows() {}
 
   /** Bytes a row's label id takes for {@code labels} labels: room for each id and the gap's. */
@@ -98,112 +100,114 @@ public final class PackedRows {
     return IntColumn.of(out);
   }
 
-  /** The starts' low 16 bits in place, each read as an unsigned value (0 to 65535). */
-  static IntColumn lowsView(ByteBuffer low) {
-    return new Lows(low.duplicate().order(ByteOrder.LITTLE_ENDIAN).asShortBuffer());
+  /** Packed rows read in place by a mapping: what a lookup reads of them. */
+  static InPlace inPlace(ByteBuffer low, ByteBuffer ids, int width) {
+    return new InPlace(low, ids, width);
   }
 
   /**
-   * The flipped starts in place: row {@code i}'s block is the last whose {@code prefix16} entry is
-   * at most {@code i} (a binary search of the table: for reading a row, not for lookups, which know
-   * the block).
+   * Packed rows in place ({@code mapped}): the starts' low 16 bits and the label ids, read by the
+   * lookups of {@link IpRanges} directly, not through an {@link IntColumn}, so that the columns'
+   * calls in the search code keep seeing the two classes of the other layouts (and stay inlined).
+   * {@link #starts} and {@link #labelIds} are columns over them for everything else (a row's start,
+   * {@code verify}, the checks at open).
    */
-  static IntColumn startsView(IntColumn prefix, IntColumn lows) {
-    return new Starts(prefix, lows);
-  }
-
-  /** The label ids in place, {@code width} bytes each, {@code -1} for a gap. */
-  static IntColumn labelIdsView(ByteBuffer ids, int rows, int width) {
-    ByteBuffer in = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    if (width == 4) {
-      return IntColumn.view(new ByteBuffer[] {in});
-    }
-    return new Ids(in, rows, width);
-  }
-
-  private static final class Lows extends IntColumn {
+  static final class InPlace {
     private final ShortBuffer lows;
-
-    Lows(ShortBuffer lows) {
-      this.lows = lows;
-    }
-
-    @Override
-    int get(int i) {
-      return lows.get(i) & 0xFFFF;
-    }
-
-    @Override
-    int size() {
-      return lows.limit();
-    }
-  }
-
-  private static final class Starts extends IntColumn {
-    private final IntColumn prefix;
-    private final IntColumn lows;
-
-    Starts(IntColumn prefix, IntColumn lows) {
-      this.prefix = prefix;
-      this.lows = lows;
-    }
-
-    @Override
-    int get(int i) {
-      int block = IpSet.upperBound(prefix, 0, Layout.PREFIX16_ENTRIES, i) - 1;
-      return ((block << 16) ^ Integer.MIN_VALUE) | lows.get(i);
-    }
-
-    @Override
-    int size() {
-      return lows.size();
-    }
-  }
-
-  /** Rows a chunk of the bulk reads of the label ids ({@link #labelIds}, {@link Ids}). */
-  private static final int CHUNK_ROWS = 1 << 14;
-
-  private static final class Ids extends IntColumn {
     private final ByteBuffer ids;
-    private final int rows;
     private final int width;
     private final int gap;
 
-    Ids(ByteBuffer ids, int rows, int width) {
-      this.ids = ids;
-      this.rows = rows;
+    private InPlace(ByteBuffer low, ByteBuffer ids, int width) {
+      this.lows = low.duplicate().order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
+      this.ids = ids.duplicate().order(ByteOrder.LITTLE_ENDIAN);
       this.width = width;
       this.gap = LeIds.mask(width);
     }
 
-    @Override
-    int get(int i) {
-      int id = LeIds.get(ids, width * i, width);
+    /** The low 16 bits of row {@code row}'s start (0 to 65535). */
+    int low(int row) {
+      return lows.get(row) & 0xFFFF;
+    }
+
+    /** The label id of row {@code row}, {@link Layout#GAP_LABEL} for a gap. */
+    int labelId(int row) {
+      int id = LeIds.get(ids, width * row, width);
       return id == gap ? Layout.GAP_LABEL : id;
     }
 
-    @Override
-    int size() {
-      return rows;
-    }
-
-    /** In bulk: a chunk of rows copied out of the mapping at a time, then decoded. */
-    @Override
-    int firstOutside(int count, boolean gaps) {
-      byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
-      ByteBuffer in = ids.duplicate();
-      in.position(0);
-      for (int from = 0; from < rows; from += CHUNK_ROWS) {
-        int n = Math.min(CHUNK_ROWS, rows - from);
-        in.get(chunk, 0, n * width);
-        for (int i = 0, p = 0; i < n; i++, p += width) {
-          int id = LeIds.get(chunk, p, gap);
-          if (id >= count && !(gaps && id == gap)) {
-            return from + i;
-          }
+    /** The first row in {@code [lo, hi)} of one /16 block whose low 16 bits exceed {@code key}. */
+    int upperBound(int lo, int hi, int key) {
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (low(mid) <= key) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
         }
       }
-      return -1;
+      return lo;
+    }
+
+    /** The low halves, for the batch search's probe. */
+    ShortBuffer lows() {
+      return lows;
+    }
+
+    /**
+     * The flipped starts: row {@code i}'s block is the last whose {@code prefix16} entry is at most
+     * {@code i} (a binary search of the table: for reading a row, not for lookups, which know the
+     * block).
+     */
+    IntColumn starts(IntColumn prefix) {
+      return new IntColumn() {
+        @Override
+        int get(int i) {
+          int block = IpSet.upperBound(prefix, 0, Layout.PREFIX16_ENTRIES, i) - 1;
+          return ((block << 16) ^ Integer.MIN_VALUE) | low(i);
+        }
+
+        @Override
+        int size() {
+          return lows.limit();
+        }
+      };
+    }
+
+    /** The label ids ({@code -1} for a gap), checked at open in bulk. */
+    IntColumn labelIds() {
+      return new IntColumn() {
+        @Override
+        int get(int i) {
+          return labelId(i);
+        }
+
+        @Override
+        int size() {
+          return lows.limit();
+        }
+
+        /** In bulk: a chunk of rows copied out of the mapping at a time, then decoded. */
+        @Override
+        int firstOutside(int count, boolean gaps) {
+          int rows = size();
+          byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
+          ByteBuffer in = ids.duplicate();
+          in.position(0);
+          for (int from = 0; from < rows; from += CHUNK_ROWS) {
+            int n = Math.min(CHUNK_ROWS, rows - from);
+            in.get(chunk, 0, n * width);
+            for (int i = 0, p = 0; i < n; i++, p += width) {
+              int id = LeIds.get(chunk, p, gap);
+              boolean isGap = id == gap;
+              if ((isGap && !gaps) || (!isGap && (id < 0 || id >= count))) {
+                return from + i;
+              }
+            }
+          }
+          return -1;
+        }
+      };
     }
   }
 }

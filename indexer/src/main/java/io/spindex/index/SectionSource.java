@@ -65,7 +65,7 @@ interface SectionSource {
     int labelWidth = 4;
     boolean tiled;
     IntColumn ends = null;
-    IntColumn lows = null;
+    PackedRows.InPlace inPlace = null;
     if (lowEntry != null) {
       // Packed rows: read in place by a mapping, else into the columns of tiled rows (the prefix
       // table checked first).
@@ -74,9 +74,9 @@ interface SectionSource {
       labelsEntry = h.require(Section.ROW_LABEL_IDS);
       labelWidth = rows == 0 ? 1 : (int) (labelsEntry.length() / rows);
       if (source.inPlace()) {
-        lows = PackedRows.lowsView(source.bytes(lowEntry));
-        starts = PackedRows.startsView(prefix, lows);
-        labels = PackedRows.labelIdsView(source.bytes(labelsEntry), rows, labelWidth);
+        inPlace = PackedRows.inPlace(source.bytes(lowEntry), source.bytes(labelsEntry), labelWidth);
+        starts = inPlace.starts(prefix);
+        labels = inPlace.labelIds();
       } else {
         starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
         labels = PackedRows.labelIds(source.bytes(labelsEntry), rows, labelWidth);
@@ -157,7 +157,7 @@ interface SectionSource {
         starts,
         ends,
         labels,
-        lows,
+        inPlace,
         prefix,
         sub,
         dictionary,
