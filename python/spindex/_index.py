@@ -25,7 +25,7 @@ from spindex import _parse
 from spindex._errors import CorruptIndexError
 
 MAGIC = b"\x89SPX\r\n\x1a\n"
-VERSION = 7  # the newest format version this reader reads; it reads every older one
+VERSION = 8  # the newest format version this reader reads; it reads every older one
 HEADER = 128
 DIR_ENTRY = 32
 ALIGN = 64
@@ -49,14 +49,15 @@ SECTIONS = {
     29: ("field_value_counts", 4, 7), 30: ("field_value_offsets", 4, 7),
     31: ("field_value_bytes", 1, 7), 32: ("label_value_ids", 1, 7),
     33: ("range_starts_low", 1, 7), 34: ("row_label_ids", 1, 7),
-    35: ("range6_starts_lo_zero", 1, 7),
+    35: ("range6_starts_lo_zero", 1, 7), 36: ("tiled6_rows", 8, 8),
 }
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
 KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
 SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
 RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
-           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels", "range6_starts_lo_zero")
+           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels", "range6_starts_lo_zero",
+           "tiled6_rows")
 BY_FIELD = ("field_value_counts", "field_value_offsets", "field_value_bytes")
 OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
              "tiled_labels", "label_value_ids", "range_starts_low", "row_label_ids") + BY_FIELD
@@ -277,12 +278,20 @@ class Index:
                 if "range6_starts_lo_zero" in sec:
                     # Packed IPv6 rows: every start's low half is 0, no column for them.
                     self._expect(sec["range6_starts_lo_zero"], 0)
-                    self._require("tiled6_labels")
+                    if "tiled6_rows" not in sec:
+                        self._require("tiled6_labels")
                     self._absent("beside 'range6_starts_lo_zero' (packed rows)",
                                  ("range6_starts_lo",))
                 else:
                     self._expect(self._require("range6_starts_lo"), v6)
-                self._rows_of("tiled6_labels", RANGES6[2:5], v6)
+                if "tiled6_rows" in sec:
+                    # Packed tiled rows (version 8): a row's label id in its low 31 bits.
+                    self._expect(sec["tiled6_rows"], v6)
+                    self._require("prefix16_v6")
+                    self._absent("beside 'tiled6_rows' (packed tiled rows)",
+                                 ("tiled6_labels",) + RANGES6[2:5])
+                else:
+                    self._rows_of("tiled6_labels", RANGES6[2:5], v6)
             self._only_in(RANGES6)
             f = sec.get("label_fields")
             if f is not None and f.length < 2:
@@ -455,11 +464,17 @@ class Index:
                 self.starts6_lo = self._array("range6_starts_lo", i64)
             p6 = self._array("prefix16_v6", i32)
             self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
-            self.tiled6 = "tiled6_labels" in self.sections
+            self.tiled6 = "tiled6_labels" in self.sections or "tiled6_rows" in self.sections
             if self.tiled6:
                 # As the IPv4 rows: each ends where the next starts (128 bits, flipped halves: a
                 # low half of 0 borrows from the high half), the last at the top of the space.
-                self.labels6 = self._array("tiled6_labels", i32)
+                # Packed tiled rows (tiled6_rows) hold a row's label id plus one in their low 31
+                # bits; the search here reads the starts, not the rows' keys.
+                if "tiled6_rows" in self.sections:
+                    rows = self._array("tiled6_rows", i64)
+                    self.labels6 = ((rows & 0x7FFFFFFF) - 1).astype(i32)
+                else:
+                    self.labels6 = self._array("tiled6_labels", i32)
                 top = np.iinfo(np.int64).max
                 self.ends6_hi = np.full_like(self.starts6_hi, top)
                 self.ends6_lo = np.full_like(self.starts6_lo, top)
@@ -480,8 +495,9 @@ class Index:
         if sub is not None:
             self._check_sub(sub)
         if self.starts6_hi is not None:
-            self._ids_within("tiled6_labels" if self.tiled6 else "range6_labels", self.labels6,
-                             count, self.tiled6)
+            rows6 = "tiled6_rows" in self.sections
+            self._ids_within("tiled6_rows" if rows6 else "tiled6_labels" if self.tiled6 else
+                             "range6_labels", self.labels6, count, self.tiled6, 8 if rows6 else 4)
         info = self._text("source_info")
         if info:
             self.source_info = [tuple(line.split("\t", 1)) for line in info.split("\n")]

@@ -627,11 +627,11 @@ def _rewrite(src, dst, version):
 
 
 def test_newer_version_is_rejected_at_the_version_check(tmp_path):
-    path = str(tmp_path / "v8.spx")
-    _rewrite(os.path.join(BAD, "future-version.spx"), path, 8)
-    with pytest.raises(CorruptIndexError, match=r"v8.spx: header at offset 8: expected format "
-                                                r"version 1 to 7 \(written by a newer Spindex\), "
-                                                r"found 8"):
+    path = str(tmp_path / "v9.spx")
+    _rewrite(os.path.join(BAD, "future-version.spx"), path, 9)
+    with pytest.raises(CorruptIndexError, match=r"v9.spx: header at offset 8: expected format "
+                                                r"version 1 to 8 \(written by a newer Spindex\), "
+                                                r"found 9"):
         spindex.open(path)
 
 

@@ -241,6 +241,50 @@ public class Ipv6LookupBenchmark {
     return sum;
   }
 
+  /** Nanoseconds spent by {@link #loadersPaired} in each of its three lookups, per iteration. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class LoaderNanos {
+    public long heapNanos;
+    public long mappedNanos;
+    public long ipv4Nanos;
+    private int turn;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      heapNanos = 0;
+      mappedNanos = 0;
+      ipv4Nanos = 0;
+    }
+  }
+
+  /**
+   * The IPv6 lookup of the heap loaders ({@code nio}) and of {@code mapped} on the same file, and
+   * an IPv4 lookup of as many real-shaped ranges, interleaved as {@link #heapPaired} interleaves:
+   * what {@code mapped} costs against the heap, and an IPv6 hit against an IPv4 hit, in one run.
+   */
+  @Benchmark
+  @OperationsPerInvocation(3 * AddressPool.BATCH)
+  public int loadersPaired(LoaderNanos n) {
+    int sum = 0;
+    n.turn = (n.turn + 1) % 3;
+    for (int k = 0; k < 3; k++) {
+      int which = (n.turn + k) % 3;
+      long t0 = System.nanoTime();
+      if (which == 0) {
+        sum += labelIds(heap);
+        n.heapNanos += System.nanoTime() - t0;
+      } else if (which == 1) {
+        sum += labelIds(mapped);
+        n.mappedNanos += System.nanoTime() - t0;
+      } else {
+        sum += heapIpv4LabelId();
+        n.ipv4Nanos += System.nanoTime() - t0;
+      }
+    }
+    return sum;
+  }
+
   /** Nanoseconds spent by {@link #heapBatchPaired} in the batch lookups of the two layouts. */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)

@@ -400,15 +400,18 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       rows6out =
           ends == RangeEnds.TILED || ends == RangeEnds.PACKED
               ? null
-              : new Rows6Layout(flat6.startHi, flat6.startLo, flat6.size, null, false, flat6.size);
+              : new Rows6Layout(
+                  flat6.startHi, flat6.startLo, flat6.size, null, false, flat6.size, false);
       int gaps6 = flat6.gaps();
       boolean zeros = packs && lowHalvesZero(flat6.startLo, flat6.size);
       if (ends.tile(flat6.size, gaps6, 36, zeros ? 12 : 20)) {
         int[] labels = new int[flat6.size + gaps6];
         long[][] t = flat6.tiled(gaps6, labels);
         boolean lowsZero = packs && lowHalvesZero(t[1], labels.length);
+        // Tiled rows are packed with their label ids (tiled6_rows) by auto and packed: 4 bytes
+        // a row more than tiled6_labels, for lookups that read one cache line of rows.
         Rows6Layout tiled =
-            new Rows6Layout(t[0], t[1], labels.length, labels, lowsZero, flat6.size);
+            new Rows6Layout(t[0], t[1], labels.length, labels, lowsZero, flat6.size, packs);
         rows6out = rows6out == null || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
       }
       if (rows6out.tiledLabels != null) {
@@ -484,6 +487,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
         w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
         w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
+      } else if (rows6out.packedRows != null) {
+        w.longs(Section.TILED6_ROWS, rows6out.packedRows, count6);
       } else {
         w.ints(Section.TILED6_LABELS, rows6out.tiledLabels, count6);
       }
@@ -517,27 +522,52 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     final int[] tables;
 
     /**
+     * The tiled rows packed 8 bytes a row with their label ids ({@code tiled6_rows}), or {@code
+     * null}.
+     */
+    final long[] packedRows;
+
+    /**
      * @param ranges the ranges the rows hold: the tables' budget is a share of their 36 bytes each
      *     whatever the layout, so that gap rows do not buy a file more tables
+     * @param pack whether to pack tiled rows with a prefix table ({@code tiled6_rows})
      */
     Rows6Layout(
-        long[] startHi, long[] startLo, int size, int[] tiledLabels, boolean lowsZero, int ranges) {
+        long[] startHi,
+        long[] startLo,
+        int size,
+        int[] tiledLabels,
+        boolean lowsZero,
+        int ranges,
+        boolean pack) {
       this.startHi = startHi;
       this.startLo = startLo;
       this.size = size;
       this.tiledLabels = tiledLabels;
       this.lowsZero = lowsZero;
-      if (prefixTable) {
+      int rowBytes = size == 0 ? 36 : (int) ((36L * ranges + size - 1) / size);
+      if (prefixTable && pack && tiledLabels != null && size > 0) {
         prefix = IndexWriter.prefixTable128(startHi, size);
-        int rowBytes = size == 0 ? 36 : (int) ((36L * ranges + size - 1) / size);
+        tables = IndexWriter.tablesForPackedRows6(startHi, size, prefix, rowBytes, ipv6TableBudget);
+        packedRows =
+            IndexWriter.packedRows6(
+                startHi, lowsZero ? null : startLo, tiledLabels, size, prefix, tables);
+      } else if (prefixTable) {
+        prefix = IndexWriter.prefixTable128(startHi, size);
         tables = IndexWriter.tables128(startHi, size, prefix, rowBytes, ipv6TableBudget);
+        packedRows = null;
       } else {
         prefix = null;
         tables = null;
+        packedRows = null;
       }
     }
 
-    /** Bytes of the rows and the prefix6 tables (the rest of the file is the same either way). */
+    /**
+     * Bytes of the rows and the prefix6 tables (the rest of the file is the same either way), by
+     * which auto chooses. Tiled rows count 4 bytes a row for their label ids, packed or not:
+     * packing them (4 bytes a row more, for speed) never makes auto store the ends instead.
+     */
     long bytes() {
       return (long) size * (tiledLabels == null ? 36 : lowsZero ? 12 : 20)
           + (tables == null ? 0 : 4L * tables.length);

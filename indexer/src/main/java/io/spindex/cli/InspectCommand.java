@@ -103,8 +103,9 @@ final class InspectCommand implements Callable<Integer> {
     if (r.ipv6Tiled()) {
       out.printf(
           Locale.ROOT,
-          "ipv6 gap rows  %,d (ranges stored without their ends)%n",
-          r.ipv6Size() - r.ipv6RangeCount());
+          "ipv6 gap rows  %,d (ranges stored without their ends%s)%n",
+          r.ipv6Size() - r.ipv6RangeCount(),
+          r.header().find(Section.TILED6_ROWS) == null ? "" : ", packed");
     }
     LabelSchema schema = r.labelSchema();
     if (schema != null) {

@@ -220,6 +220,9 @@ public final class IndexVerifier {
     Keys128 s = r.starts6();
     Keys128 e = r.ends6();
     SectionEntry tiled = h.find(Section.TILED6_LABELS);
+    if (tiled == null) {
+      tiled = h.find(Section.TILED6_ROWS);
+    }
     for (int i = 0; tiled != null && i < s.size(); i++) {
       // Tiled rows: each ends where the next starts; a gap row may span the IPv4-mapped block.
       if (i > 0 && compare(s, i - 1, s, i) >= 0) {
@@ -252,6 +255,34 @@ public final class IndexVerifier {
     }
     checkPrefix(h, Section.PREFIX16_V6, s.prefixTable(), s.size(), row -> (int) (s.hi(row) >>> 48));
     checkTables6(h, s);
+    SectionEntry packed = h.find(Section.TILED6_ROWS);
+    if (packed != null) {
+      checkPackedRows6(h, packed, r, s);
+    }
+  }
+
+  /**
+   * Packed tiled IPv6 rows: each row's key and flag are the ones its start gives in the bucket of
+   * the file's tables whose rows it is in (the tables were checked against the starts first).
+   */
+  private static void checkPackedRows6(IndexHeader h, SectionEntry e, IpRanges r, Keys128 s)
+      throws CorruptIndexException {
+    LongColumn rows = r.packedRows6();
+    long[] expected = Tiled6.pack(s, r.labelIds6(), s);
+    for (int i = 0; i < s.size(); i++) {
+      long found = rows == null ? 0 : rows.get(i);
+      if (expected == null || found != expected[i]) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section 'tiled6_rows'",
+            e.offset() + 8L * i,
+            expected == null
+                ? "every row inside the bucket of the tables whose rows it is in"
+                : String.format(
+                    "0x%016x (the row's key, flag and label id from its start)", expected[i]),
+            String.format("0x%016x", found));
+      }
+    }
   }
 
   /**

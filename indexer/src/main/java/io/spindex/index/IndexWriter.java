@@ -103,6 +103,39 @@ public final class IndexWriter {
     return Prefix6.build(flippedHi, n, prefix, rowBytes, budget);
   }
 
+  /**
+   * The {@link Section#PREFIX6} tables for packed tiled IPv6 rows ({@link Section#TILED6_ROWS}):
+   * wider buckets than {@link #tables128} makes for the columns, since 8 packed rows fill a cache
+   * line; {@code null} when no /16 block needs one or they would take more than {@code budget}
+   * times the {@code rowBytes} of each of the {@code n} rows.
+   */
+  public static int[] tablesForPackedRows6(
+      long[] flippedHi, int n, int[] prefix, int rowBytes, double budget) {
+    return Tiled6.fileTables(flippedHi, prefix, (long) (budget * rowBytes * n / 4));
+  }
+
+  /**
+   * The {@link Section#TILED6_ROWS} section of tiled IPv6 rows: their starts (flipped, in order,
+   * the low halves {@code null} when all 0), label ids (-1 for a gap) and the /16 prefix table and
+   * tables (from {@link #tablesForPackedRows6}, may be {@code null}) the file holds.
+   */
+  public static long[] packedRows6(
+      long[] flippedHi, long[] flippedLo, int[] labels, int n, int[] prefix, int[] tables) {
+    Keys128 starts =
+        new Keys128(
+            LongColumn.of(flippedHi, n),
+            flippedLo == null
+                ? LongColumn.constant(Long.MIN_VALUE, n, true)
+                : LongColumn.of(flippedLo, n),
+            IntColumn.of(prefix),
+            tables == null ? null : new Prefix6(IntColumn.of(tables)));
+    long[] packed = Tiled6.pack(starts, IntColumn.of(labels, n), starts);
+    if (packed == null) {
+      throw new IllegalStateException("tables that do not partition the rows");
+    }
+    return packed;
+  }
+
   /** Builds with IPv6 keys: the {@code prefix6} tables at most this share of the rows' bytes. */
   public static final double IPV6_TABLE_BUDGET = Prefix6.BUDGET;
 

@@ -342,6 +342,22 @@ public final class IpRanges extends SpindexIndex {
     return rows6 instanceof Tiled6 ? (Tiled6) rows6 : null;
   }
 
+  /**
+   * The packed IPv6 rows the lookups read, or {@code null}: the file's ({@link
+   * Section#TILED6_ROWS}, in place or copied) or made at open from {@code tiled6_labels}.
+   */
+  LongColumn packedRows6() {
+    if (rows6 instanceof Tiled6.InPlace) {
+      return ((Tiled6.InPlace) rows6).rows();
+    }
+    return rows6 instanceof Tiled6 ? ((Tiled6) rows6).rows() : null;
+  }
+
+  /** The IPv6 rows' label ids (-1 for a gap row of tiled rows). */
+  IntColumn labelIds6() {
+    return labelIds6;
+  }
+
   /** High 64 bits of the first address of IPv6 range {@code row}. */
   public long ipv6StartHi(int row) {
     return starts6.hi(row);

@@ -47,7 +47,7 @@ final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 7;
+  static final int VERSION = 8;
 
   /**
    * The label id of a gap row in {@link Section#TILED_LABELS}: a row that starts where no range is
@@ -429,11 +429,25 @@ final class Layout {
         } else {
           // Packed IPv6 rows: every start's low half 0, no column for them.
           expectElements(h, zero, 0);
-          h.require(Section.TILED6_LABELS);
+          if (h.find(Section.TILED6_ROWS) == null) {
+            h.require(Section.TILED6_LABELS);
+          }
           absent(h, "beside 'range6_starts_lo_zero' (packed rows)", Section.RANGE6_STARTS_LO);
         }
         SectionEntry tiled6 = h.find(Section.TILED6_LABELS);
-        if (tiled6 == null) {
+        SectionEntry rows6 = h.find(Section.TILED6_ROWS);
+        if (rows6 != null) {
+          // Packed tiled rows: their keys are bits below the shift of their /16 block or bucket.
+          expectElements(h, rows6, v6);
+          h.require(Section.PREFIX16_V6);
+          absent(
+              h,
+              "beside 'tiled6_rows' (packed tiled rows)",
+              Section.TILED6_LABELS,
+              Section.RANGE6_ENDS_HI,
+              Section.RANGE6_ENDS_LO,
+              Section.RANGE6_LABELS);
+        } else if (tiled6 == null) {
           expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
           expectElements(h, h.require(Section.RANGE6_ENDS_LO), v6);
           expectElements(h, h.require(Section.RANGE6_LABELS), v6);
@@ -457,7 +471,8 @@ final class Layout {
           Section.PREFIX16_V6,
           Section.PREFIX6,
           Section.TILED6_LABELS,
-          Section.RANGE6_STARTS_LO_ZERO);
+          Section.RANGE6_STARTS_LO_ZERO,
+          Section.TILED6_ROWS);
       SectionEntry fields = h.find(Section.LABEL_FIELDS);
       if (fields != null && fields.length() < 2) {
         throw CorruptIndexException.at(

@@ -41,6 +41,20 @@ abstract class LongColumn {
     return new Heap(values, size);
   }
 
+  /** A view over a buffer of longs. */
+  static LongColumn view(LongBuffer values) {
+    return new View(values);
+  }
+
+  /** The values as a heap array: the array itself when the column is one, else a copy. */
+  long[] toArray() {
+    long[] out = new long[size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = get(i);
+    }
+    return out;
+  }
+
   /** A view over little-endian bytes; each chunk holds {@link #CHUNK_LONGS} longs but the last. */
   static LongColumn view(ByteBuffer[] chunks) {
     LongBuffer[] views = new LongBuffer[chunks.length];
@@ -97,6 +111,11 @@ abstract class LongColumn {
     @Override
     boolean onHeap() {
       return true;
+    }
+
+    @Override
+    long[] toArray() {
+      return size == values.length ? values : super.toArray();
     }
 
     @Override

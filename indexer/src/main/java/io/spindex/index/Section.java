@@ -130,11 +130,17 @@ public enum Section {
    */
   ROW_LABEL_IDS(34, "row_label_ids", 1, 7),
   /**
-   * Packed IPv6 rows (instead of {@link #RANGE6_STARTS_LO}, beside {@link #TILED6_LABELS}): no
-   * bytes; every row's start has a low half of 0 (as every start of a database of /64 networks or
-   * wider), stored as {@code 0x8000000000000000} in the column it stands for.
+   * Packed IPv6 rows (instead of {@link #RANGE6_STARTS_LO}, beside {@link #TILED6_LABELS} or {@link
+   * #TILED6_ROWS}): no bytes; every row's start has a low half of 0 (as every start of a database
+   * of /64 networks or wider), stored as {@code 0x8000000000000000} in the column it stands for.
    */
-  RANGE6_STARTS_LO_ZERO(35, "range6_starts_lo_zero", 1, 7);
+  RANGE6_STARTS_LO_ZERO(35, "range6_starts_lo_zero", 1, 7),
+  /**
+   * Packed tiled IPv6 rows (instead of {@link #TILED6_LABELS}, beside {@link #PREFIX16_V6}): one
+   * int64 a row, the 32 bits of its start below the shift of the bucket its rows are in, a flag for
+   * a start those bits do not tell, and its label id (layout in {@link Tiled6}).
+   */
+  TILED6_ROWS(36, "tiled6_rows", 8, 8);
 
   private final int id;
   private final String displayName;

@@ -101,7 +101,12 @@ interface SectionSource {
     Keys128 ends6 = Keys128.EMPTY;
     IntColumn labels6 = IntColumn.of(new int[0]);
     SectionEntry labels6Entry = h.find(Section.TILED6_LABELS);
-    boolean tiled6 = labels6Entry != null;
+    SectionEntry packed6Entry = h.find(Section.TILED6_ROWS);
+    boolean tiled6 = labels6Entry != null || packed6Entry != null;
+    // Packed tiled rows (tiled6_rows): their label ids are a view over them.
+    LongColumn packed6 = null;
+    ByteBuffer packed6Bytes = null;
+    int labels6Width = 4;
     if (starts6.size() > 0) {
       if (tiled6) {
         ends6 = Keys128.tiledEnds(starts6);
@@ -112,7 +117,19 @@ interface SectionSource {
                 source.longs(h.require(Section.RANGE6_ENDS_LO)));
         labels6Entry = h.require(Section.RANGE6_LABELS);
       }
-      labels6 = source.ints(labels6Entry);
+      if (packed6Entry != null) {
+        labels6Entry = packed6Entry;
+        labels6Width = 8;
+        if (source.inPlace() && packed6Entry.length() <= Integer.MAX_VALUE) {
+          packed6Bytes = source.bytes(packed6Entry);
+          packed6 = LongColumn.view(new ByteBuffer[] {packed6Bytes});
+        } else {
+          packed6 = source.longs(packed6Entry);
+        }
+        labels6 = Tiled6.labels(packed6);
+      } else {
+        labels6 = source.ints(labels6Entry);
+      }
     }
     Search6 rows6 = null;
     if (source.checksRows()) {
@@ -123,10 +140,22 @@ interface SectionSource {
         tablesWithin(h, subEntry, sub, prefix);
       }
       if (starts6.size() > 0) {
-        labelIdsWithin(h, labels6Entry, 4, labels6, labelCount, tiled6);
+        labelIdsWithin(h, labels6Entry, labels6Width, labels6, labelCount, tiled6);
       }
     }
-    if (starts6.size() > 0
+    if (packed6 != null && source.checksRows()) {
+      // Packed tiled rows, searched through the file's tables (checked above, in keys6) by every
+      // loader alike: read in place by mapped, copied by the heap loaders.
+      if (packed6Bytes != null) {
+        rows6 = Tiled6.inPlace(packed6Bytes, starts6);
+      } else if (source.ipv6Rows() && onHeap(starts6)) {
+        Tiled6 t = Tiled6.ofRows(packed6.toArray(), starts6);
+        rows6 = t;
+        starts6 = t.starts();
+        ends6 = Keys128.tiledEnds(starts6);
+        labels6 = t.labels();
+      }
+    } else if (starts6.size() > 0
         && source.ipv6Rows()
         && source.checksRows()
         && onHeap(starts6)

@@ -5,6 +5,10 @@
  */
 package io.spindex.index;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+
 /**
  * The tiled IPv6 rows of a heap index ({@link Section#TILED6_LABELS}: each row ends where the next
  * begins) as 8 bytes a row, as many as an IPv4 row takes, so that a hit reads one cache line of
@@ -63,40 +67,12 @@ final class Tiled6 implements Search6 {
   /** The starts as {@link Keys128} views over the rows, with the file's tables. */
   private final Keys128 keys;
 
-  private Tiled6(
-      long[] packed,
-      long[] his,
-      long[] oddBits,
-      int[] oddBefore,
-      long[] oddLows,
-      Walk6 walk,
-      Keys128 t) {
-    this.packed = packed;
-    this.his = his;
-    this.oddBits = oddBits;
-    this.oddBefore = oddBefore;
-    this.oddLows = oddLows;
-    this.walk = walk;
-    this.keys = new Keys128(new StartHi(this), new StartLo(this), t.prefixTable(), t.tables());
-  }
-
-  /**
-   * The rows of tiled ranges whose starts (in order, with a prefix table and tables the loader
-   * checked) and label ids (at least 0, or -1 for a gap) the columns hold; {@code null} when the
-   * starts have no prefix table, or when a bucket's rows do not all start inside it (a file {@code
-   * spindex verify} refuses), which {@link Rows6} serves instead.
-   */
-  static Tiled6 of(Keys128 starts, IntColumn labels) {
-    if (starts.prefixTable() == null) {
-      return null;
-    }
-    int n = starts.size();
-    long[] his = new long[n];
+  private Tiled6(long[] packed, long[] his, Keys128 starts, Walk6 walk) {
+    int n = his.length;
     long[] oddBits = new long[(n >>> 6) + 1];
     int[] oddBefore = new int[oddBits.length];
     int odd = 0;
     for (int i = 0; i < n; i++) {
-      his[i] = starts.hiColumn().get(i);
       if (starts.lo(i) != 0) {
         oddBits[i >>> 6] |= 1L << i;
         odd++;
@@ -113,10 +89,69 @@ final class Tiled6 implements Search6 {
         oddLows[o++] = starts.loColumn().get(i);
       }
     }
+    this.packed = packed;
+    this.his = his;
+    this.oddBits = oddBits;
+    this.oddBefore = oddBefore;
+    this.oddLows = oddLows;
+    this.walk = walk;
+    this.keys =
+        new Keys128(new StartHi(this), new StartLo(this), starts.prefixTable(), starts.tables());
+  }
+
+  /**
+   * The rows of tiled ranges whose starts (in order, with a prefix table and tables the loader
+   * checked) and label ids (at least 0, or -1 for a gap) the columns hold; {@code null} when the
+   * starts have no prefix table, or when a bucket's rows do not all start inside it (a file {@code
+   * spindex verify} refuses), which {@link Rows6} serves instead.
+   */
+  static Tiled6 of(Keys128 starts, IntColumn labels) {
+    if (starts.prefixTable() == null) {
+      return null;
+    }
+    long[] his = highHalves(starts);
     // The file's tables, or, when they give each key exactly its bucket's rows (so that its floor
     // is the same in any tables over these starts), the heap's own with wider buckets.
     Keys128 tables = exact(starts) ? ownTables(starts, his) : starts;
-    Walk6 walk = Walk6.of(tables);
+    long[] packed = pack(starts, labels, tables);
+    return packed == null ? null : new Tiled6(packed, his, starts, Walk6.of(tables));
+  }
+
+  /**
+   * The rows of a file that holds them packed ({@link Section#TILED6_ROWS}), on the heap: searched
+   * through the file's tables as {@code mapped} searches them ({@link InPlace}), so that every
+   * loader gives the same answers for any file the open-time checks accept.
+   */
+  static Tiled6 ofRows(long[] packed, Keys128 starts) {
+    return new Tiled6(packed, highHalves(starts), starts, Walk6.of(starts));
+  }
+
+  /** The rows of a file that holds them packed, read where the file is mapped. */
+  static InPlace inPlace(ByteBuffer packed, Keys128 starts) {
+    return new InPlace(packed.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(), starts);
+  }
+
+  /**
+   * The label ids of packed rows, a view: the rows' low 31 bits less one (-1 for a gap). A heap
+   * array or a mapped section.
+   */
+  static IntColumn labels(LongColumn packed) {
+    return new Labels(packed);
+  }
+
+  private static long[] highHalves(Keys128 starts) {
+    return starts.hiColumn().toArray();
+  }
+
+  /**
+   * The packed rows ({@link Section#TILED6_ROWS}) of tiled starts (in order) and label ids (-1 for
+   * a gap), each key below the shift of the bucket of {@code tables} (a prefix table and optional
+   * {@link Prefix6} tables over the same starts) whose rows it is in; {@code null} when a bucket's
+   * rows do not all start inside it (a file {@code spindex verify} refuses). A row in no bucket's
+   * rows is flagged.
+   */
+  static long[] pack(Keys128 starts, IntColumn labels, Keys128 tables) {
+    int n = starts.size();
     // Every row is flagged until a bucket's rows hold it.
     long[] packed = new long[n];
     for (int i = 0; i < n; i++) {
@@ -137,7 +172,19 @@ final class Tiled6 implements Search6 {
               }
               return true;
             });
-    return inside ? new Tiled6(packed, his, oddBits, oddBefore, oddLows, walk, starts) : null;
+    return inside ? packed : null;
+  }
+
+  /**
+   * Tables over the starts for packed rows in a file ({@link Section#TILED6_ROWS}): buckets of
+   * about {@value #BUCKET_ROWS} rows, at most {@value #LEAF_ROWS} left to search, as the heap's own
+   * but within the section's {@value Prefix6#MAX_STRIDE} bits a table; {@code null} when no block
+   * has more than {@value #LEAF_ROWS} rows or the tables would take more than {@code allowed}
+   * elements (the block map's 65,536 among them).
+   */
+  static int[] fileTables(long[] flippedHi, int[] prefix, long allowed) {
+    int[] t = Prefix6.build(flippedHi, prefix, LEAF_ROWS, BUCKET_ROWS, Prefix6.MAX_STRIDE, allowed);
+    return t == null || t.length == Prefix6.MAP_INTS ? null : t;
   }
 
   /**
@@ -212,7 +259,12 @@ final class Tiled6 implements Search6 {
 
   /** The label ids as a column (a view over the rows). */
   IntColumn labels() {
-    return new Labels(this);
+    return new Labels(LongColumn.of(packed));
+  }
+
+  /** The packed rows, the file's or made at open: what {@code spindex verify} compares. */
+  LongColumn rows() {
+    return LongColumn.of(packed);
   }
 
   /** Flipped low half of the start of {@code row}. */
@@ -292,29 +344,9 @@ final class Tiled6 implements Search6 {
   public void floorAll(long[] hi, long[] lo, int count, int[] out) {
     long[] leaves = new long[LockStep.GROUP];
     int[] shifts = new int[LockStep.GROUP];
-    long[] map = walk.map;
-    long[] nodes = walk.nodes;
     for (int g = 0; g < count; g += LockStep.GROUP) {
       int n = Math.min(LockStep.GROUP, count - g);
-      boolean deeper = false;
-      for (int j = 0; j < n; j++) {
-        long e = map[(int) (hi[g + j] >>> 48)];
-        leaves[j] = e;
-        shifts[j] = 48;
-        deeper |= e < 0;
-      }
-      while (deeper) {
-        deeper = false;
-        for (int j = 0; j < n; j++) {
-          long e = leaves[j];
-          if (e < 0) {
-            shifts[j] = Walk6.shift(e);
-            e = nodes[Walk6.bucket(e, hi[g + j])];
-            leaves[j] = e;
-            deeper |= e < 0;
-          }
-        }
-      }
+      walk.leaves(hi, g, n, leaves, shifts);
       for (int j = 0; j < n; j++) {
         out[g + j] = search(leaves[j], shifts[j], hi[g + j], lo[g + j]);
       }
@@ -358,20 +390,116 @@ final class Tiled6 implements Search6 {
   }
 
   private static final class Labels extends IntColumn {
-    private final Tiled6 t;
+    private final LongColumn packed;
 
-    Labels(Tiled6 t) {
-      this.t = t;
+    Labels(LongColumn packed) {
+      this.packed = packed;
     }
 
     @Override
     int get(int i) {
-      return (int) (t.packed[i] & Integer.MAX_VALUE) - 1;
+      return (int) (packed.get(i) & Integer.MAX_VALUE) - 1;
     }
 
     @Override
     int size() {
-      return t.packed.length;
+      return packed.size();
+    }
+  }
+
+  /**
+   * Packed rows read where the file is mapped ({@code mapped}), searched as {@link Tiled6} searches
+   * them on the heap, through the file's tables laid out by {@link Walk6} (8 bytes a bucket, made
+   * at open from the tables alone: no pass over the rows). A class of its own, not {@link Tiled6}
+   * over a {@link LongColumn}: a call of {@code LongColumn.get} in the search would see the heap's,
+   * the mapped and the view classes in one JVM and stop being inlined. Thread-safe: only absolute
+   * reads.
+   */
+  static final class InPlace implements Search6 {
+    private final LongBuffer packed;
+    private final Keys128 starts;
+    private final Walk6 walk;
+
+    private InPlace(LongBuffer packed, Keys128 starts) {
+      this.packed = packed;
+      this.starts = starts;
+      this.walk = Walk6.of(starts);
+    }
+
+    /** The packed rows, a view over the mapping. */
+    LongColumn rows() {
+      return LongColumn.view(packed);
+    }
+
+    @Override
+    public int floor(long keyHi, long keyLo) {
+      long e = walk.map[(int) (keyHi >>> 48)];
+      int shift = 48;
+      while (e < 0) {
+        shift = Walk6.shift(e);
+        e = walk.nodes[Walk6.bucket(e, keyHi)];
+      }
+      return search(e, shift, keyHi, keyLo);
+    }
+
+    private int search(long leaf, int shift, long keyHi, long keyLo) {
+      int from = (int) (leaf >>> 32);
+      int to = (int) leaf;
+      long k = key(keyHi, Math.max(0, shift - 32)) << 32 | 0xFFFF_FFFFL;
+      LongBuffer p = packed;
+      int lo = from;
+      int hi = to;
+      while (hi - lo > Rows6.SCAN) {
+        int mid = (lo + hi) >>> 1;
+        if (p.get(mid) <= k) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      while (lo < hi && p.get(lo) <= k) {
+        lo++;
+      }
+      int row = lo - 1;
+      if (row >= from && (p.get(row) & INEXACT) != 0 && p.get(row) >>> 32 == k >>> 32) {
+        // A run of equal keys: halve rows [from, row] on the full starts, as Tiled6 does.
+        long kh = Keys128.flip(keyHi);
+        long kl = Keys128.flip(keyLo);
+        LongColumn his = starts.hiColumn();
+        LongColumn los = starts.loColumn();
+        int a = from;
+        int b = row + 1;
+        while (a < b) {
+          int mid = (a + b) >>> 1;
+          long h = his.get(mid);
+          if (h < kh || (h == kh && los.get(mid) <= kl)) {
+            a = mid + 1;
+          } else {
+            b = mid;
+          }
+        }
+        row = a - 1;
+      }
+      return row;
+    }
+
+    @Override
+    public int labelIdAt(int row, long keyHi, long keyLo) {
+      return row < 0 ? NONE : (int) (packed.get(row) & Integer.MAX_VALUE) - 1;
+    }
+
+    /** Batch {@link #floor}: the walks of a group a level at a time, as {@link Tiled6} walks. */
+    @Override
+    public void floorAll(long[] hi, long[] lo, int count, int[] out) {
+      long[] leaves = new long[LockStep.GROUP];
+      int[] shifts = new int[LockStep.GROUP];
+      for (int g = 0; g < count; g += LockStep.GROUP) {
+        int n = Math.min(LockStep.GROUP, count - g);
+        walk.leaves(hi, g, n, leaves, shifts);
+        for (int j = 0; j < n; j++) {
+          out[g + j] = search(leaves[j], shifts[j], hi[g + j], lo[g + j]);
+        }
+      }
     }
   }
 }

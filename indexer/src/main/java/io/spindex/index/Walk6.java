@@ -70,6 +70,33 @@ final class Walk6 {
     return e;
   }
 
+  /**
+   * The leaves of {@code n} keys' (unflipped) high halves from {@code hi[from]} and the shifts of
+   * their buckets (48 for a /16 block), walked a level at a time so that the reads of a level are
+   * in flight together.
+   */
+  void leaves(long[] hi, int from, int n, long[] leaves, int[] shifts) {
+    boolean deeper = false;
+    for (int j = 0; j < n; j++) {
+      long e = map[(int) (hi[from + j] >>> 48)];
+      leaves[j] = e;
+      shifts[j] = 48;
+      deeper |= e < 0;
+    }
+    while (deeper) {
+      deeper = false;
+      for (int j = 0; j < n; j++) {
+        long e = leaves[j];
+        if (e < 0) {
+          shifts[j] = shift(e);
+          e = nodes[bucket(e, hi[from + j])];
+          leaves[j] = e;
+          deeper |= e < 0;
+        }
+      }
+    }
+  }
+
   long bytes() {
     return 8L * map.length + 8L * nodes.length;
   }

@@ -151,11 +151,12 @@ class CliProcessTest {
             .contains("\"ipv4Rows\":11,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
     assertEquals(0, spindex(null, "verify", "t.spx").exit);
     assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
-    // Packed: format 7, the same rows as tiled (the gaps' too), the same answers.
+    // Packed: format 8 (packed tiled IPv6 rows), the same rows as tiled (the gaps' too), the
+    // same answers.
     Run p = buildGoldenRanges("p.spx", "packed");
     assertEquals(0, p.exit, p.err);
     Run packed = spindex(null, "inspect", "p.spx");
-    assertTrue(packed.out.contains("format         7\n"), packed.out);
+    assertTrue(packed.out.contains("format         8\n"), packed.out);
     assertTrue(packed.out.contains("(ranges stored without their ends, packed)"), packed.out);
     String rows = "ipv4 rows      ";
     assertEquals(

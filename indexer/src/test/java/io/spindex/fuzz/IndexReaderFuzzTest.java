@@ -48,7 +48,11 @@ import org.junit.jupiter.api.BeforeAll;
  * 0.0.0.0,0.0.0.0,zero}, {@code 1.0.1.0/24,one}, {@code 10.0.0.0/20,ten}, {@code
  * 10.0.59.0/24,ten59}, {@code 255.255.255.255,255.255.255.255,top} and {@code 2001:db8::/48,v6} at
  * time 0: packed rows (format version 7), nine IPv4 rows of which four gaps, which 0x0A003BC8 below
- * finds in its block, and two IPv6 rows without a column of low halves.
+ * finds in its block, and two IPv6 rows without a column of low halves. {@code valid-ranges-rows6}
+ * is {@code new IpRangeBuilder().rangeEnds(RangeEnds.PACKED).ipv6Tables(10000)} over the 200 /48s
+ * {@code 2001:db8:0::/48}, {@code 2001:db8:3::/48} … {@code 2001:db8:255::/48}, three small ranges
+ * inside {@code 2001:db9::/64} and {@code 2a00::/32} at time 0: packed tiled IPv6 rows ({@code
+ * tiled6_rows}, format version 8) with a table for block 2001::/16, three rows flagged.
  */
 class IndexReaderFuzzTest {
   private static Path file;

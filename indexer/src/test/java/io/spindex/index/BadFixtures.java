@@ -158,7 +158,7 @@ public final class BadFixtures {
     return fixSectionCrc(bb.array(), h, s);
   }
 
-  private static byte[] setLong(byte[] b, IndexHeader h, Section s, int i, long v) {
+  static byte[] setLong(byte[] b, IndexHeader h, Section s, int i, long v) {
     ByteBuffer bb = ByteBuffer.wrap(b.clone()).order(ByteOrder.LITTLE_ENDIAN);
     bb.putLong((int) h.find(s).offset() + 8 * i, v);
     return fixSectionCrc(bb.array(), h, s);

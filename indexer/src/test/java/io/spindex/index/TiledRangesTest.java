@@ -344,6 +344,135 @@ class TiledRangesTest {
     }
   }
 
+  /**
+   * Packed tiled IPv6 rows ({@code tiled6_rows}, the default for tiled IPv6 rows with a prefix
+   * table): every loader, single and batch, answers as a {@link TreeMap} of the ranges, at every
+   * range's edges and at random addresses, on ranges that straddle the tables' buckets and on runs
+   * of small ranges inside one /64 (rows whose 32-bit keys are equal, flagged). A label id outside
+   * the dictionary is refused at open; a key that its start does not give is refused by {@code
+   * verify}, and every checking loader answers alike on that file.
+   */
+  @Test
+  void packedTiled6RowsAgreeWithATreeMap() throws IOException {
+    SplittableRandom rnd = new SplittableRandom(29);
+    TreeMap<java.math.BigInteger, Object[]> reference = new TreeMap<>();
+    List<String> lines = new ArrayList<>();
+    List<long[]> edges = new ArrayList<>();
+    long hi = 0x2001_0db8_0000_0000L;
+    for (int i = 0; i < 6000; i++) {
+      long startHi = hi;
+      long startLo = 0;
+      long endHi;
+      long endLo;
+      if (i % 10 < 3) {
+        // A run of small ranges inside one /64: equal keys, told apart by their low halves.
+        startLo = (long) (i % 10) << 40;
+        endHi = hi;
+        endLo = startLo + rnd.nextInt(1 << 20);
+        if (i % 10 == 2) {
+          hi += 1;
+        }
+      } else {
+        long len = 1 + rnd.nextInt(i % 97 == 0 ? 1 << 20 : 64);
+        endHi = hi + len - 1;
+        endLo = -1L;
+        hi += len + (rnd.nextInt(4) == 0 ? rnd.nextInt(1 << 16) : 0);
+      }
+      String label = "n" + i % 211;
+      lines.add(
+          Ipv6Text.format(startHi, startLo) + "|" + Ipv6Text.format(endHi, endLo) + "|" + label);
+      reference.put(unsigned128(startHi, startLo), new Object[] {unsigned128(endHi, endLo), label});
+      edges.add(new long[] {startHi, startLo});
+      edges.add(new long[] {endHi, endLo});
+      edges.add(new long[] {endHi, endLo + 1});
+    }
+    Path in = dir.resolve("rows6.txt");
+    Files.write(in, lines, StandardCharsets.UTF_8);
+    Path file = dir.resolve("rows6.spx");
+    new IpRangeBuilder().createdMillis(0).ipv6Tables(100).build(List.of(in), file);
+    IndexHeader h = Loader.readHeader(file);
+    assertEquals(8, h.version());
+    assertNotNull(h.find(Section.TILED6_ROWS));
+    assertNotNull(h.find(Section.PREFIX6), "tables over the dense block");
+    assertNull(h.find(Section.TILED6_LABELS));
+    IndexVerifier.verify(file);
+    Tiled6 heapRows = Loader.NIO.load(file).asRanges().tiled6Rows();
+    assertTrue(heapRows.inexactCount() >= 1800, "the runs inside one /64 are flagged");
+    int n = edges.size() + 30_000;
+    long[] his = new long[n];
+    long[] los = new long[n];
+    for (int i = 0; i < n; i++) {
+      long[] e = i < edges.size() ? edges.get(i) : null;
+      his[i] =
+          e != null ? e[0] : 0x2001_0db8_0000_0000L + rnd.nextLong(hi - 0x2001_0db8_0000_0000L + 2);
+      los[i] = e != null ? e[1] : i % 3 == 0 ? (long) rnd.nextInt(4) << 40 : rnd.nextLong();
+    }
+    for (IndexLoader l : Loaders.all()) {
+      IpRanges r = l.load(file).asRanges();
+      int[] batch = new int[n];
+      r.labelIds(his, los, n, batch);
+      for (int i = 0; i < n; i++) {
+        String where = l.loaderName() + " " + Ipv6Text.format(his[i], los[i]);
+        Map.Entry<java.math.BigInteger, Object[]> f =
+            reference.floorEntry(unsigned128(his[i], los[i]));
+        String want =
+            f != null
+                    && ((java.math.BigInteger) f.getValue()[0])
+                            .compareTo(unsigned128(his[i], los[i]))
+                        >= 0
+                ? (String) f.getValue()[1]
+                : null;
+        assertEquals(want, r.label(his[i], los[i]), where);
+        assertEquals(r.labelId(his[i], los[i]), batch[i], where + " (batch)");
+      }
+    }
+    // Damage: a label id beyond the dictionary (refused at open), a key its start does not give
+    // (verify), every checking loader answering alike on the latter.
+    byte[] b = Files.readAllBytes(file);
+    long rows = h.find(Section.TILED6_ROWS).offset();
+    long row5 = Loader.MAPPED.load(file).asRanges().packedRows6().get(5);
+    int labels = Loader.MAPPED.load(file).asRanges().labelCount();
+    Path badId =
+        write(
+            "rows6-bad-id.spx",
+            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 & ~0x7FFF_FFFFL | labels + 1));
+    Loaders.rejectedAtOpen(
+        badId,
+        badId
+            + ": section 'tiled6_rows' at offset "
+            + (rows + 40)
+            + ": expected a label id in [0, "
+            + labels
+            + ") or -1 (a gap), found "
+            + labels);
+    Path badKey =
+        write(
+            "rows6-bad-key.spx",
+            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 ^ 1L << 40));
+    assertTrue(
+        verifyMessage(badKey)
+            .startsWith(
+                badKey + ": section 'tiled6_rows' at offset " + (rows + 40) + ": expected 0x"),
+        verifyMessage(badKey));
+    IpRanges mapped = Loader.MAPPED.load(badKey).asRanges();
+    for (IndexLoader l : Loader.values()) {
+      IpRanges r = l.load(badKey).asRanges();
+      int[] batch = new int[n];
+      r.labelIds(his, los, n, batch);
+      for (int i = 0; i < n; i++) {
+        int want = mapped.labelId(his[i], los[i]);
+        assertEquals(want, r.labelId(his[i], los[i]), l.loaderName());
+        assertEquals(want, batch[i], l.loaderName() + " (batch)");
+      }
+    }
+  }
+
+  private static java.math.BigInteger unsigned128(long hi, long lo) {
+    return new java.math.BigInteger(Long.toUnsignedString(hi))
+        .shiftLeft(64)
+        .or(new java.math.BigInteger(Long.toUnsignedString(lo)));
+  }
+
   /** The same checks for tiled IPv6 rows ({@code tiled6_labels}). */
   @Test
   void damagedTiled6FilesAreRefused() throws IOException {
@@ -459,10 +588,20 @@ class TiledRangesTest {
     new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.TILED).build(List.of(in), tiled);
     new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.PACKED).build(List.of(in), packed);
     IndexHeader h = Loader.readHeader(packed);
+    IndexHeader t = Loader.readHeader(tiled);
     assertNotNull(h.find(Section.RANGE6_STARTS_LO_ZERO));
     assertNull(h.find(Section.RANGE6_STARTS_LO));
-    // 8 bytes a row less, give or take a section's alignment (64 bytes).
-    assertEquals(Files.size(tiled) - 8L * h.ipv6Rows(), Files.size(packed), 64, "8 bytes a row");
+    // The label ids in the packed rows (tiled6_rows, 8 bytes a row) instead of tiled6_labels (4):
+    // 4 bytes a row less, and tables of wider buckets, give or take the sections' alignment.
+    assertNull(h.find(Section.TILED6_LABELS));
+    assertEquals(8L * h.ipv6Rows(), h.find(Section.TILED6_ROWS).length());
+    long tables = h.find(Section.PREFIX6) == null ? 0 : h.find(Section.PREFIX6).length();
+    long tiledTables = t.find(Section.PREFIX6) == null ? 0 : t.find(Section.PREFIX6).length();
+    assertEquals(
+        Files.size(tiled) - 4L * h.ipv6Rows() - tiledTables + tables,
+        Files.size(packed),
+        128,
+        "4 bytes a row");
     IndexVerifier.verify(packed);
     int n = edges.size() + 20_000;
     long[] his = new long[n];
