@@ -178,7 +178,8 @@ final class BuildCommand {
         description =
             "auto (default: the smallest of the others), packed (without the IPv4 ranges' ends,"
                 + " each start as its 16 bits below its /16 block and each label id in the bytes"
-                + " it needs, format version 7), tiled (without them, format version 6) or stored"
+                + " it needs, format version 7; tiled IPv6 rows with their label ids, 8 bytes a"
+                + " row, format version 8), tiled (without them, format version 6) or stored"
                 + " (with them: a file Spindex before format version 6 reads).")
     String rangeEnds;
 
