@@ -120,7 +120,9 @@ interface SectionSource {
       if (packed6Entry != null) {
         labels6Entry = packed6Entry;
         labels6Width = 8;
-        if (source.inPlace() && packed6Entry.length() <= Integer.MAX_VALUE) {
+        // In place when the section fits one mapping (1 GiB, 134 million rows; the views of a
+        // larger one are searched as the columns, the label ids read from the rows).
+        if (source.inPlace() && packed6Entry.length() <= 4L * IntColumn.CHUNK_INTS) {
           packed6Bytes = source.bytes(packed6Entry);
           packed6 = LongColumn.view(new ByteBuffer[] {packed6Bytes});
         } else {
