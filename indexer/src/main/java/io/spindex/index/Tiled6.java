@@ -10,12 +10,13 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
- * The tiled IPv6 rows of a heap index ({@link Section#TILED6_LABELS}: each row ends where the next
- * begins) as 8 bytes a row, as many as an IPv4 row takes, so that a hit reads one cache line of
- * rows where {@link Rows6} reads a line of 16-byte rows and the columns up to three. It is DXR's
- * idea applied to the {@code prefix6} tables: the rows a walk leaves to search all start inside one
- * bucket, so they share the bits of the high half above the bucket's shift, and 32 bits below them
- * tell nearly all of them apart.
+ * The tiled IPv6 rows of a heap index ({@link Section#TILED6_ROWS} as the file holds them, or made
+ * at open from {@link Section#TILED6_LABELS}: each row ends where the next begins) as 8 bytes a
+ * row, as many as an IPv4 row takes, so that a hit reads one cache line of rows where {@link Rows6}
+ * reads a line of 16-byte rows and the columns up to three. It is DXR's idea applied to the {@code
+ * prefix6} tables: the rows a walk leaves to search all start inside one bucket, so they share the
+ * bits of the high half above the bucket's shift, and 32 bits below them tell nearly all of them
+ * apart.
  *
  * <ul>
  *   <li>{@code packed}: one long a row. The high 32 bits are the row's key, bits {@code [max(0, s -
@@ -39,7 +40,9 @@ import java.nio.LongBuffer;
  * buckets, fewer levels) when the file's give every key exactly its bucket's rows, so that the
  * columns find each key's floor among all the rows as these do; else the file's, searched as the
  * columns search them. Either way every answer is the columns' (and {@code mapped}'s), for a file
- * that fails {@code spindex verify} too. Thread-safe: immutable.
+ * that fails {@code spindex verify} too. The rows of a {@link Section#TILED6_ROWS} file are the
+ * file's, searched through the file's tables by every loader ({@link #ofRows}, {@link InPlace}), so
+ * that they answer alike for any file the open-time checks accept. Thread-safe: immutable.
  */
 final class Tiled6 implements Search6 {
   private static final int NONE = IpRanges.NONE;
