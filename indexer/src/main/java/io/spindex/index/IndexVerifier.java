@@ -270,7 +270,7 @@ public final class IndexVerifier {
     LongColumn rows = r.packedRows6();
     long[] expected = Tiled6.pack(s, r.labelIds6(), s);
     for (int i = 0; i < s.size(); i++) {
-      long found = rows == null ? 0 : rows.get(i);
+      long found = rows.get(i);
       if (expected == null || found != expected[i]) {
         throw CorruptIndexException.at(
             h.file(),

@@ -343,14 +343,11 @@ public final class IpRanges extends SpindexIndex {
   }
 
   /**
-   * The packed IPv6 rows the lookups read, or {@code null}: the file's ({@link
-   * Section#TILED6_ROWS}, in place or copied) or made at open from {@code tiled6_labels}.
+   * The packed IPv6 rows whose label ids {@link #labelIds6} reads, or {@code null}: the file's
+   * ({@link Section#TILED6_ROWS}, in place or copied) or made at open from {@code tiled6_labels}.
    */
   LongColumn packedRows6() {
-    if (rows6 instanceof Tiled6.InPlace) {
-      return ((Tiled6.InPlace) rows6).rows();
-    }
-    return rows6 instanceof Tiled6 ? ((Tiled6) rows6).rows() : null;
+    return Tiled6.rowsOf(labelIds6);
   }
 
   /** The IPv6 rows' label ids (-1 for a gap row of tiled rows). */

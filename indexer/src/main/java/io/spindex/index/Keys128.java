@@ -149,9 +149,17 @@ final class Keys128 {
       from = 0;
       to = hi.size();
     }
+    return floorWithin(from, to, keyHi, keyLo);
+  }
+
+  /**
+   * The last row in {@code [from, to)} whose key is at most the (unflipped) key, or {@code from -
+   * 1}: a binary search by the high half, then the low one on a tie.
+   */
+  int floorWithin(int from, int to, long keyHi, long keyLo) {
     long kh = flip(keyHi);
     long kl = flip(keyLo);
-    // First row in [from, to) whose key is greater, by the high half, then the low one on a tie.
+    // First row in [from, to) whose key is greater.
     while (from < to) {
       int mid = (from + to) >>> 1;
       long h = hi.get(mid);

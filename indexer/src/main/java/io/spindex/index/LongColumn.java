@@ -41,11 +41,6 @@ abstract class LongColumn {
     return new Heap(values, size);
   }
 
-  /** A view over a buffer of longs. */
-  static LongColumn view(LongBuffer values) {
-    return new View(values);
-  }
-
   /** The values as a heap array: the array itself when the column is one, else a copy. */
   long[] toArray() {
     long[] out = new long[size()];

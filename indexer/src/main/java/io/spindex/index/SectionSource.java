@@ -106,7 +106,6 @@ interface SectionSource {
     // Packed tiled rows (tiled6_rows): their label ids are a view over them.
     LongColumn packed6 = null;
     ByteBuffer packed6Bytes = null;
-    int labels6Width = 4;
     if (starts6.size() > 0) {
       if (tiled6) {
         ends6 = Keys128.tiledEnds(starts6);
@@ -119,7 +118,6 @@ interface SectionSource {
       }
       if (packed6Entry != null) {
         labels6Entry = packed6Entry;
-        labels6Width = 8;
         // In place when the section fits one mapping (1 GiB, 134 million rows; the views of a
         // larger one are searched as the columns, the label ids read from the rows).
         if (source.inPlace() && packed6Entry.length() <= 4L * IntColumn.CHUNK_INTS) {
@@ -142,7 +140,8 @@ interface SectionSource {
         tablesWithin(h, subEntry, sub, prefix);
       }
       if (starts6.size() > 0) {
-        labelIdsWithin(h, labels6Entry, labels6Width, labels6, labelCount, tiled6);
+        labelIdsWithin(
+            h, labels6Entry, labels6Entry.section().width(), labels6, labelCount, tiled6);
       }
     }
     if (packed6 != null && source.checksRows()) {

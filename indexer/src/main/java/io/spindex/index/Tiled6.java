@@ -112,7 +112,7 @@ final class Tiled6 implements Search6 {
     if (starts.prefixTable() == null) {
       return null;
     }
-    long[] his = highHalves(starts);
+    long[] his = starts.hiColumn().toArray();
     // The file's tables, or, when they give each key exactly its bucket's rows (so that its floor
     // is the same in any tables over these starts), the heap's own with wider buckets.
     Keys128 tables = exact(starts) ? ownTables(starts, his) : starts;
@@ -126,7 +126,7 @@ final class Tiled6 implements Search6 {
    * loader gives the same answers for any file the open-time checks accept.
    */
   static Tiled6 ofRows(long[] packed, Keys128 starts) {
-    return new Tiled6(packed, highHalves(starts), starts, Walk6.of(starts));
+    return new Tiled6(packed, starts.hiColumn().toArray(), starts, Walk6.of(starts));
   }
 
   /** The rows of a file that holds them packed, read where the file is mapped. */
@@ -142,8 +142,9 @@ final class Tiled6 implements Search6 {
     return new Labels(packed);
   }
 
-  private static long[] highHalves(Keys128 starts) {
-    return starts.hiColumn().toArray();
+  /** The packed rows under label ids that {@link #labels} gives, else {@code null}. */
+  static LongColumn rowsOf(IntColumn labels) {
+    return labels instanceof Labels ? ((Labels) labels).packed : null;
   }
 
   /**
@@ -263,11 +264,6 @@ final class Tiled6 implements Search6 {
   /** The label ids as a column (a view over the rows). */
   IntColumn labels() {
     return new Labels(LongColumn.of(packed));
-  }
-
-  /** The packed rows, the file's or made at open: what {@code spindex verify} compares. */
-  LongColumn rows() {
-    return LongColumn.of(packed);
   }
 
   /** Flipped low half of the start of {@code row}. */
@@ -429,11 +425,6 @@ final class Tiled6 implements Search6 {
       this.walk = Walk6.of(starts);
     }
 
-    /** The packed rows, a view over the mapping. */
-    LongColumn rows() {
-      return LongColumn.view(packed);
-    }
-
     @Override
     public int floor(long keyHi, long keyLo) {
       long e = walk.map[(int) (keyHi >>> 48)];
@@ -466,22 +457,7 @@ final class Tiled6 implements Search6 {
       int row = lo - 1;
       if (row >= from && (p.get(row) & INEXACT) != 0 && p.get(row) >>> 32 == k >>> 32) {
         // A run of equal keys: halve rows [from, row] on the full starts, as Tiled6 does.
-        long kh = Keys128.flip(keyHi);
-        long kl = Keys128.flip(keyLo);
-        LongColumn his = starts.hiColumn();
-        LongColumn los = starts.loColumn();
-        int a = from;
-        int b = row + 1;
-        while (a < b) {
-          int mid = (a + b) >>> 1;
-          long h = his.get(mid);
-          if (h < kh || (h == kh && los.get(mid) <= kl)) {
-            a = mid + 1;
-          } else {
-            b = mid;
-          }
-        }
-        row = a - 1;
+        row = starts.floorWithin(from, row + 1, keyHi, keyLo);
       }
       return row;
     }

@@ -398,15 +398,16 @@ class TiledRangesTest {
     IndexVerifier.verify(file);
     Tiled6 heapRows = Loader.NIO.load(file).asRanges().tiled6Rows();
     assertTrue(heapRows.inexactCount() >= 1800, "the runs inside one /64 are flagged");
-    int n = edges.size() + 30_000;
-    long[] his = new long[n];
-    long[] los = new long[n];
-    for (int i = 0; i < n; i++) {
-      long[] e = i < edges.size() ? edges.get(i) : null;
-      his[i] =
-          e != null ? e[0] : 0x2001_0db8_0000_0000L + rnd.nextLong(hi - 0x2001_0db8_0000_0000L + 2);
-      los[i] = e != null ? e[1] : i % 3 == 0 ? (long) rnd.nextInt(4) << 40 : rnd.nextLong();
-    }
+    long[][] probes =
+        probes6(
+            edges,
+            30_000,
+            rnd,
+            hi + 2,
+            i -> i % 3 == 0 ? (long) rnd.nextInt(4) << 40 : rnd.nextLong());
+    long[] his = probes[0];
+    long[] los = probes[1];
+    int n = his.length;
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(file).asRanges();
       int[] batch = new int[n];
@@ -465,6 +466,28 @@ class TiledRangesTest {
         assertEquals(want, batch[i], l.loaderName() + " (batch)");
       }
     }
+  }
+
+  /**
+   * IPv6 addresses to look up, as high and low halves: the {@code edges}, then {@code random} ones
+   * with high halves in {@code [2001:db8::, end)} and low halves from {@code lo} (given the index).
+   */
+  private static long[][] probes6(
+      List<long[]> edges,
+      int random,
+      SplittableRandom rnd,
+      long end,
+      java.util.function.IntToLongFunction lo) {
+    int n = edges.size() + random;
+    long[] his = new long[n];
+    long[] los = new long[n];
+    for (int i = 0; i < n; i++) {
+      long[] e = i < edges.size() ? edges.get(i) : null;
+      his[i] =
+          e != null ? e[0] : 0x2001_0db8_0000_0000L + rnd.nextLong(end - 0x2001_0db8_0000_0000L);
+      los[i] = e != null ? e[1] : lo.applyAsLong(i);
+    }
+    return new long[][] {his, los};
   }
 
   private static java.math.BigInteger unsigned128(long hi, long lo) {
@@ -603,15 +626,10 @@ class TiledRangesTest {
         128,
         "4 bytes a row");
     IndexVerifier.verify(packed);
-    int n = edges.size() + 20_000;
-    long[] his = new long[n];
-    long[] los = new long[n];
-    for (int i = 0; i < n; i++) {
-      long[] e = i < edges.size() ? edges.get(i) : null;
-      his[i] =
-          e != null ? e[0] : 0x2001_0db8_0000_0000L + rnd.nextLong(hi - 0x2001_0db8_0000_0000L);
-      los[i] = e != null ? e[1] : rnd.nextLong();
-    }
+    long[][] probes = probes6(edges, 20_000, rnd, hi, i -> rnd.nextLong());
+    long[] his = probes[0];
+    long[] los = probes[1];
+    int n = his.length;
     IpRanges want = Loader.NIO.load(tiled).asRanges();
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(packed).asRanges();
