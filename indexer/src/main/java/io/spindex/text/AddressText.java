@@ -178,6 +178,16 @@ public final class AddressText {
     if (f == t) {
       return quadCode;
     }
+    // IPv6 text in the common forms (Ipv6Text.common: hex groups and colons only, so no brackets,
+    // port or block to look for) goes straight to its reader when its first group has 4 digits
+    // (every canonical address of 2000::/3 and fe80::/10) or it starts with "::".
+    if (t - f > 4 && (b[f + 4] == ':' || b[f] == ':')) {
+      long hi = out[0];
+      long lo = out[1];
+      if (Ipv6Text.common(b, f, t, out)) {
+        return ipv6(out, found, -1, hi, lo);
+      }
+    }
     if (b[f] == '[') {
       return bracketed(b, f, t, forms, out, found);
     }

@@ -96,13 +96,113 @@ public final class Ipv6Text {
   private Ipv6Text() {}
 
   /**
-   * Parses {@code b[from, to)} (already trimmed) as an IPv6 address, in one forward pass (an
-   * embedded quad is handed to {@link Ipv4Text#parse(byte[], int, int)}).
+   * Parses {@code b[from, to)} (already trimmed) as an IPv6 address: the common forms group by
+   * group ({@link #common}), anything else in one forward pass a byte at a time ({@link #parseAny};
+   * an embedded quad is handed to {@link Ipv4Text#parse(byte[], int, int)}).
    *
    * @return {@link #OK} with the high 64 bits in {@code out[0]} and the low 64 bits in {@code
    *     out[1]}, or a negative code (then {@code out} is unchanged)
    */
   static int parse(byte[] b, int from, int to, long[] out) {
+    return common(b, from, to, out) ? OK : parseAny(b, from, to, out);
+  }
+
+  /**
+   * The forms nearly every address is written in, read group by group: hex groups separated by
+   * single colons, with at most one {@code ::}, no embedded quad and no zone. A group of 4 digits
+   * (most of them) is read with 4 independent table reads and one test instead of a branch a byte.
+   * Returns false for anything else, valid or not, which {@link #parseAny} then reads (so that the
+   * faults are reported as it reports them); {@code out} is written only when true.
+   */
+  static boolean common(byte[] b, int from, int to, long[] out) {
+    long accHi = 0;
+    long accLo = 0;
+    long headHi = 0;
+    long headLo = 0;
+    int count = 0;
+    int headCount = -1;
+    int i = from;
+    if (to - i >= 2 && b[i] == ':' && b[i + 1] == ':') {
+      headCount = 0;
+      i += 2;
+    }
+    while (i < to) {
+      int v;
+      if (i + 4 <= to
+          && (v =
+                  HEX_VALUE[b[i] & 0xFF] << 12
+                      | HEX_VALUE[b[i + 1] & 0xFF] << 8
+                      | HEX_VALUE[b[i + 2] & 0xFF] << 4
+                      | HEX_VALUE[b[i + 3] & 0xFF])
+              >= 0) {
+        // A negative digit value makes the whole negative: v is the group when all 4 are digits.
+        i += 4;
+      } else {
+        // Fewer than 4 digits: the 4-byte read above stopped at a non-digit or at the end.
+        int start = i;
+        v = 0;
+        int d;
+        while (i < to && (d = HEX_VALUE[b[i] & 0xFF]) >= 0) {
+          v = (v << 4) | d;
+          i++;
+        }
+        if (i == start) {
+          return false; // an empty group (":::", a leading single colon), or no digit at all
+        }
+      }
+      accHi = (accHi << 16) | (accLo >>> 48);
+      accLo = (accLo << 16) | v;
+      count++;
+      if (i == to) {
+        break;
+      }
+      if (b[i] != ':' || ++i == to) {
+        return false; // a fifth digit, a dot, a zone, any other byte; or a trailing single colon
+      }
+      if (b[i] == ':') {
+        if (headCount >= 0) {
+          return false;
+        }
+        headCount = count;
+        headHi = accHi;
+        headLo = accLo;
+        accHi = 0;
+        accLo = 0;
+        count = 0;
+        i++;
+      }
+    }
+    if (headCount < 0 ? count != 8 : headCount + count > 7) {
+      return false;
+    }
+    place(accHi, accLo, headHi, headLo, headCount, out);
+    return true;
+  }
+
+  /**
+   * Writes the address whose last {@code count} groups were shifted into {@code acc} and whose
+   * first {@code headCount} groups (before a {@code ::}; none when there is no {@code ::}) into
+   * {@code head}: the head goes to the top, the rest to the bottom, zeros between.
+   */
+  private static void place(
+      long accHi, long accLo, long headHi, long headLo, int headCount, long[] out) {
+    long hi = accHi;
+    long lo = accLo;
+    if (headCount > 0) {
+      int s = 16 * (8 - headCount); // 16..112
+      if (s >= 64) {
+        hi |= headLo << (s - 64);
+      } else {
+        hi |= (headHi << s) | (headLo >>> (64 - s));
+        lo |= headLo << s;
+      }
+    }
+    out[0] = hi;
+    out[1] = lo;
+  }
+
+  /** Every form {@link #parse} accepts, and the reasons for the rest; one byte at a time. */
+  private static int parseAny(byte[] b, int from, int to, long[] out) {
     // Groups are shifted into acc; at "::" the groups so far move to head (headCount of them) and
     // acc starts again, so that at the end head goes to the top and acc to the bottom.
     long accHi = 0;
@@ -206,35 +306,13 @@ public final class Ipv6Text {
     } else if (b[end - 1] == ':' && skipEnd != end - 1) {
       return NOT_IPV6; // a trailing ':' that is no "::"
     }
-    long hi;
-    long lo;
-    if (headCount < 0) {
-      if (count != 8) {
-        return WRONG_GROUP_COUNT;
-      }
-      hi = accHi;
-      lo = accLo;
-    } else {
-      if (headCount + count > 7) {
-        return WRONG_GROUP_COUNT;
-      }
-      hi = accHi;
-      lo = accLo;
-      if (headCount > 0) {
-        int s = 16 * (8 - headCount); // 16..112
-        if (s >= 64) {
-          hi |= headLo << (s - 64);
-        } else {
-          hi |= (headHi << s) | (headLo >>> (64 - s));
-          lo |= headLo << s;
-        }
-      }
+    if (headCount < 0 ? count != 8 : headCount + count > 7) {
+      return WRONG_GROUP_COUNT;
     }
     if (zone) {
       return ZONE_ID;
     }
-    out[0] = hi;
-    out[1] = lo;
+    place(accHi, accLo, headHi, headLo, headCount, out);
     return OK;
   }
 
