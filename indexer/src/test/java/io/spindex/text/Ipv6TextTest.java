@@ -330,6 +330,82 @@ class Ipv6TextTest {
     assertTrue(accepted > 1_000, "accepted " + accepted);
   }
 
+  /**
+   * The group-by-group reader of the common forms ({@code Ipv6Text.common}) on canonical, full,
+   * upper-case and zero-padded texts of random addresses, and on each with one byte inserted,
+   * deleted or replaced: whatever it accepts Guava accepts as the same address, and it accepts
+   * every text of hex groups and colons Guava accepts (the rest goes to the byte-at-a-time reader).
+   */
+  @Test
+  void commonFormsAgreeWithGuava() throws Exception {
+    long seed = System.nanoTime();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    String bytes = "0123456789abcdefABCDEFg::.%/[] ";
+    long[] out = new long[2];
+    int common = 0;
+    int mutated = 0;
+    for (int i = 0; i < 100_000; i++) {
+      long hi = rnd.nextLong();
+      long lo = rnd.nextLong();
+      // Zero groups in runs, so that "::" stands at the start, in the middle and at the end.
+      for (int g = rnd.nextInt(0, 8); g > 0; g--) {
+        int at = rnd.nextInt(8);
+        if (at < 4) {
+          hi &= ~(0xFFFFL << (48 - 16 * at));
+        } else {
+          lo &= ~(0xFFFFL << (48 - 16 * (at - 4)));
+        }
+      }
+      String text = Ipv6Text.format(hi, lo);
+      switch (rnd.nextInt(4)) {
+        case 0:
+          text = text.toUpperCase(Locale.ROOT);
+          break;
+        case 1:
+          StringBuilder full = new StringBuilder();
+          for (int g = 0; g < 8; g++) {
+            long v = ((g < 4 ? hi : lo) >>> (48 - 16 * (g & 3))) & 0xFFFF;
+            full.append(g > 0 ? ":" : "").append(String.format(Locale.ROOT, "%04x", v));
+          }
+          text = full.toString();
+          break;
+        default:
+          break;
+      }
+      if (rnd.nextBoolean() && !text.isEmpty()) {
+        StringBuilder m = new StringBuilder(text);
+        int at = rnd.nextInt(m.length());
+        char c = bytes.charAt(rnd.nextInt(bytes.length()));
+        switch (rnd.nextInt(3)) {
+          case 0:
+            m.insert(at, c);
+            break;
+          case 1:
+            m.deleteCharAt(at);
+            break;
+          default:
+            m.setCharAt(at, c);
+            break;
+        }
+        text = m.toString();
+        mutated++;
+      }
+      byte[] b = text.getBytes(StandardCharsets.US_ASCII);
+      String context = "seed " + seed + ": '" + text + "'";
+      boolean accepted = Ipv6Text.common(b, 0, b.length, out);
+      boolean guava = InetAddresses.isInetAddress(text) && text.indexOf(':') >= 0;
+      if (accepted) {
+        common++;
+        assertTrue(guava, context);
+        assertArrayEquals(sixteen(InetAddresses.forString(text)), bytes(out[0], out[1]), context);
+      } else {
+        assertFalse(guava && text.matches("[0-9a-fA-F:]*"), context);
+      }
+    }
+    assertTrue(common > 50_000, "common " + common);
+    assertTrue(mutated > 40_000, "mutated " + mutated);
+  }
+
   /** format is RFC 5952 (Guava) and parses back, for random values, mostly-zero ones included. */
   @Test
   void formatRoundTrips() throws Exception {
