@@ -7,6 +7,7 @@ package io.spindex.bench;
 
 import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
@@ -66,6 +67,15 @@ public class Ipv6LookupBenchmark {
   @Param("")
   public String source;
 
+  /**
+   * The IPv4 side of the pairings ({@link #heapIpv4LabelId}). Empty: as many generated real-shaped
+   * IPv4 ranges as the IPv6 side has ranges. Else a published database's IPv4 ranges (range text or
+   * a MaxMind DB file, overlaps flattened narrowest first as for {@code source}), e.g. the IPv4
+   * file of the database whose IPv6 file {@code source} is; an IPv6 range in it is never looked up.
+   */
+  @Param("")
+  public String source4;
+
   private Range6Data data;
   private IpRanges heap;
   private IpRanges columns;
@@ -96,11 +106,21 @@ public class Ipv6LookupBenchmark {
         .createdMillis(0)
         .build(Collections.singletonList(data.text), plain);
     noTables = Loader.heapColumns().load(plain).asRanges();
-    Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
-    ipv4 =
-        Loader.NIO
-            .load(BenchFiles.rangeIndex(text4, data.dir.resolve("ipv4.spx"), true))
-            .asRanges();
+    Path index4 = data.dir.resolve("ipv4.spx");
+    if (source4.isEmpty()) {
+      Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
+      BenchFiles.rangeIndex(text4, index4, true);
+    } else {
+      new IpRangeBuilder()
+          .onOverlap(OverlapPolicy.NARROWEST)
+          .prefixTable(true)
+          .createdMillis(0)
+          .build(Collections.singletonList(Paths.get(source4)), index4);
+    }
+    ipv4 = Loader.NIO.load(index4).asRanges();
+    if (ipv4.size() == 0) {
+      throw new IllegalStateException(source4 + ": no IPv4 ranges");
+    }
     pool4 =
         new AddressPool(
             query.equals("uniform")
@@ -322,7 +342,7 @@ public class Ipv6LookupBenchmark {
     return sum;
   }
 
-  /** As many real-shaped IPv4 ranges, heap, {@code labelId(int)}: the IPv4 speed to reach. */
+  /** The IPv4 ranges of {@link #source4}, heap, {@code labelId(int)}: the IPv4 speed to reach. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapIpv4LabelId() {
