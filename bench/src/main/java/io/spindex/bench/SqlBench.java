@@ -9,6 +9,7 @@ import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
+import io.spindex.index.IndexHeader;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.Ipv6Text;
@@ -164,10 +165,19 @@ public final class SqlBench {
       warm6 = dir.resolve("warm6.parquet");
     }
 
+    /**
+     * What the data's marker holds: the newest index format of the build that made it. Data made by
+     * a build of an older format is made anew, or a format change would be timed on the files of
+     * the format before it.
+     */
+    private static final String MADE_BY =
+        "newest index format " + IndexHeader.NEWEST_FORMAT_VERSION + "\n";
+
     static Data create(Path work, int rangeCount, int rows) throws IOException {
       Path dir = work.resolve("ranges-" + rangeCount + "-rows-" + rows);
       Data d = new Data(dir);
-      if (Files.exists(dir.resolve("_complete")) && Files.exists(d.index6)) {
+      Path complete = dir.resolve("_complete");
+      if (Files.exists(complete) && Files.readString(complete).equals(MADE_BY)) {
         return d;
       }
       BenchFiles.delete(dir);
@@ -254,7 +264,7 @@ public final class SqlBench {
       Files.delete(dir.resolve("ips.txt"));
       Files.delete(dir.resolve("ips6.txt"));
       Files.delete(dir.resolve("ranges.tsv"));
-      Files.createFile(dir.resolve("_complete"));
+      Files.writeString(dir.resolve("_complete"), MADE_BY);
     }
 
     /** The addresses of {@code text}, one a line, as a table {@code (id, ip)} in 8 files. */
