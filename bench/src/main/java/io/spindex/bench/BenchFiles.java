@@ -7,6 +7,7 @@ package io.spindex.bench;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
+import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import java.io.BufferedOutputStream;
@@ -153,6 +154,18 @@ public final class BenchFiles {
   }
 
   /** Builds a range index from range text, with or without the /16 prefix table. */
+  /**
+   * The index of a published database (range text or a MaxMind DB file), its overlaps flattened
+   * narrowest first, as {@code spindex build ranges --on-overlap narrowest} builds it.
+   */
+  static Path publishedIndex(Path source, Path out) throws IOException {
+    new IpRangeBuilder()
+        .onOverlap(OverlapPolicy.NARROWEST)
+        .createdMillis(0)
+        .build(Collections.singletonList(source), out);
+    return out;
+  }
+
   public static Path rangeIndex(Path text, Path out, boolean prefixTable) throws IOException {
     new IpRangeBuilder()
         .delimiter('|')

@@ -7,7 +7,6 @@ package io.spindex.bench;
 
 import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
@@ -111,11 +110,7 @@ public class Ipv6LookupBenchmark {
       Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
       BenchFiles.rangeIndex(text4, index4, true);
     } else {
-      new IpRangeBuilder()
-          .onOverlap(OverlapPolicy.NARROWEST)
-          .prefixTable(true)
-          .createdMillis(0)
-          .build(Collections.singletonList(Paths.get(source4)), index4);
+      BenchFiles.publishedIndex(Paths.get(source4), index4);
     }
     ipv4 = Loader.NIO.load(index4).asRanges();
     if (ipv4.size() == 0) {

@@ -7,7 +7,6 @@ package io.spindex.bench;
 
 import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.OverlapPolicy;
 import io.spindex.index.IpRanges;
 import io.spindex.index.Loader;
 import io.spindex.text.Ipv6Text;
@@ -76,10 +75,7 @@ final class Range6Data implements AutoCloseable {
       if (source != null) {
         // Only the IPv6 ranges, in an index of their own: the file the benchmarks time.
         Path all = dir.resolve("source.spx");
-        new IpRangeBuilder()
-            .onOverlap(OverlapPolicy.NARROWEST)
-            .createdMillis(0)
-            .build(Collections.singletonList(source), all);
+        BenchFiles.publishedIndex(source, all);
         text = dir.resolve("ranges6.txt");
         Range6Table published = Range6Table.of(Loader.NIO.load(all).asRanges());
         published.writeText(text);

@@ -181,7 +181,8 @@ public final class AddressText {
     // IPv6 text in the common forms (Ipv6Text.common: hex groups and colons only, so no brackets,
     // port or block to look for) goes straight to its reader when its first group has 4 digits
     // (every canonical address of 2000::/3 and fe80::/10) or it starts with "::".
-    if (t - f > 4 && (b[f + 4] == ':' || b[f] == ':')) {
+    boolean triedCommon = t - f > 4 && (b[f + 4] == ':' || b[f] == ':');
+    if (triedCommon) {
       long hi = out[0];
       long lo = out[1];
       if (Ipv6Text.common(b, f, t, out)) {
@@ -222,15 +223,16 @@ public final class AddressText {
         return (forms & PORT) == 0 ? PORT_NOT_ALLOWED : done(a, out, found | PORT, -1);
       }
     }
-    return address(b, f, t, out, found, quadCode, true);
+    return address(b, f, t, out, found, quadCode, true, triedCommon);
   }
 
   /**
    * A dotted quad or IPv6 text (folded when mapped), nothing around it; {@code quad} is {@link
-   * Ipv4Text#parse} of the same text, {@code colon} whether it has a colon (IPv6 text has).
+   * Ipv4Text#parse} of the same text, {@code colon} whether it has a colon (IPv6 text has), {@code
+   * notCommon} whether {@link Ipv6Text#common} already refused it (then it is not read twice).
    */
   private static long address(
-      byte[] b, int f, int t, long[] out, int found, long quad, boolean colon) {
+      byte[] b, int f, int t, long[] out, int found, long quad, boolean colon, boolean notCommon) {
     if (quad >= 0) {
       return done(quad, out, found, -1);
     }
@@ -239,7 +241,7 @@ public final class AddressText {
     }
     long hi = out[0];
     long lo = out[1];
-    int code = Ipv6Text.parse(b, f, t, out);
+    int code = notCommon ? Ipv6Text.parseAny(b, f, t, out) : Ipv6Text.parse(b, f, t, out);
     if (code != Ipv6Text.OK) {
       return code;
     }
@@ -277,7 +279,7 @@ public final class AddressText {
     int inner = found | BRACKETS | (port ? PORT : 0);
     long quad = Ipv4Text.parse(b, f + 1, close);
     boolean colon = quad < 0 && indexOf(b, f + 1, close, (byte) ':') >= 0;
-    long a = address(b, f + 1, close, out, inner, quad, colon);
+    long a = address(b, f + 1, close, out, inner, quad, colon, false);
     if (a >= 0 && port && (forms & PORT) == 0) {
       return restore(out, hi, lo, PORT_NOT_ALLOWED);
     }

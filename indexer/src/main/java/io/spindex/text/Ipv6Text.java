@@ -202,7 +202,7 @@ public final class Ipv6Text {
   }
 
   /** Every form {@link #parse} accepts, and the reasons for the rest; one byte at a time. */
-  private static int parseAny(byte[] b, int from, int to, long[] out) {
+  static int parseAny(byte[] b, int from, int to, long[] out) {
     // Groups are shifted into acc; at "::" the groups so far move to head (headCount of them) and
     // acc starts again, so that at the end head goes to the top and acc to the bottom.
     long accHi = 0;
