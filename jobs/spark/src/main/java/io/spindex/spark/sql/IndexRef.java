@@ -19,11 +19,9 @@ import io.spindex.text.AddressText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -40,9 +38,9 @@ import org.apache.spark.util.LongAccumulator;
  * The index a SQL function reads, resolved and checked on the driver when the query is analysed,
  * and the lookups the generated code calls. Serializable: it travels with the plan; each task
  * acquires the index from the per-JVM holder on its first row (so an index replaced by rename is
- * seen by the next query's tasks) and keeps it for the rest of the task. Lookups allocate nothing
- * per row: addresses are parsed from the string's bytes, labels are handed out as cached {@link
- * UTF8String}s.
+ * seen by the next query's tasks) and keeps it for the rest of the task. Addresses are parsed from
+ * the string's bytes; a label is handed out as a view of the bytes made once per JVM ({@link
+ * LabelArena}).
  */
 public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
@@ -59,20 +57,33 @@ public final class IndexRef implements AddressTarget {
   /** The label's fields (ranges; {@code null} when the build declared none). */
   private final LabelSchema schema;
 
+  /** The fields of the STRUCT {@code spindex_lookup} returns. */
+  private final int fields;
+
   private transient SpindexIndex index;
-  private transient AtomicReferenceArray<InternalRow> rows;
-  private transient AtomicReferenceArray<UTF8String> labels;
+  private transient LabelArena rows;
+  private transient LabelArena labels;
   private transient long[] v6;
 
   /**
-   * Each range index's labels as Spark values ({@link #labels}, {@link #rows}), made once per JVM
-   * and label: every task has its own copy of this reference (it travels with the plan), while the
-   * index is loaded once per JVM. The threads of every task share them: each is made at its first
-   * use by any of them (two may make equal ones) and published through the atomic array, so that no
-   * thread sees one half made. Weak keys: a replaced index's labels go with it.
+   * Each range index's labels as Spark values, as text ({@link #labels}) and as rows ({@link
+   * #rows}), made once per JVM and label: every task has its own copy of this reference (it travels
+   * with the plan), while the index is loaded once per JVM. The threads of every task share them;
+   * each form's arena is made when a function first asks for it. Weak keys: a replaced index's
+   * labels go with it.
    */
-  private static final Map<IpRanges, Object[]> SPARK_LABELS =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Map<IpRanges, LabelArena[]> SPARK_LABELS = new WeakHashMap<>();
+
+  /** The arena of {@code form} (0 text, 1 rows) of a range index's labels, made on first use. */
+  private static LabelArena arena(IpRanges index, int form) {
+    synchronized (SPARK_LABELS) {
+      LabelArena[] forms = SPARK_LABELS.computeIfAbsent(index, k -> new LabelArena[2]);
+      if (forms[form] == null) {
+        forms[form] = new LabelArena(index.labelCount());
+      }
+      return forms[form];
+    }
+  }
 
   private IndexRef(
       String given,
@@ -87,6 +98,7 @@ public final class IndexRef implements AddressTarget {
     this.kind = kind;
     this.unparseable = unparseable;
     this.schema = schema;
+    this.fields = schema == null ? 1 : schema.names().size();
   }
 
   /**
@@ -222,23 +234,6 @@ public final class IndexRef implements AddressTarget {
       }
       index = i;
       v6 = new long[2];
-      if (i instanceof IpRanges) {
-        int n = ((IpRanges) i).labelCount();
-        Object[] shared =
-            SPARK_LABELS.computeIfAbsent(
-                (IpRanges) i,
-                k ->
-                    new Object[] {
-                      new AtomicReferenceArray<UTF8String>(n),
-                      new AtomicReferenceArray<InternalRow>(n)
-                    });
-        @SuppressWarnings("unchecked")
-        AtomicReferenceArray<UTF8String> l = (AtomicReferenceArray<UTF8String>) shared[0];
-        @SuppressWarnings("unchecked")
-        AtomicReferenceArray<InternalRow> rs = (AtomicReferenceArray<InternalRow>) shared[1];
-        labels = l;
-        rows = rs;
-      }
     }
     return i;
   }
@@ -314,12 +309,15 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    UTF8String l = labels.get(id);
-    if (l == null) {
-      l = UTF8String.fromBytes(r.labelBytes(id));
-      labels.set(id, l);
+    LabelArena arena = labels;
+    if (arena == null) {
+      arena = labels = arena(r, 0);
     }
-    return l;
+    int s = arena.slot(id);
+    if (s == 0) {
+      s = arena.add(id, r.labelBytes(id));
+    }
+    return arena.text(s);
   }
 
   /** {@code spindex_label} of address text; {@code null} when unparseable or in no range. */
@@ -348,21 +346,24 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    InternalRow row = rows.get(id);
-    if (row == null) {
-      row = unsafeRow(r.labelValues(id));
-      rows.set(id, row);
+    LabelArena arena = rows;
+    if (arena == null) {
+      arena = rows = arena(r, 1);
     }
-    return row;
+    int s = arena.slot(id);
+    if (s == 0) {
+      s = arena.add(id, rowBytes(r.labelValues(id)));
+    }
+    return arena.row(s, fields);
   }
 
   /**
-   * A label's typed values ({@link IpRanges#labelValues}) as one {@link UnsafeRow}: the fields and
-   * their text in one array, which the query's next operators read (a hash, a projection) with a
-   * cache miss or two, where a row of objects costs one for each value. Each label's row is made
-   * once; the writer is its own, so threads sharing this reference never share one.
+   * A label's typed values ({@link IpRanges#labelValues}) as the bytes of one {@link UnsafeRow}: the
+   * fields and their text together, which the query's next operators read (a hash, a projection)
+   * with a cache miss or two, where a row of objects costs one for each value. Each label's row is
+   * made once; the writer is its own, so threads sharing this reference never share one.
    */
-  private static UnsafeRow unsafeRow(Object[] values) {
+  private static byte[] rowBytes(Object[] values) {
     UnsafeRowWriter w = new UnsafeRowWriter(values.length, 64);
     w.reset();
     w.zeroOutNullBytes();
@@ -382,7 +383,7 @@ public final class IndexRef implements AddressTarget {
         w.write(i, Decimal.apply((BigDecimal) v, 20, 0), 20, 0);
       }
     }
-    return w.getRow().copy();
+    return w.getRow().getBytes();
   }
 
   public InternalRow lookup(UTF8String ip) {
