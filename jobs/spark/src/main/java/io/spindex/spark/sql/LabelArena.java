@@ -73,24 +73,19 @@ final class LabelArena {
     int c;
     int at;
     if (need >= CHUNK) {
-      cs = Arrays.copyOf(cs, cs.length + 1);
+      cs = grow(cs, need);
       c = cs.length - 1;
-      cs[c] = new byte[need];
       at = 0;
     } else {
       // Strictly less: the offset of an empty label's bytes must still lie inside the array.
       if (filling < 0 || used + need >= CHUNK) {
-        cs = Arrays.copyOf(cs, cs.length + 1);
+        cs = grow(cs, CHUNK);
         filling = cs.length - 1;
-        cs[filling] = new byte[CHUNK];
         used = 0;
       }
       c = filling;
       at = used;
       used += need;
-    }
-    if (c >= 1 << (31 - OFFSET_BITS)) {
-      throw new IllegalStateException("labels beyond " + cs.length + " arrays of Spark values");
     }
     byte[] chunk = cs[c];
     Platform.putInt(chunk, Platform.BYTE_ARRAY_OFFSET + at + HEADER - 4, bytes.length);
@@ -115,6 +110,16 @@ final class LabelArena {
     UnsafeRow r = new UnsafeRow(fields);
     r.pointTo(c, at, Platform.getInt(c, at - 4));
     return r;
+  }
+
+  /** {@code cs} and a new array of {@code size} bytes after them. */
+  private static byte[][] grow(byte[][] cs, int size) {
+    if (cs.length >= 1 << (31 - OFFSET_BITS)) {
+      throw new IllegalStateException("labels beyond " + cs.length + " arrays of Spark values");
+    }
+    byte[][] more = Arrays.copyOf(cs, cs.length + 1);
+    more[cs.length] = new byte[size];
+    return more;
   }
 
   private static int align8(int n) {
