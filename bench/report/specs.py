@@ -140,6 +140,8 @@ SQL_LABELS = {"scan": "scan only: `count(ip)`, `sum(hash(ip))` (no lookup)",
                                 "from a City-shaped `.mmdb`",
               "maxmind-city-struct-udf": "Java UDF around the MaxMind reader over that `.mmdb`, "
                                          "the same 7 fields as a STRUCT",
+              "struct-only": "no lookup: a STRUCT of the same 7 types from the table's columns "
+                             "(Spark's own cost of one)",
               "bucket-join": "join on /16 buckets + `BETWEEN`, narrowest match",
               "scan6": "scan only, a table of as many IPv6 addresses (no lookup)",
               "spindex6": "`spindex_label(ip, 'geo6')` over that table: as many realistic IPv6 "
