@@ -358,10 +358,11 @@ public final class IndexRef implements AddressTarget {
   }
 
   /**
-   * A label's typed values ({@link IpRanges#labelValues}) as the bytes of one {@link UnsafeRow}: the
-   * fields and their text together, which the query's next operators read (a hash, a projection)
-   * with a cache miss or two, where a row of objects costs one for each value. Each label's row is
-   * made once; the writer is its own, so threads sharing this reference never share one.
+   * A label's typed values ({@link IpRanges#labelValues}) as the bytes of one {@link UnsafeRow}:
+   * the fields and their text together, which the query's next operators read (a hash, a
+   * projection) with a cache miss or two, where a row of objects costs one for each value. Each
+   * label's row is made once; the writer is its own, so threads sharing this reference never share
+   * one.
    */
   private static byte[] rowBytes(Object[] values) {
     UnsafeRowWriter w = new UnsafeRowWriter(values.length, 64);

@@ -12,15 +12,15 @@ import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * The labels of one range index as the bytes Spark reads (a label's UTF-8 text, or its typed
- * fields as an {@link UnsafeRow}), each made at its first use and kept for the life of the JVM,
- * packed one after another in large arrays. A lookup reads the label's slot and then its bytes:
- * two dependent reads where a cached object per label costs three (the slot, the object, its
- * array), each a miss to memory once the labels outgrow the cache. The {@link UTF8String} or {@link
- * UnsafeRow} handed out is a new view of the shared bytes, which no reader writes.
+ * The labels of one range index as the bytes Spark reads (a label's UTF-8 text, or its typed fields
+ * as an {@link UnsafeRow}), each made at its first use and kept for the life of the JVM, packed one
+ * after another in large arrays. A lookup reads the label's slot and then its bytes: two dependent
+ * reads where a cached object per label costs three (the slot, the object, its array), each a miss
+ * to memory once the labels outgrow the cache. The {@link UTF8String} or {@link UnsafeRow} handed
+ * out is a new view of the shared bytes, which no reader writes.
  *
- * <p>Thread-safe: labels are added under this object's lock and published through the slot's
- * atomic write, which a reader's atomic read of it orders before the bytes it then reads.
+ * <p>Thread-safe: labels are added under this object's lock and published through the slot's atomic
+ * write, which a reader's atomic read of it orders before the bytes it then reads.
  */
 final class LabelArena {
   /** Bytes of each array the labels are packed into (a larger label has an array of its own). */

@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * same labels at once.
  */
 class LabelArenaTest {
-  /** Text of {@code n} bytes, distinct per id: a reader that returns another label's bytes fails. */
+  /**
+   * Text of {@code n} bytes, distinct per id: a reader that returns another label's bytes fails.
+   */
   private static byte[] text(int id, int n) {
     byte[] b = new byte[n];
     Random r = new Random(id);
