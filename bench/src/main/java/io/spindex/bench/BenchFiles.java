@@ -153,7 +153,6 @@ public final class BenchFiles {
     return out;
   }
 
-  /** Builds a range index from range text, with or without the /16 prefix table. */
   /**
    * The index of a published database (range text or a MaxMind DB file), its overlaps flattened
    * narrowest first, as {@code spindex build ranges --on-overlap narrowest} builds it.
@@ -166,6 +165,7 @@ public final class BenchFiles {
     return out;
   }
 
+  /** Builds a range index from range text, with or without the /16 prefix table. */
   public static Path rangeIndex(Path text, Path out, boolean prefixTable) throws IOException {
     new IpRangeBuilder()
         .delimiter('|')

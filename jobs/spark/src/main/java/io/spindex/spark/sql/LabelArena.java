@@ -99,17 +99,22 @@ final class LabelArena {
   /** The label of {@code slot} as text. */
   UTF8String text(int slot) {
     byte[] c = chunks[slot >>> OFFSET_BITS];
-    long at = Platform.BYTE_ARRAY_OFFSET + ((long) (slot & ((1 << OFFSET_BITS) - 1)) << 3);
+    long at = address(slot);
     return UTF8String.fromAddress(c, at, Platform.getInt(c, at - 4));
   }
 
   /** The label of {@code slot} as a row of {@code fields} fields. */
   UnsafeRow row(int slot, int fields) {
     byte[] c = chunks[slot >>> OFFSET_BITS];
-    long at = Platform.BYTE_ARRAY_OFFSET + ((long) (slot & ((1 << OFFSET_BITS) - 1)) << 3);
+    long at = address(slot);
     UnsafeRow r = new UnsafeRow(fields);
     r.pointTo(c, at, Platform.getInt(c, at - 4));
     return r;
+  }
+
+  /** Where the bytes of {@code slot} start in its array, as {@link Platform}'s reads take it. */
+  private static long address(int slot) {
+    return Platform.BYTE_ARRAY_OFFSET + ((long) (slot & ((1 << OFFSET_BITS) - 1)) << 3);
   }
 
   /** {@code cs} and a new array of {@code size} bytes after them. */
