@@ -79,8 +79,7 @@ class IpLookupClusterTest {
     conf.setInt("mapreduce.reduce.memory.mb", 384);
     conf.setInt("yarn.scheduler.minimum-allocation-mb", 128);
     conf.setInt("yarn.nodemanager.resource.memory-mb", 2560);
-    conf.setBoolean("yarn.nodemanager.pmem-check-enabled", false);
-    conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+    MiniHadoop.nodeManagerChecks(conf);
     // Fast shutdown: no log retention, short kill delays.
     conf.setInt("yarn.nodemanager.log.retain-seconds", 1);
     conf.setLong("yarn.nodemanager.sleep-delay-before-sigkill.ms", 100);
@@ -100,6 +99,7 @@ class IpLookupClusterTest {
     yarn = new MiniMRYarnCluster("spindex-mr", 1);
     yarn.init(conf);
     yarn.start();
+    MiniHadoop.awaitNodeManagers(yarn.getResourceManager(), 1);
     fs = dfs.getFileSystem();
     fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.inputDir.toUri()), IN);
     fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(fx.ranges.toUri()), INDEX);

@@ -12,12 +12,16 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collection;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 
 /**
  * Hadoop's own MiniDFSCluster and MiniYARNCluster as a process on 127.0.0.1, for {@code
@@ -99,10 +103,7 @@ public final class MiniHadoop {
     conf.set(
         YarnConfiguration.RM_SCHEDULER,
         "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler");
-    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    conf.setFloat(
-        YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.9f); // a full CI disk is fine
+    nodeManagerChecks(conf);
     conf.setInt(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, 600); // container logs stay readable
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
     conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
@@ -116,7 +117,7 @@ public final class MiniHadoop {
                 }));
     yarn.init(conf);
     yarn.start();
-    waitForNodeManagers(yarn);
+    awaitNodeManagers(yarn.getResourceManager(), 2);
     Configuration started = yarn.getConfig();
     Configuration core = new Configuration(false);
     core.set("fs.defaultFS", conf.get("fs.defaultFS"));
@@ -145,11 +146,45 @@ public final class MiniHadoop {
     System.exit(0);
   }
 
-  private static void waitForNodeManagers(MiniYARNCluster yarn) throws InterruptedException {
+  /**
+   * The NodeManager checks a test cluster must not make: memory (the containers' JVMs are sized by
+   * the tests) and disk fullness. A NodeManager whose disk is above 90% used (YARN's default) marks
+   * its local directories bad, turns unhealthy and is given no containers, and a job then waits for
+   * its application master for ever: a shared CI disk is often that full.
+   */
+  static void nodeManagerChecks(Configuration conf) {
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100f);
+    conf.setLong(YarnConfiguration.NM_MIN_PER_DISK_FREE_SPACE_MB, 0);
+  }
+
+  /**
+   * Waits until {@code count} NodeManagers run healthy on {@code rm}; fails with each one's state
+   * and health report when one turns unhealthy or 60 s pass, rather than leave a job waiting.
+   */
+  static void awaitNodeManagers(ResourceManager rm, int count) throws InterruptedException {
     long until = System.nanoTime() + 60_000_000_000L;
-    while (yarn.getResourceManager().getRMContext().getRMNodes().size() < 2) {
-      if (System.nanoTime() > until) {
-        throw new IllegalStateException("NodeManagers did not register within 60 s");
+    while (true) {
+      Collection<RMNode> nodes = rm.getRMContext().getRMNodes().values();
+      long running = nodes.stream().filter(n -> n.getState() == NodeState.RUNNING).count();
+      boolean unhealthy = nodes.stream().anyMatch(n -> n.getState() == NodeState.UNHEALTHY);
+      if (running >= count) {
+        return;
+      }
+      if (unhealthy || System.nanoTime() > until) {
+        StringBuilder b = new StringBuilder();
+        for (RMNode n : nodes) {
+          b.append("\n  ").append(n.getNodeID()).append(' ').append(n.getState());
+          b.append(": ").append(n.getHealthReport());
+        }
+        throw new IllegalStateException(
+            running
+                + " of "
+                + count
+                + " NodeManagers running healthy"
+                + (unhealthy ? "" : " in 60 s")
+                + b);
       }
       Thread.sleep(100);
     }
