@@ -397,7 +397,7 @@ public final class IpRanges extends SpindexIndex {
     if (isIpv4Mapped(hi, lo)) {
       return labelId((int) lo);
     }
-    int id = search6.labelIdAt(search6.floor(hi, lo), hi, lo);
+    int id = search6.labelId(hi, lo);
     return id != NONE || aliases.isEmpty() ? id : aliased(hi, lo);
   }
 

@@ -227,6 +227,11 @@ final class Rows6 implements Search6 {
     return from - 1;
   }
 
+  @Override
+  public int labelId(long keyHi, long keyLo) {
+    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+  }
+
   /**
    * The label id of {@code row} (from {@link #floor}, may be -1) if its range holds the (unflipped)
    * key, else {@link IpRanges#NONE}. The key must not be below the row's start.

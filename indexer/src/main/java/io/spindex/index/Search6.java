@@ -24,6 +24,16 @@ interface Search6 {
   int labelIdAt(int row, long keyHi, long keyLo);
 
   /**
+   * {@code labelIdAt(floor(key), key)}: the label id of the range that holds the (unflipped) key,
+   * or {@link IpRanges#NONE}. One call where a JVM holds several searches (say {@code mapped} and a
+   * heap loader's), so that a lookup pays one dispatch, not two; each search class overrides it
+   * with its own calls, which the compiler then binds.
+   */
+  default int labelId(long keyHi, long keyLo) {
+    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+  }
+
+  /**
    * The search over the file's columns: starts, ends and label ids; {@code ends} {@code null} for
    * tiled rows, where the row a search finds holds the key and a gap row's label id is {@link
    * IpRanges#NONE}.

@@ -334,6 +334,11 @@ final class Tiled6 implements Search6 {
     return row < 0 ? NONE : (int) (packed[row] & Integer.MAX_VALUE) - 1;
   }
 
+  @Override
+  public int labelId(long keyHi, long keyLo) {
+    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+  }
+
   /**
    * Batch {@link #floor}: the walks of {@value LockStep#GROUP} keys a level at a time, so that
    * their reads are in flight together, then each key's search. Allocates two small arrays per
@@ -465,6 +470,11 @@ final class Tiled6 implements Search6 {
     @Override
     public int labelIdAt(int row, long keyHi, long keyLo) {
       return row < 0 ? NONE : (int) (packed.get(row) & Integer.MAX_VALUE) - 1;
+    }
+
+    @Override
+    public int labelId(long keyHi, long keyLo) {
+      return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
     }
 
     /** Batch {@link #floor}: the walks of a group a level at a time, as {@link Tiled6} walks. */
