@@ -6,9 +6,11 @@
 package io.spindex.index;
 
 /**
- * How the IPv6 ranges of an {@link IpRanges} are searched: over the file's columns ({@link
- * #columns}: {@code mapped}, and heap files whose starts are out of order) or over the heap
- * loaders' {@link Rows6}. Both give the same answers. Thread-safe: only reads.
+ * How the IPv6 ranges of an {@link IpRanges} are searched: over packed tiled rows ({@link Tiled6}:
+ * the heap loaders' copy, or {@link Tiled6.InPlace} where {@code mapped} maps a file that holds
+ * them), over the heap loaders' {@link Rows6}, or over the file's columns ({@link #columns}: {@code
+ * mapped} for a file without packed rows, and heap files whose starts are out of order). All give
+ * the same answers. Thread-safe: only reads.
  */
 interface Search6 {
   /** The last row whose start is at most the (unflipped) key, or -1. */
