@@ -280,6 +280,7 @@ def sql_chart(run, save):
     if not shown:
         return
     colors = {"spindex": SPINDEX, "spindex-udf": SPINDEX, "spindex-lookup": SPINDEX,
+              "spindex-rows": SPINDEX, "spindex-lookup-rows": SPINDEX,
               "spindex6": SPINDEX, "maxmind-udf": COMPETITOR, "maxmind-city-udf": COMPETITOR,
               "maxmind-city-struct-udf": COMPETITOR}
     fig, ax = plt.subplots(figsize=(11, 1.2 + 0.3 * len(shown)))

@@ -131,13 +131,15 @@ STAGE_CHECKS = [
 
 # The queries of the sql group (scripts/bench-sql; io.spindex.bench.SqlBench says what each is).
 SQL_LABELS = {"scan": "scan only: `count(ip)`, `sum(hash(ip))` (no lookup)",
-              "spindex": "`spindex_label(ip, 'geo')`, native expression (`mapped`)",
+              "spindex": "`spindex_label(ip, 'geo')`, a batch at a time (`mapped`)",
+              "spindex-rows": "the same, a row at a time (`spark.spindex.sql.batch=false`)",
               "spindex-udf": "the same lookup as a plain Java UDF (`SpindexUdfs$Label`)",
               "maxmind-udf": "Java UDF around the MaxMind DB reader (`MEMORY_MAPPED`, per JVM), "
                              "records `{label}`",
               "maxmind-city-udf": "the same MaxMind UDF, records shaped like a City database's",
               "spindex-lookup": "`spindex_lookup(ip, 'city')`: a STRUCT of 7 typed fields, index built "
                                 "from a City-shaped `.mmdb`",
+              "spindex-lookup-rows": "the same, a row at a time (`spark.spindex.sql.batch=false`)",
               "maxmind-city-struct-udf": "Java UDF around the MaxMind reader over that `.mmdb`, "
                                          "the same 7 fields as a STRUCT",
               "struct-only": "no lookup: a STRUCT of the same 7 types from the table's columns "

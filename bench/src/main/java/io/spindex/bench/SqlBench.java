@@ -429,14 +429,21 @@ public final class SqlBench {
     }
   }
 
+  /**
+   * The suffix of a query run with the lookups a row at a time ({@code spark.spindex.sql.batch}).
+   */
+  private static final String ROWS = "-rows";
+
   private static final List<String> FULL_TABLE =
       List.of(
           "scan",
           "spindex",
+          "spindex-rows",
           "spindex-udf",
           "maxmind-udf",
           "maxmind-city-udf",
           "spindex-lookup",
+          "spindex-lookup-rows",
           "maxmind-city-struct-udf",
           "struct-only",
           "bucket-join",
@@ -445,7 +452,7 @@ public final class SqlBench {
 
   /** The queries whose answers are of the seven City fields, checked among themselves. */
   private static final List<String> CITY_QUERIES =
-      List.of("spindex-lookup", "maxmind-city-struct-udf");
+      List.of("spindex-lookup", "spindex-lookup-rows", "maxmind-city-struct-udf");
 
   /** The queries over the table of IPv6 addresses ({@code scan6}'s answer is not checked). */
   private static final List<String> IPV6_QUERIES = List.of("scan6", "spindex6");
@@ -580,9 +587,19 @@ public final class SqlBench {
   }
 
   private static Timed time(SparkSession spark, Data d, String method, String table) {
-    String q = query(method, table).replace("${index}", d.index.toString());
+    boolean rows = method.endsWith(ROWS);
+    String q =
+        query(rows ? method.substring(0, method.length() - ROWS.length()) : method, table)
+            .replace("${index}", d.index.toString());
+    // The row-at-a-time lookups: the expression alone, without the batch operator.
+    spark.conf().set("spark.spindex.sql.batch", String.valueOf(!rows));
     long t0 = System.nanoTime();
-    Row r = spark.sql(q).collectAsList().get(0);
+    Row r;
+    try {
+      r = spark.sql(q).collectAsList().get(0);
+    } finally {
+      spark.conf().unset("spark.spindex.sql.batch");
+    }
     double s = (System.nanoTime() - t0) / 1e9;
     List<Object> answer = Arrays.asList(r.get(0), r.get(1), r.get(2));
     System.err.printf(Locale.ROOT, "sql: %-12s %-6s %8.3f s  %s%n", method, table, s, answer);

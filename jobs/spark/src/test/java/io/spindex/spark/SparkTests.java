@@ -27,6 +27,7 @@ final class SparkTests {
               .config("spark.ui.enabled", "false")
               .config("spark.driver.host", "127.0.0.1")
               .config("spark.sql.shuffle.partitions", "2")
+              .config("spark.sql.extensions", "io.spindex.spark.sql.SpindexExtensions")
               .getOrCreate();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> session.stop()));
     }

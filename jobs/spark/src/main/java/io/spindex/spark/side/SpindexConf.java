@@ -41,6 +41,13 @@ public final class SpindexConf {
   public static final String DEFAULT_SQL_LOADER = "mapped";
 
   /**
+   * Whether the SQL functions' lookups over a columnar table (Parquet, ORC, a cached table) run a
+   * batch at a time ({@code SpindexBatchExec}, registered by {@code SpindexExtensions}); default
+   * {@code true}.
+   */
+  public static final String BATCH = "spark.spindex.sql.batch";
+
+  /**
    * For shared servers (Spark Connect, the Thrift server, notebooks shared by teams): when {@code
    * true} in the launch configuration, the SQL functions and UDFs open only indexes named in the
    * launch configuration ({@code spark.spindex.index.NAME}, or shipped with {@code --files}), never

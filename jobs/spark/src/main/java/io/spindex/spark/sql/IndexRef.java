@@ -29,8 +29,12 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
+import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
@@ -219,6 +223,11 @@ public final class IndexRef implements AddressTarget {
     }
   }
 
+  /** The NULL and unparseable addresses this function has met so far ({@link Unparseable}). */
+  long unparseableCount() {
+    return unparseable.count();
+  }
+
   /** The path or name as the query gave it (after the configured name was looked up). */
   public String given() {
     return given;
@@ -242,6 +251,12 @@ public final class IndexRef implements AddressTarget {
   private static final long IPV6 = AddressText.IPV6;
 
   private long parse(UTF8String s) {
+    long a = parseText(s);
+    return a >= 0 ? a : miss(s);
+  }
+
+  /** {@link #parse(UTF8String)} without counting a miss: the address, or negative. */
+  private long parseText(UTF8String s) {
     index();
     // The text where it lies when that is a heap array (Parquet's and the row formats' strings
     // are slices of one); a copy only for off-heap text.
@@ -255,11 +270,16 @@ public final class IndexRef implements AddressTarget {
       b = s.getBytes();
       from = 0;
     }
-    long a = AddressText.parse(b, from, from + s.numBytes(), AddressText.LOOKUP, v6);
-    return a >= 0 ? a : miss(s);
+    return AddressText.parse(b, from, from + s.numBytes(), AddressText.LOOKUP, v6);
   }
 
   private long parse(byte[] b) {
+    long a = parseBytes(b);
+    return a >= 0 ? a : miss(b);
+  }
+
+  /** {@link #parse(byte[])} without counting a miss: the address, or -1. */
+  private long parseBytes(byte[] b) {
     index();
     if (b.length == 4) {
       return ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
@@ -275,7 +295,7 @@ public final class IndexRef implements AddressTarget {
       v6[1] = lo;
       return IPV6;
     }
-    return miss(b);
+    return -1;
   }
 
   private long parseValue(long value) {
@@ -294,6 +314,169 @@ public final class IndexRef implements AddressTarget {
     unparseable.nullInput();
   }
 
+  /** The kinds of address column {@link #slots} reads. */
+  static final int TEXT = 0;
+
+  static final int INT = 1;
+  static final int LONG = 2;
+  static final int BYTES = 3;
+
+  /** The kind of address column of SQL type {@code t}, as {@link #slots} takes it. */
+  static int columnKind(DataType t) {
+    // instanceof, not equals: under Spark 4 a collated STRING is another StringType instance.
+    return t instanceof StringType
+        ? TEXT
+        : t instanceof IntegerType ? INT : t instanceof LongType ? LONG : BYTES;
+  }
+
+  /** Whether {@link #slots} serves this index: a range index (a set has no labels). */
+  boolean ranges() {
+    return kind == IndexKind.IPV4_RANGES;
+  }
+
+  /**
+   * {@code spindex_label} ({@code asRows} false) or {@code spindex_lookup} of the first {@code n}
+   * rows of a column of addresses, as {@code b.slots}: each row's slot in the arena of that form
+   * ({@link LabelArena}), 0 where the answer is NULL, -1 where the row's address does not parse and
+   * the function must raise its error (ANSI mode) when the row is read ({@link #raise}), so that a
+   * row no operator reads raises nothing, as with the expression. NULL and unparseable addresses
+   * are counted as the expression counts them, one accumulator update a batch.
+   *
+   * <p>Where the expression's lookups run one after another, each waiting on its own cache misses,
+   * these run together: the range searches in lock step ({@link IpRanges#labelIds}), then the
+   * arena slots of every found label, then every cache line of every label's bytes, which the
+   * next operators read. Each round's reads are independent of each other, so their misses
+   * overlap.
+   */
+  void slots(ColumnVector ips, int columnKind, int n, boolean asRows, LookupBatch b) {
+    IpRanges r = (IpRanges) index();
+    b.reserve(n);
+    int[] out = b.slots;
+    boolean strict = unparseable.strict();
+    int n4 = 0;
+    int n6 = 0;
+    int missed = 0;
+    for (int i = 0; i < n; i++) {
+      out[i] = 0;
+      if (ips.isNullAt(i)) {
+        missed++;
+        continue;
+      }
+      long a;
+      switch (columnKind) {
+        case TEXT:
+          a = parseText(ips.getUTF8String(i));
+          break;
+        case INT:
+          a = Integer.toUnsignedLong(ips.getInt(i));
+          break;
+        case LONG:
+          long v = ips.getLong(i);
+          a = v >= 0 && v <= 0xFFFF_FFFFL ? v : -1;
+          break;
+        default:
+          a = parseBytes(ips.getBinary(i));
+      }
+      if (a < 0) {
+        if (strict) {
+          out[i] = -1;
+        } else {
+          missed++;
+        }
+      } else if (a == IPV6) {
+        b.hi[n6] = v6[0];
+        b.lo[n6] = v6[1];
+        b.at6[n6++] = i;
+      } else {
+        b.v4[n4] = (int) a;
+        b.at4[n4++] = i;
+      }
+    }
+    unparseable.counted(missed);
+    LabelArena arena = arenaOf(r, asRows);
+    if (n4 > 0) {
+      r.labelIds(b.v4, n4, b.ids);
+      place(r, arena, asRows, b.ids, b.at4, n4, out);
+    }
+    if (n6 > 0) {
+      r.labelIds(b.hi, b.lo, n6, b.ids);
+      place(r, arena, asRows, b.ids, b.at6, n6, out);
+    }
+    byte[][] chunks = arena.chunks();
+    long touched = 0;
+    int nulls = 0;
+    for (int i = 0; i < n; i++) {
+      int s = out[i];
+      if (s > 0) {
+        byte[] c = chunks[LabelArena.chunk(s)];
+        long at = LabelArena.address(s);
+        // Every cache line of the label's bytes: the first holds its length.
+        long end = at + Platform.getInt(c, at - 4);
+        for (long p = at + 60; p < end; p += 64) {
+          touched += Platform.getByte(c, p);
+        }
+        touched += Platform.getByte(c, end - 1);
+      } else {
+        nulls++;
+      }
+    }
+    b.filled(n, nulls, chunks, ips, touched);
+  }
+
+  /** Each found label's slot in {@code out} at {@code at[j]}, its bytes made where missing. */
+  private void place(
+      IpRanges r, LabelArena arena, boolean asRows, int[] ids, int[] at, int count, int[] out) {
+    for (int j = 0; j < count; j++) {
+      int id = ids[j];
+      out[at[j]] = id == IpRanges.NONE ? 0 : arena.slot(id);
+    }
+    for (int j = 0; j < count; j++) {
+      int id = ids[j];
+      if (id != IpRanges.NONE && out[at[j]] == 0) {
+        out[at[j]] = arena.add(id, asRows ? rowBytes(r.labelValues(id)) : r.labelBytes(id));
+      }
+    }
+  }
+
+  /**
+   * Raises the error of row {@code row} of {@code ips}, whose address did not parse ({@link
+   * #slots} marked it -1).
+   */
+  void raise(ColumnVector ips, int columnKind, int row) {
+    Object v;
+    switch (columnKind) {
+      case TEXT:
+        v = ips.getUTF8String(row);
+        break;
+      case LONG:
+        v = ips.getLong(row);
+        break;
+      default:
+        v = ips.getBinary(row);
+    }
+    unparseable.miss(v);
+    throw new IllegalStateException("spindex: row " + row + " is not an unparseable address");
+  }
+
+  /** The arena of this index's labels as text or as rows (made on first use). */
+  private LabelArena arenaOf(IpRanges r, boolean asRows) {
+    LabelArena arena = asRows ? rows : labels;
+    if (arena == null) {
+      arena = arena(r, asRows ? 1 : 0);
+      if (asRows) {
+        rows = arena;
+      } else {
+        labels = arena;
+      }
+    }
+    return arena;
+  }
+
+  /** The number of fields of the rows {@link #slots} makes with {@code asRows}. */
+  int fields() {
+    return fields;
+  }
+
   /** The label id of a parsed address, or {@link IpRanges#NONE}. */
   private int idOf(long a) {
     if (a < 0) {
@@ -309,10 +492,7 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    LabelArena arena = labels;
-    if (arena == null) {
-      arena = labels = arena(r, 0);
-    }
+    LabelArena arena = arenaOf(r, false);
     int s = arena.slot(id);
     if (s == 0) {
       s = arena.add(id, r.labelBytes(id));
@@ -346,10 +526,7 @@ public final class IndexRef implements AddressTarget {
       return null;
     }
     IpRanges r = (IpRanges) index;
-    LabelArena arena = rows;
-    if (arena == null) {
-      arena = rows = arena(r, 1);
-    }
+    LabelArena arena = arenaOf(r, true);
     int s = arena.slot(id);
     if (s == 0) {
       s = arena.add(id, rowBytes(r.labelValues(id)));

@@ -112,8 +112,21 @@ final class LabelArena {
     return r;
   }
 
+  /**
+   * The arrays of every label made so far: {@code chunks()[chunk(slot)]} holds the bytes of such a
+   * label's slot from {@link #address}, their length the int before them.
+   */
+  byte[][] chunks() {
+    return chunks;
+  }
+
+  /** The array of {@link #chunks} that holds the bytes of {@code slot}. */
+  static int chunk(int slot) {
+    return slot >>> OFFSET_BITS;
+  }
+
   /** Where the bytes of {@code slot} start in its array, as {@link Platform}'s reads take it. */
-  private static long address(int slot) {
+  static long address(int slot) {
     return Platform.BYTE_ARRAY_OFFSET + ((long) (slot & ((1 << OFFSET_BITS) - 1)) << 3);
   }
 

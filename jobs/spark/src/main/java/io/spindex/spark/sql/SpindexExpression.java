@@ -88,6 +88,16 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
     }
   }
 
+  /** The function. */
+  Fn fn() {
+    return fn;
+  }
+
+  /** What the function reads (the index, or the address text). */
+  AddressTarget target() {
+    return target;
+  }
+
   @Override
   Expression child() {
     return child;

@@ -36,6 +36,23 @@ final class Unparseable implements Serializable {
     count.add(1);
   }
 
+  /** {@code n} NULL or unparseable addresses, counted at once (none of them an error). */
+  void counted(int n) {
+    if (n > 0) {
+      count.add(n);
+    }
+  }
+
+  /** The count so far: NULL and unparseable addresses (on the driver, of the finished tasks). */
+  long count() {
+    return count.value();
+  }
+
+  /** Whether an unparseable address is an error rather than NULL. */
+  boolean strict() {
+    return error;
+  }
+
   /** An address that does not parse: counted, or an error under ANSI mode. */
   void miss(Object value) {
     if (error) {

@@ -1,0 +1,380 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark.sql;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ConditionalExpression;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.execution.ProjectExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Option;
+import scala.collection.Seq;
+
+/**
+ * A projection of columns and Spindex lookups over a columnar child (a Parquet or ORC scan, a
+ * cached table): it replaces Spark's {@code ProjectExec} there ({@link SpindexColumnarRule}) and
+ * runs the lookups a batch at a time, where the expression runs them a row at a time. Its output
+ * is columnar too: the child's vectors of the columns it passes on, and for each lookup a vector of
+ * views of the labels' bytes ({@link LabelVector}, {@link LabelFieldVector}); Spark reads them into
+ * rows after it ({@code ColumnarToRowExec}), in the generated code of the next operators.
+ *
+ * <p>What it takes: a list of which every item is a column of the child (renamed or not), {@code
+ * spindex_label} or {@code spindex_lookup} (or their {@code try_} twins) of a column of the child,
+ * or a field of {@code spindex_lookup}; several items of one lookup share it. A projection that
+ * holds such lookups among other expressions becomes this operator, for the lookups, under a
+ * projection of the rest ({@link #under}). The answers, the counts of NULL and unparseable
+ * addresses and the errors are the expression's.
+ */
+public final class SpindexBatchExec extends ExecBase {
+  private static final long serialVersionUID = 1L;
+
+  private final Seq<NamedExpression> projectList;
+  private final SparkPlan child;
+
+  /** The constructor Spark's plan copies call: the project list and the columnar child. */
+  public SpindexBatchExec(Seq<NamedExpression> projectList, SparkPlan child) {
+    this.projectList = projectList;
+    this.child = child;
+  }
+
+  /**
+   * This operator in place of a projection of {@code projectList} over {@code child}, or {@code
+   * null} when it cannot take it: the child is not columnar, an item is not one it runs, or there
+   * is no lookup to run.
+   */
+  static SparkPlan replacing(Seq<NamedExpression> projectList, SparkPlan child) {
+    if (!child.supportsColumnar()) {
+      return null;
+    }
+    Columns c = Columns.of(projectList, child.output());
+    return c == null ? null : new SpindexBatchExec(projectList, child);
+  }
+
+  /**
+   * For a projection that holds lookups it can run inside other expressions ({@code
+   * lower(spindex_label(ip, 'geo'))}, {@code spindex_lookup(ip, 'geo').lat + 1}) or next to items
+   * it cannot take: this operator for the lookups, passing the child's columns on, under a
+   * projection of the rest that reads their answers; or {@code null} when the child is not
+   * columnar or no lookup can run here. A lookup inside a conditional expression ({@code CASE},
+   * {@code IF}, {@code coalesce}, {@code AND}, {@code OR}) stays there: the expression may not run
+   * it for every row, and then neither counts nor raises for those rows.
+   */
+  static SparkPlan under(Seq<NamedExpression> projectList, SparkPlan child) {
+    if (!child.supportsColumnar()) {
+      return null;
+    }
+    Seq<Attribute> output = child.output();
+    List<SpindexExpression> lookups = new ArrayList<>();
+    for (int i = 0; i < projectList.length(); i++) {
+      find((Expression) projectList.apply(i), output, lookups);
+    }
+    if (lookups.isEmpty()) {
+      return null;
+    }
+    List<NamedExpression> inner = new ArrayList<>();
+    for (int i = 0; i < output.length(); i++) {
+      inner.add(output.apply(i));
+    }
+    List<Attribute> answers = new ArrayList<>();
+    for (SpindexExpression e : lookups) {
+      Alias a =
+          new Alias(
+              e,
+              e.prettyName(),
+              NamedExpression$.MODULE$.newExprId(),
+              Scala.<String>list(),
+              Option.<Metadata>empty(),
+              Scala.<String>list());
+      inner.add(a);
+      answers.add(a.toAttribute());
+    }
+    NamedExpression[] outer = new NamedExpression[projectList.length()];
+    for (int i = 0; i < outer.length; i++) {
+      outer[i] = (NamedExpression) replace((Expression) projectList.apply(i), lookups, answers);
+    }
+    return new ProjectExec(
+        Scala.list(outer),
+        new SpindexBatchExec(Scala.list(inner.toArray(new NamedExpression[0])), child));
+  }
+
+  /** Adds the lookups under {@code e} this operator can run, each once. */
+  private static void find(Expression e, Seq<Attribute> output, List<SpindexExpression> found) {
+    if (e instanceof SpindexExpression) {
+      SpindexExpression s = (SpindexExpression) e;
+      if (runs(s, output) && !found.contains(s)) {
+        found.add(s);
+      }
+      return;
+    }
+    if (e instanceof ConditionalExpression || e instanceof And || e instanceof Or) {
+      return;
+    }
+    Seq<Expression> c = e.children();
+    for (int i = 0; i < c.length(); i++) {
+      find(c.apply(i), output, found);
+    }
+  }
+
+  /** {@code e} with each of {@code lookups} replaced by its answer's column. */
+  private static Expression replace(
+      Expression e, List<SpindexExpression> lookups, List<Attribute> answers) {
+    int k = e instanceof SpindexExpression ? lookups.indexOf(e) : -1;
+    if (k >= 0) {
+      return answers.get(k);
+    }
+    Seq<Expression> c = e.children();
+    Expression[] now = new Expression[c.length()];
+    boolean changed = false;
+    for (int i = 0; i < now.length; i++) {
+      now[i] = replace(c.apply(i), lookups, answers);
+      changed |= now[i] != c.apply(i);
+    }
+    return changed ? e.withNewChildren(Scala.list(now)) : e;
+  }
+
+  /** Whether this operator runs {@code s}: a label or lookup of a range index, of a column. */
+  private static boolean runs(SpindexExpression s, Seq<Attribute> output) {
+    SpindexExpression.Fn fn = s.fn();
+    return (fn == SpindexExpression.Fn.LABEL || fn == SpindexExpression.Fn.LOOKUP)
+        && s.target() instanceof IndexRef
+        && ((IndexRef) s.target()).ranges()
+        && s.child() instanceof Attribute
+        && Columns.ordinal(output, (Attribute) s.child()) >= 0;
+  }
+
+  @Override
+  SparkPlan child() {
+    return child;
+  }
+
+  @Override
+  SparkPlan withNewChild(SparkPlan newChild) {
+    return new SpindexBatchExec(projectList, newChild);
+  }
+
+  @Override
+  Attribute[] outputColumns() {
+    Attribute[] a = new Attribute[projectList.length()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = projectList.apply(i).toAttribute();
+    }
+    return a;
+  }
+
+  @Override
+  String[] outputVectorTypes() {
+    Columns c = Columns.of(projectList, child.output());
+    if (c == null) {
+      return null;
+    }
+    String[] given = vectorTypes(child);
+    String[] t = new String[c.from.length];
+    for (int i = 0; i < t.length; i++) {
+      t[i] =
+          c.from[i] >= 0
+              ? given == null ? ColumnVector.class.getName() : given[c.from[i]]
+              : c.field[i] >= 0 ? LabelFieldVector.class.getName() : LabelVector.class.getName();
+    }
+    return t;
+  }
+
+  @Override
+  public boolean supportsColumnar() {
+    return true;
+  }
+
+  @Override
+  public RDD<InternalRow> doExecute() {
+    throw new IllegalStateException(nodeName() + " is columnar: Spark reads its batches as rows");
+  }
+
+  @Override
+  public RDD<ColumnarBatch> doExecuteColumnar() {
+    Columns c = Columns.of(projectList, child.output());
+    if (c == null) {
+      throw new IllegalStateException(nodeName() + " over " + child.output() + ": " + projectList);
+    }
+    return child.executeColumnar().toJavaRDD().mapPartitions(new Run(c)).rdd();
+  }
+
+  @Override
+  public int productArity() {
+    return 2;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    if (n == 0) {
+      return projectList;
+    }
+    if (n == 1) {
+      return child;
+    }
+    throw new IndexOutOfBoundsException(String.valueOf(n));
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof SpindexBatchExec;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SpindexBatchExec
+        && projectList.equals(((SpindexBatchExec) o).projectList)
+        && child.equals(((SpindexBatchExec) o).child);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * projectList.hashCode() + child.hashCode();
+  }
+
+  /**
+   * Where each output column comes from: column {@code from[i]} of the child's batch, or lookup
+   * {@code lookup[i]} (its whole value, or field {@code field[i]} of its STRUCT). Each lookup is
+   * an index, a form and a column of the child. Travels to the executors.
+   */
+  static final class Columns implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final int[] from;
+    final int[] lookup;
+    final int[] field;
+    final List<IndexRef> refs = new ArrayList<>();
+    final List<Integer> input = new ArrayList<>();
+    final List<Boolean> asRows = new ArrayList<>();
+    final List<Integer> kinds = new ArrayList<>();
+    final List<DataType> types = new ArrayList<>();
+    private final List<String> keys = new ArrayList<>();
+
+    private Columns(int n) {
+      from = new int[n];
+      lookup = new int[n];
+      field = new int[n];
+    }
+
+    /** The columns of {@code list} over a child of {@code output}, or null (see {@link #replacing}). */
+    static Columns of(Seq<NamedExpression> list, Seq<Attribute> output) {
+      Columns c = new Columns(list.length());
+      for (int i = 0; i < list.length(); i++) {
+        c.from[i] = -1;
+        c.lookup[i] = -1;
+        c.field[i] = -1;
+        Expression e = (Expression) list.apply(i);
+        if (e instanceof Alias) {
+          e = ((Alias) e).child();
+        }
+        if (e instanceof Attribute) {
+          c.from[i] = ordinal(output, (Attribute) e);
+          if (c.from[i] < 0) {
+            return null;
+          }
+          continue;
+        }
+        if (e instanceof GetStructField) {
+          c.field[i] = ((GetStructField) e).ordinal();
+          e = ((GetStructField) e).child();
+        }
+        if (!(e instanceof SpindexExpression)) {
+          return null;
+        }
+        SpindexExpression s = (SpindexExpression) e;
+        boolean lookup = s.fn() == SpindexExpression.Fn.LOOKUP;
+        if (!runs(s, output) || c.field[i] >= 0 && !lookup) {
+          return null;
+        }
+        int at = ordinal(output, (Attribute) s.child());
+        String key = s.prettyName() + "\0" + at + "\0" + s.target();
+        int k = c.keys.indexOf(key);
+        if (k < 0) {
+          k = c.keys.size();
+          c.keys.add(key);
+          c.refs.add((IndexRef) s.target());
+          c.input.add(at);
+          c.asRows.add(lookup);
+          c.kinds.add(IndexRef.columnKind(s.child().dataType()));
+          c.types.add(s.dataType());
+        }
+        c.lookup[i] = k;
+      }
+      return c.keys.isEmpty() ? null : c;
+    }
+
+    static int ordinal(Seq<Attribute> output, Attribute a) {
+      for (int i = 0; i < output.length(); i++) {
+        if (output.apply(i).exprId().equals(a.exprId())) {
+          return i;
+        }
+      }
+      return -1;
+    }
+  }
+
+  /** One task's batches: each input batch's lookups run, its output batch made. */
+  private static final class Run implements FlatMapFunction<Iterator<ColumnarBatch>, ColumnarBatch> {
+    private static final long serialVersionUID = 1L;
+    private final Columns c;
+
+    Run(Columns c) {
+      this.c = c;
+    }
+
+    @Override
+    public Iterator<ColumnarBatch> call(Iterator<ColumnarBatch> in) {
+      int k = c.refs.size();
+      LookupBatch[] lookups = new LookupBatch[k];
+      LabelVector[] vectors = new LabelVector[k];
+      for (int i = 0; i < k; i++) {
+        lookups[i] = new LookupBatch(c.refs.get(i), c.kinds.get(i), c.asRows.get(i));
+        vectors[i] = new LabelVector(c.types.get(i), lookups[i]);
+      }
+      return new Iterator<ColumnarBatch>() {
+        @Override
+        public boolean hasNext() {
+          return in.hasNext();
+        }
+
+        @Override
+        public ColumnarBatch next() {
+          ColumnarBatch b = in.next();
+          int n = b.numRows();
+          for (int i = 0; i < k; i++) {
+            lookups[i].fill(b.column(c.input.get(i)), n);
+            vectors[i].reset();
+          }
+          ColumnVector[] cols = new ColumnVector[c.from.length];
+          for (int i = 0; i < cols.length; i++) {
+            cols[i] =
+                c.from[i] >= 0
+                    ? b.column(c.from[i])
+                    : c.field[i] >= 0
+                        ? vectors[c.lookup[i]].getChild(c.field[i])
+                        : vectors[c.lookup[i]];
+          }
+          return new ColumnarBatch(cols, n);
+        }
+      };
+    }
+  }
+}
