@@ -33,8 +33,8 @@ import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.Platform;
 import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
@@ -343,10 +343,9 @@ public final class IndexRef implements AddressTarget {
    * are counted as the expression counts them, one accumulator update a batch.
    *
    * <p>Where the expression's lookups run one after another, each waiting on its own cache misses,
-   * these run together: the range searches in lock step ({@link IpRanges#labelIds}), then the
-   * arena slots of every found label, then every cache line of every label's bytes, which the
-   * next operators read. Each round's reads are independent of each other, so their misses
-   * overlap.
+   * these run together: the range searches in lock step ({@link IpRanges#labelIds}), then the arena
+   * slots of every found label, then every cache line of every label's bytes, which the next
+   * operators read. Each round's reads are independent of each other, so their misses overlap.
    */
   void slots(ColumnVector ips, int columnKind, int n, boolean asRows, LookupBatch b) {
     IpRanges r = (IpRanges) index();
@@ -439,8 +438,8 @@ public final class IndexRef implements AddressTarget {
   }
 
   /**
-   * Raises the error of row {@code row} of {@code ips}, whose address did not parse ({@link
-   * #slots} marked it -1).
+   * Raises the error of row {@code row} of {@code ips}, whose address did not parse ({@link #slots}
+   * marked it -1).
    */
   void raise(ColumnVector ips, int columnKind, int row) {
     Object v;

@@ -14,8 +14,8 @@ import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * One field of {@code spindex_lookup}'s STRUCT: read from its row's label row, an {@link
- * UnsafeRow} in the arena, through the STRUCT's row object ({@link LabelVector#row}).
+ * One field of {@code spindex_lookup}'s STRUCT: read from its row's label row, an {@link UnsafeRow}
+ * in the arena, through the STRUCT's row object ({@link LabelVector#row}).
  */
 public final class LabelFieldVector extends ColumnVector {
   private final LabelVector parent;

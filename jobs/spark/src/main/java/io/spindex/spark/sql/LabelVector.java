@@ -18,9 +18,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * The answers of one lookup of {@link SpindexBatchExec} for one batch, as a column: {@code
  * spindex_label}'s STRING, or {@code spindex_lookup}'s STRUCT whose fields are {@link
- * LabelFieldVector} columns. Nothing is copied: a row's value is a view of its label's bytes in
- * the arena ({@link LabelArena}), as the expression hands it out. Public only because Spark's
- * generated code names the class of the vectors it reads.
+ * LabelFieldVector} columns. Nothing is copied: a row's value is a view of its label's bytes in the
+ * arena ({@link LabelArena}), as the expression hands it out. Public only because Spark's generated
+ * code names the class of the vectors it reads.
  */
 public final class LabelVector extends ColumnVector {
   private final LabelFieldVector[] fields;

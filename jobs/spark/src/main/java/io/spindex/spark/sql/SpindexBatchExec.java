@@ -33,8 +33,8 @@ import scala.collection.Seq;
 /**
  * A projection of columns and Spindex lookups over a columnar child (a Parquet or ORC scan, a
  * cached table): it replaces Spark's {@code ProjectExec} there ({@link SpindexColumnarRule}) and
- * runs the lookups a batch at a time, where the expression runs them a row at a time. Its output
- * is columnar too: the child's vectors of the columns it passes on, and for each lookup a vector of
+ * runs the lookups a batch at a time, where the expression runs them a row at a time. Its output is
+ * columnar too: the child's vectors of the columns it passes on, and for each lookup a vector of
  * views of the labels' bytes ({@link LabelVector}, {@link LabelFieldVector}); Spark reads them into
  * rows after it ({@code ColumnarToRowExec}), in the generated code of the next operators.
  *
@@ -74,10 +74,10 @@ public final class SpindexBatchExec extends ExecBase {
    * For a projection that holds lookups it can run inside other expressions ({@code
    * lower(spindex_label(ip, 'geo'))}, {@code spindex_lookup(ip, 'geo').lat + 1}) or next to items
    * it cannot take: this operator for the lookups, passing the child's columns on, under a
-   * projection of the rest that reads their answers; or {@code null} when the child is not
-   * columnar or no lookup can run here. A lookup inside a conditional expression ({@code CASE},
-   * {@code IF}, {@code coalesce}, {@code AND}, {@code OR}) stays there: the expression may not run
-   * it for every row, and then neither counts nor raises for those rows.
+   * projection of the rest that reads their answers; or {@code null} when the child is not columnar
+   * or no lookup can run here. A lookup inside a conditional expression ({@code CASE}, {@code IF},
+   * {@code coalesce}, {@code AND}, {@code OR}) stays there: the expression may not run it for every
+   * row, and then neither counts nor raises for those rows.
    */
   static SparkPlan under(Seq<NamedExpression> projectList, SparkPlan child) {
     if (!child.supportsColumnar()) {
@@ -252,8 +252,8 @@ public final class SpindexBatchExec extends ExecBase {
 
   /**
    * Where each output column comes from: column {@code from[i]} of the child's batch, or lookup
-   * {@code lookup[i]} (its whole value, or field {@code field[i]} of its STRUCT). Each lookup is
-   * an index, a form and a column of the child. Travels to the executors.
+   * {@code lookup[i]} (its whole value, or field {@code field[i]} of its STRUCT). Each lookup is an
+   * index, a form and a column of the child. Travels to the executors.
    */
   static final class Columns implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -274,7 +274,9 @@ public final class SpindexBatchExec extends ExecBase {
       field = new int[n];
     }
 
-    /** The columns of {@code list} over a child of {@code output}, or null (see {@link #replacing}). */
+    /**
+     * The columns of {@code list} over a child of {@code output}, or null (see {@link #replacing}).
+     */
     static Columns of(Seq<NamedExpression> list, Seq<Attribute> output) {
       Columns c = new Columns(list.length());
       for (int i = 0; i < list.length(); i++) {
@@ -332,7 +334,8 @@ public final class SpindexBatchExec extends ExecBase {
   }
 
   /** One task's batches: each input batch's lookups run, its output batch made. */
-  private static final class Run implements FlatMapFunction<Iterator<ColumnarBatch>, ColumnarBatch> {
+  private static final class Run
+      implements FlatMapFunction<Iterator<ColumnarBatch>, ColumnarBatch> {
     private static final long serialVersionUID = 1L;
     private final Columns c;
 

@@ -11,8 +11,9 @@ import scala.Option;
 
 /**
  * A physical operator of one child, for Scala 2.12: the signatures that differ between Scala 2.12
- * and 2.13 ({@code children}, {@code output} and {@code vectorTypes} return {@code scala.collection.Seq}, {@code
- * withNewChildrenInternal} takes {@code scala.collection.IndexedSeq}).
+ * and 2.13 ({@code children}, {@code output} and {@code vectorTypes} return {@code
+ * scala.collection.Seq}, {@code withNewChildrenInternal} takes {@code
+ * scala.collection.IndexedSeq}).
  */
 abstract class ExecBase extends SparkPlan {
   private static final long serialVersionUID = 1L;
@@ -61,6 +62,8 @@ abstract class ExecBase extends SparkPlan {
   @Override
   public final Option<scala.collection.Seq<String>> vectorTypes() {
     String[] t = outputVectorTypes();
-    return t == null ? Option.<scala.collection.Seq<String>>empty() : Option.<scala.collection.Seq<String>>apply(Scala.list(t));
+    return t == null
+        ? Option.<scala.collection.Seq<String>>empty()
+        : Option.<scala.collection.Seq<String>>apply(Scala.list(t));
   }
 }

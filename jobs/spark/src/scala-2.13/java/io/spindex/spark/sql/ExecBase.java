@@ -11,8 +11,9 @@ import scala.Option;
 
 /**
  * A physical operator of one child, for Scala 2.13: the signatures that differ between Scala 2.12
- * and 2.13 ({@code children}, {@code output} and {@code vectorTypes} return {@code scala.collection.immutable.Seq}, {@code
- * withNewChildrenInternal} takes {@code scala.collection.immutable.IndexedSeq}).
+ * and 2.13 ({@code children}, {@code output} and {@code vectorTypes} return {@code
+ * scala.collection.immutable.Seq}, {@code withNewChildrenInternal} takes {@code
+ * scala.collection.immutable.IndexedSeq}).
  */
 abstract class ExecBase extends SparkPlan {
   private static final long serialVersionUID = 1L;
@@ -49,7 +50,8 @@ abstract class ExecBase extends SparkPlan {
   }
 
   @Override
-  public final SparkPlan withNewChildrenInternal(scala.collection.immutable.IndexedSeq<SparkPlan> children) {
+  public final SparkPlan withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<SparkPlan> children) {
     return withNewChild(children.apply(0));
   }
 
@@ -61,6 +63,8 @@ abstract class ExecBase extends SparkPlan {
   @Override
   public final Option<scala.collection.immutable.Seq<String>> vectorTypes() {
     String[] t = outputVectorTypes();
-    return t == null ? Option.<scala.collection.immutable.Seq<String>>empty() : Option.<scala.collection.immutable.Seq<String>>apply(Scala.list(t));
+    return t == null
+        ? Option.<scala.collection.immutable.Seq<String>>empty()
+        : Option.<scala.collection.immutable.Seq<String>>apply(Scala.list(t));
   }
 }

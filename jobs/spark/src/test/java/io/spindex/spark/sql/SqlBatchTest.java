@@ -94,8 +94,7 @@ class SqlBatchTest {
       boolean parses = ip != null && InetAddresses.isInetAddress(ip) && a >= 0;
       boolean v4 = parses && a < 1L << 32;
       rows.add(
-          RowFactory.create(
-              id, ip, v4 ? a : null, v4 ? (int) a : null, parses ? bytes(ip) : null));
+          RowFactory.create(id, ip, v4 ? a : null, v4 ? (int) a : null, parses ? bytes(ip) : null));
       String label = parses ? fx.rangeLabel(a) : null;
       labels.put(id, label == null || label.equals("\\N") ? null : label);
       fields.put(id, parses ? typedFields(ip) : null);
@@ -129,8 +128,8 @@ class SqlBatchTest {
   }
 
   /**
-   * 300 IPv4 ranges with random fields, some left empty, and two IPv6 blocks of the
-   * fixture's client regions; the reference keeps what each range holds.
+   * 300 IPv4 ranges with random fields, some left empty, and two IPv6 blocks of the fixture's
+   * client regions; the reference keeps what each range holds.
    */
   private static Path typedIndex() throws Exception {
     Random rnd = new Random(7);
@@ -337,8 +336,7 @@ class SqlBatchTest {
     // The expression may not run a lookup under CASE for every row: it stays there.
     Map<Integer, List<Object>> got =
         bothWays(
-            "SELECT id, CASE WHEN id % 2 = 0 THEN spindex_label(ip, 'fx') END FROM clients",
-            false);
+            "SELECT id, CASE WHEN id % 2 = 0 THEN spindex_label(ip, 'fx') END FROM clients", false);
     for (Map.Entry<Integer, List<Object>> e : got.entrySet()) {
       assertEquals(e.getKey() % 2 == 0 ? labels.get(e.getKey()) : null, e.getValue().get(0));
     }
