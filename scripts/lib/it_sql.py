@@ -163,6 +163,14 @@ def explain(output):
           "DESCRIBE FUNCTION EXTENDED: examples")
 
 
+def explain_batch(output):
+    text = open(output, encoding="utf-8").read()
+    check("SpindexBatch" in text and "ColumnarToRow" in text,
+          "EXPLAIN over Parquet: the lookups run a batch at a time (SpindexBatch), read into rows after")
+    check("spindex_contains" in text and "Project" in text,
+          "EXPLAIN over Parquet: spindex_contains stays in the projection above")
+
+
 def wrong_line(stderr, version, module):
     lines = open(stderr, encoding="utf-8", errors="replace").read().splitlines()
     ours = [l for l in lines if "spindex: spindex-spark-" in l]
@@ -184,6 +192,8 @@ if __name__ == "__main__":
         ansi_error(*sys.argv[2:4])
     elif sys.argv[1] == "explain":
         explain(sys.argv[2])
+    elif sys.argv[1] == "explain-batch":
+        explain_batch(sys.argv[2])
     elif sys.argv[1] == "wrong-line":
         wrong_line(*sys.argv[2:5])
     else:
