@@ -23,6 +23,8 @@ import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.expressions.Or;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -50,6 +52,9 @@ public final class SpindexBatchExec extends ExecBase {
 
   private final Seq<NamedExpression> projectList;
   private final SparkPlan child;
+
+  /** The SQL metrics of the UI's plan, made on the driver when Spark first asks for them. */
+  private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
 
   /** The constructor Spark's plan copies call: the project list and the columnar child. */
   public SpindexBatchExec(Seq<NamedExpression> projectList, SparkPlan child) {
@@ -198,6 +203,30 @@ public final class SpindexBatchExec extends ExecBase {
     return t;
   }
 
+  /**
+   * The rows this operator passed on, and the time its lookups took (from the batch's addresses to
+   * its answers, the reads of the next operators not included), in the SQL tab's plan.
+   */
+  @Override
+  public scala.collection.immutable.Map<String, SQLMetric> metrics() {
+    if (metrics == null) {
+      metrics =
+          scala.collection.immutable.Map$.MODULE$
+              .<String, SQLMetric>empty()
+              .updated(ROWS, SQLMetrics.createMetric(sparkContext(), "number of output rows"))
+              .updated(
+                  TIME,
+                  SQLMetrics.createNanoTimingMetric(
+                      sparkContext(),
+                      "time in lookups",
+                      SQLMetrics.createNanoTimingMetric$default$3()));
+    }
+    return metrics;
+  }
+
+  private static final String ROWS = "numOutputRows";
+  private static final String TIME = "lookupTime";
+
   @Override
   public boolean supportsColumnar() {
     return true;
@@ -214,7 +243,11 @@ public final class SpindexBatchExec extends ExecBase {
     if (c == null) {
       throw new IllegalStateException(nodeName() + " over " + child.output() + ": " + projectList);
     }
-    return child.executeColumnar().toJavaRDD().mapPartitions(new Run(c)).rdd();
+    return child
+        .executeColumnar()
+        .toJavaRDD()
+        .mapPartitions(new Run(c, metrics().apply(ROWS), metrics().apply(TIME)))
+        .rdd();
   }
 
   @Override
@@ -338,9 +371,13 @@ public final class SpindexBatchExec extends ExecBase {
       implements FlatMapFunction<Iterator<ColumnarBatch>, ColumnarBatch> {
     private static final long serialVersionUID = 1L;
     private final Columns c;
+    private final SQLMetric rows;
+    private final SQLMetric time;
 
-    Run(Columns c) {
+    Run(Columns c, SQLMetric rows, SQLMetric time) {
       this.c = c;
+      this.rows = rows;
+      this.time = time;
     }
 
     @Override
@@ -362,10 +399,13 @@ public final class SpindexBatchExec extends ExecBase {
         public ColumnarBatch next() {
           ColumnarBatch b = in.next();
           int n = b.numRows();
+          long t0 = System.nanoTime();
           for (int i = 0; i < k; i++) {
             lookups[i].fill(b.column(c.input.get(i)), n);
             vectors[i].reset();
           }
+          time.add(System.nanoTime() - t0);
+          rows.add(n);
           ColumnVector[] cols = new ColumnVector[c.from.length];
           for (int i = 0; i < cols.length; i++) {
             cols[i] =

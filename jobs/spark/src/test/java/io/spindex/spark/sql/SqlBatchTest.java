@@ -371,6 +371,35 @@ class SqlBatchTest {
     }
   }
 
+  /** The operator in an executed plan (through whole-stage stages and adaptive execution). */
+  private static SpindexBatchExec operator(org.apache.spark.sql.execution.SparkPlan p) {
+    if (p instanceof SpindexBatchExec) {
+      return (SpindexBatchExec) p;
+    }
+    if (p instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) {
+      return operator(
+          ((org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) p).executedPlan());
+    }
+    scala.collection.Seq<org.apache.spark.sql.execution.SparkPlan> c = p.children();
+    for (int i = 0; i < c.length(); i++) {
+      SpindexBatchExec found = operator(c.apply(i));
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void theSqlMetricsCountTheRowsAndTimeTheLookups() {
+    Dataset<Row> d = spark.sql("SELECT id, spindex_label(ip, 'fx') FROM clients");
+    assertEquals(labels.size(), d.collectAsList().size());
+    SpindexBatchExec op = operator(d.queryExecution().executedPlan());
+    assertTrue(op != null, plan(d));
+    assertEquals((long) labels.size(), op.metrics().apply("numOutputRows").value());
+    assertTrue(op.metrics().apply("lookupTime").value() > 0);
+  }
+
   @Test
   void nullAndUnparseableAddressesAreCountedAsTheExpressionCountsThem() {
     String sql = "SELECT id, spindex_label(ip, 'fx') FROM clients";
