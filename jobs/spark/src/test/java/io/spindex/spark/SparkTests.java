@@ -5,20 +5,23 @@
  */
 package io.spindex.spark;
 
+import com.google.common.net.InetAddresses;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 
 /** One local[2] SparkSession for every test class in the fork (start-up costs seconds). */
-final class SparkTests {
+public final class SparkTests {
   private static SparkSession session;
 
   private SparkTests() {}
 
-  static synchronized SparkSession session() {
+  public static synchronized SparkSession session() {
     if (session == null) {
       session =
           SparkSession.builder()
@@ -32,6 +35,23 @@ final class SparkTests {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> session.stop()));
     }
     return session;
+  }
+
+  /**
+   * The bytes of an address as a BINARY address column holds them: 4 for IPv4, 16 for IPv6, an
+   * IPv4-mapped address ({@code ::ffff:a.b.c.d}) as its 16 bytes.
+   */
+  public static byte[] addressBytes(String ip) {
+    InetAddress a = InetAddresses.forString(ip);
+    byte[] b = a.getAddress();
+    if (a instanceof Inet4Address && ip.contains(":")) {
+      byte[] m = new byte[16];
+      m[10] = (byte) 0xFF;
+      m[11] = (byte) 0xFF;
+      System.arraycopy(b, 0, m, 12, 4);
+      return m;
+    }
+    return b;
   }
 
   /**

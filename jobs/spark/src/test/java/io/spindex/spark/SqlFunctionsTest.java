@@ -16,8 +16,6 @@ import io.spindex.index.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.spark.sql.SpindexFunctions;
 import io.spindex.spark.sql.functions;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +69,7 @@ class SqlFunctionsTest {
       long a = ip == null ? -1 : IpLookupFixture.address(ip);
       boolean parses = ip != null && InetAddresses.isInetAddress(ip) && a >= 0;
       Long num = parses && a < 1L << 32 ? a : null;
-      byte[] bin = parses ? bytes(ip) : null;
+      byte[] bin = parses ? SparkTests.addressBytes(ip) : null;
       String id = "r" + n++;
       rows.add(RowFactory.create(id, ip, num, bin));
       expected.put(
@@ -96,19 +94,6 @@ class SqlFunctionsTest {
     spark.conf().unset("spark.sql.codegen.wholeStage");
     spark.conf().unset("spark.sql.codegen.factoryMode");
     IndexHolder.clear();
-  }
-
-  private static byte[] bytes(String ip) {
-    InetAddress a = InetAddresses.forString(ip);
-    byte[] b = a.getAddress();
-    if (a instanceof Inet4Address && ip.contains(":")) {
-      byte[] m = new byte[16];
-      m[10] = (byte) 0xFF;
-      m[11] = (byte) 0xFF;
-      System.arraycopy(b, 0, m, 12, 4);
-      return m;
-    }
-    return b;
   }
 
   /**

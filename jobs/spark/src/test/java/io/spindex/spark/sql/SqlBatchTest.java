@@ -14,8 +14,8 @@ import com.google.common.net.InetAddresses;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
+import io.spindex.spark.SparkTests;
 import java.math.BigInteger;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,15 +66,7 @@ class SqlBatchTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("spindex-tests")
-            .config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.sql.extensions", "io.spindex.spark.sql.SpindexExtensions")
-            .getOrCreate();
+    spark = SparkTests.session();
     spark.conf().set("spark.sql.ansi.enabled", "false");
     fx = new IpLookupFixture(dir, 3000);
     spark.conf().set("spark.spindex.index.fx", fx.ranges.toString());
@@ -94,7 +86,12 @@ class SqlBatchTest {
       boolean parses = ip != null && InetAddresses.isInetAddress(ip) && a >= 0;
       boolean v4 = parses && a < 1L << 32;
       rows.add(
-          RowFactory.create(id, ip, v4 ? a : null, v4 ? (int) a : null, parses ? bytes(ip) : null));
+          RowFactory.create(
+              id,
+              ip,
+              v4 ? a : null,
+              v4 ? (int) a : null,
+              parses ? SparkTests.addressBytes(ip) : null));
       String label = parses ? fx.rangeLabel(a) : null;
       labels.put(id, label == null || label.equals("\\N") ? null : label);
       fields.put(id, parses ? typedFields(ip) : null);
@@ -194,19 +191,6 @@ class SqlBatchTest {
       return Arrays.asList("", null, 3320L, true);
     }
     return null;
-  }
-
-  private static byte[] bytes(String ip) {
-    InetAddress a = InetAddresses.forString(ip);
-    byte[] b = a.getAddress();
-    if (a instanceof Inet4Address && ip.contains(":")) {
-      byte[] m = new byte[16];
-      m[10] = (byte) 0xFF;
-      m[11] = (byte) 0xFF;
-      System.arraycopy(b, 0, m, 12, 4);
-      return m;
-    }
-    return b;
   }
 
   private static String plan(Dataset<Row> d) {
