@@ -471,11 +471,6 @@ public final class IndexRef implements AddressTarget {
     return arena;
   }
 
-  /** The number of fields of the rows {@link #slots} makes with {@code asRows}. */
-  int fields() {
-    return fields;
-  }
-
   /** The label id of a parsed address, or {@link IpRanges#NONE}. */
   private int idOf(long a) {
     if (a < 0) {

@@ -210,18 +210,30 @@ public final class SpindexBatchExec extends ExecBase {
   @Override
   public scala.collection.immutable.Map<String, SQLMetric> metrics() {
     if (metrics == null) {
+      scala.collection.immutable.Map<String, SQLMetric> m =
+          scala.collection.immutable.Map$.MODULE$.empty();
+      m = with(m, ROWS, SQLMetrics.createMetric(sparkContext(), "number of output rows"));
       metrics =
-          scala.collection.immutable.Map$.MODULE$
-              .<String, SQLMetric>empty()
-              .updated(ROWS, SQLMetrics.createMetric(sparkContext(), "number of output rows"))
-              .updated(
-                  TIME,
-                  SQLMetrics.createNanoTimingMetric(
-                      sparkContext(),
-                      "time in lookups",
-                      SQLMetrics.createNanoTimingMetric$default$3()));
+          with(
+              m,
+              TIME,
+              SQLMetrics.createNanoTimingMetric(
+                  sparkContext(),
+                  "time in lookups",
+                  SQLMetrics.createNanoTimingMetric$default$3()));
     }
     return metrics;
+  }
+
+  /**
+   * {@code m} with one more entry. Scala 2.13's {@code updated} is declared to return a {@code
+   * MapOps}; the map it returns is an immutable {@code Map} on 2.12 and 2.13 alike.
+   */
+  @SuppressWarnings("unchecked")
+  private static scala.collection.immutable.Map<String, SQLMetric> with(
+      scala.collection.immutable.Map<String, SQLMetric> m, String key, SQLMetric value) {
+    Object updated = m.updated(key, value);
+    return (scala.collection.immutable.Map<String, SQLMetric>) updated;
   }
 
   private static final String ROWS = "numOutputRows";
