@@ -164,11 +164,14 @@ def explain(output):
 
 
 def explain_batch(output):
-    text = open(output, encoding="utf-8").read()
-    check("SpindexBatch" in text and "ColumnarToRow" in text,
+    lines = open(output, encoding="utf-8").read().splitlines()
+    batch = [l for l in lines if "SpindexBatch" in l]
+    check(len(batch) == 1 and any("ColumnarToRow" in l for l in lines),
           "EXPLAIN over Parquet: the lookups run a batch at a time (SpindexBatch), read into rows after")
-    check("spindex_contains" in text and "Project" in text,
-          "EXPLAIN over Parquet: spindex_contains stays in the projection above")
+    check(all(f in batch[0] for f in ("try_spindex_label", "try_spindex_lookup", "try_spindex_contains")),
+          "EXPLAIN over Parquet: label, lookup and contains in the batch operator")
+    check(any("Project" in l and "try_spindex_ip" in l for l in lines),
+          "EXPLAIN over Parquet: spindex_ip in the projection above it")
 
 
 def wrong_line(stderr, version, module):

@@ -329,18 +329,24 @@ public final class IndexRef implements AddressTarget {
         : t instanceof IntegerType ? INT : t instanceof LongType ? LONG : BYTES;
   }
 
-  /** Whether {@link #slots} serves this index: a range index (a set has no labels). */
+  /** Whether this is a range index (labels), rather than a set. */
   boolean ranges() {
     return kind == IndexKind.IPV4_RANGES;
   }
 
+  /** {@link #slots}' answer of {@code spindex_contains} for an address in the set, and not. */
+  static final int IN_SET = 2;
+
+  static final int NOT_IN_SET = 1;
+
   /**
    * {@code spindex_label} ({@code asRows} false) or {@code spindex_lookup} of the first {@code n}
    * rows of a column of addresses, as {@code b.slots}: each row's slot in the arena of that form
-   * ({@link LabelArena}), 0 where the answer is NULL, -1 where the row's address does not parse and
-   * the function must raise its error (ANSI mode) when the row is read ({@link #raise}), so that a
-   * row no operator reads raises nothing, as with the expression. NULL and unparseable addresses
-   * are counted as the expression counts them, one accumulator update a batch.
+   * ({@link LabelArena}); for a set index, {@code spindex_contains}: {@link #IN_SET} or {@link
+   * #NOT_IN_SET}; 0 where the answer is NULL, -1 where the row's address does not parse and the
+   * function must raise its error (ANSI mode) when the row is read ({@link #raise}), so that a row
+   * no operator reads raises nothing, as with the expression. NULL and unparseable addresses are
+   * counted as the expression counts them, one accumulator update a batch.
    *
    * <p>Where the expression's lookups run one after another, each waiting on its own cache misses,
    * these run together: the range searches in lock step ({@link IpRanges#labelIds}), then the arena
@@ -348,7 +354,7 @@ public final class IndexRef implements AddressTarget {
    * operators read. Each round's reads are independent of each other, so their misses overlap.
    */
   void slots(ColumnVector ips, int columnKind, int n, boolean asRows, LookupBatch b) {
-    IpRanges r = (IpRanges) index();
+    SpindexIndex index = index();
     b.reserve(n);
     int[] out = b.slots;
     boolean strict = unparseable.strict();
@@ -392,6 +398,11 @@ public final class IndexRef implements AddressTarget {
       }
     }
     unparseable.counted(missed);
+    if (!ranges()) {
+      member((IpSet) index, ips, n, n4, n6, b);
+      return;
+    }
+    IpRanges r = (IpRanges) index;
     LabelArena arena = arenaOf(r, asRows);
     if (n4 > 0) {
       r.labelIds(b.v4, n4, b.ids);
@@ -420,6 +431,27 @@ public final class IndexRef implements AddressTarget {
       }
     }
     b.filled(n, nulls, chunks, ips, touched);
+  }
+
+  /**
+   * {@code spindex_contains} of the parsed addresses of {@link #slots} ({@code n4} IPv4, {@code n6}
+   * IPv6), searched together ({@link IpSet#containsAll}): {@link #IN_SET} or {@link #NOT_IN_SET}.
+   */
+  private static void member(IpSet set, ColumnVector ips, int n, int n4, int n6, LookupBatch b) {
+    int[] out = b.slots;
+    set.containsAll(b.v4, n4, b.in);
+    for (int j = 0; j < n4; j++) {
+      out[b.at4[j]] = b.in[j] ? IN_SET : NOT_IN_SET;
+    }
+    set.containsAll(b.hi, b.lo, n6, b.in);
+    for (int j = 0; j < n6; j++) {
+      out[b.at6[j]] = b.in[j] ? IN_SET : NOT_IN_SET;
+    }
+    int nulls = 0;
+    for (int i = 0; i < n; i++) {
+      nulls += out[i] > 0 ? 0 : 1;
+    }
+    b.filled(n, nulls, null, ips, 0);
   }
 
   /** Each found label's slot in {@code out} at {@code at[j]}, its bytes made where missing. */

@@ -17,10 +17,10 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The answers of one lookup of {@link SpindexBatchExec} for one batch, as a column: {@code
- * spindex_label}'s STRING, or {@code spindex_lookup}'s STRUCT whose fields are {@link
- * LabelFieldVector} columns. Nothing is copied: a row's value is a view of its label's bytes in the
- * arena ({@link LabelArena}), as the expression hands it out. Public only because Spark's generated
- * code names the class of the vectors it reads.
+ * spindex_label}'s STRING, {@code spindex_lookup}'s STRUCT whose fields are {@link
+ * LabelFieldVector} columns, or {@code spindex_contains}'s BOOLEAN. Nothing is copied: a row's
+ * value is a view of its label's bytes in the arena ({@link LabelArena}), as the expression hands
+ * it out. Public only because Spark's generated code names the class of the vectors it reads.
  */
 public final class LabelVector extends ColumnVector {
   private final LabelFieldVector[] fields;
@@ -118,9 +118,10 @@ public final class LabelVector extends ColumnVector {
     return fields[ordinal];
   }
 
+  /** {@code spindex_contains}: whether the row's address is in the set. */
   @Override
   public boolean getBoolean(int row) {
-    throw unsupported();
+    return slots[row] == IndexRef.IN_SET;
   }
 
   @Override

@@ -29,6 +29,9 @@ final class LookupBatch {
   int[] at6 = new int[0];
   int[] ids = new int[0];
 
+  /** Set membership of the addresses searched ({@code spindex_contains}). */
+  boolean[] in = new boolean[0];
+
   /** Rows of the batch; of them, NULL answers (and errors). */
   int rows;
 
@@ -59,6 +62,7 @@ final class LookupBatch {
       lo = new long[n];
       at6 = new int[n];
       ids = new int[n];
+      in = new boolean[n];
     }
   }
 

@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
@@ -41,11 +42,12 @@ import scala.collection.Seq;
  * rows after it ({@code ColumnarToRowExec}), in the generated code of the next operators.
  *
  * <p>What it takes: a list of which every item is a column of the child (renamed or not), {@code
- * spindex_label} or {@code spindex_lookup} (or their {@code try_} twins) of a column of the child,
- * or a field of {@code spindex_lookup}; several items of one lookup share it. A projection that
- * holds such lookups among other expressions becomes this operator, for the lookups, under a
- * projection of the rest ({@link #under}). The answers, the counts of NULL and unparseable
- * addresses and the errors are the expression's.
+ * spindex_label}, {@code spindex_lookup} or {@code spindex_contains} (or their {@code try_} twins)
+ * of a column of the child, or a field of {@code spindex_lookup}; several items of one lookup share
+ * it. A projection that holds such lookups among other expressions becomes this operator, for the
+ * lookups, under a projection of the rest ({@link #under}); a filter, under a filter of the rest
+ * ({@link #filtering}). The answers, the counts of NULL and unparseable addresses and the errors
+ * are the expression's.
  */
 public final class SpindexBatchExec extends ExecBase {
   private static final long serialVersionUID = 1L;
@@ -96,30 +98,13 @@ public final class SpindexBatchExec extends ExecBase {
     if (lookups.isEmpty()) {
       return null;
     }
-    List<NamedExpression> inner = new ArrayList<>();
-    for (int i = 0; i < output.length(); i++) {
-      inner.add(output.apply(i));
-    }
     List<Attribute> answers = new ArrayList<>();
-    for (SpindexExpression e : lookups) {
-      Alias a =
-          new Alias(
-              e,
-              e.prettyName(),
-              NamedExpression$.MODULE$.newExprId(),
-              Scala.<String>list(),
-              Option.<Metadata>empty(),
-              Scala.<String>list());
-      inner.add(a);
-      answers.add(a.toAttribute());
-    }
+    SparkPlan batch = new SpindexBatchExec(inner(output, lookups, answers), child);
     NamedExpression[] outer = new NamedExpression[projectList.length()];
     for (int i = 0; i < outer.length; i++) {
       outer[i] = (NamedExpression) replace((Expression) projectList.apply(i), lookups, answers);
     }
-    return new ProjectExec(
-        Scala.list(outer),
-        new SpindexBatchExec(Scala.list(inner.toArray(new NamedExpression[0])), child));
+    return new ProjectExec(Scala.list(outer), batch);
   }
 
   /** Adds the lookups under {@code e} this operator can run, each once. */
@@ -157,14 +142,67 @@ public final class SpindexBatchExec extends ExecBase {
     return changed ? e.withNewChildren(Scala.list(now)) : e;
   }
 
-  /** Whether this operator runs {@code s}: a label or lookup of a range index, of a column. */
+  /**
+   * Whether this operator runs {@code s}: a label or lookup of a range index, or the membership of
+   * a set index, of a column.
+   */
   private static boolean runs(SpindexExpression s, Seq<Attribute> output) {
     SpindexExpression.Fn fn = s.fn();
-    return (fn == SpindexExpression.Fn.LABEL || fn == SpindexExpression.Fn.LOOKUP)
-        && s.target() instanceof IndexRef
-        && ((IndexRef) s.target()).ranges()
-        && s.child() instanceof Attribute
-        && Columns.ordinal(output, (Attribute) s.child()) >= 0;
+    if (!(s.target() instanceof IndexRef)
+        || fn == SpindexExpression.Fn.IP
+        || ((IndexRef) s.target()).ranges() == (fn == SpindexExpression.Fn.CONTAINS)) {
+      return false;
+    }
+    return s.child() instanceof Attribute && Columns.ordinal(output, (Attribute) s.child()) >= 0;
+  }
+
+  /**
+   * For a filter whose condition holds lookups it can run (not under {@code AND}, {@code OR} or a
+   * conditional expression, where the filter may not run them for every row): this operator for the
+   * lookups, under the filter of a condition that reads their answers, under a projection of the
+   * child's columns; or {@code null}. {@code WHERE spindex_contains(ip, 'blocklist')}, {@code WHERE
+   * spindex_label(ip, 'geo') = 'KR'}.
+   */
+  static SparkPlan filtering(Expression condition, SparkPlan child) {
+    if (!child.supportsColumnar()) {
+      return null;
+    }
+    Seq<Attribute> output = child.output();
+    List<SpindexExpression> lookups = new ArrayList<>();
+    find(condition, output, lookups);
+    if (lookups.isEmpty()) {
+      return null;
+    }
+    List<Attribute> answers = new ArrayList<>();
+    SparkPlan batch = new SpindexBatchExec(inner(output, lookups, answers), child);
+    NamedExpression[] columns = new NamedExpression[output.length()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = output.apply(i);
+    }
+    return new ProjectExec(
+        Scala.list(columns), new FilterExec(replace(condition, lookups, answers), batch));
+  }
+
+  /** The child's columns and an answer column for each lookup (added to {@code answers}). */
+  private static Seq<NamedExpression> inner(
+      Seq<Attribute> output, List<SpindexExpression> lookups, List<Attribute> answers) {
+    List<NamedExpression> inner = new ArrayList<>();
+    for (int i = 0; i < output.length(); i++) {
+      inner.add(output.apply(i));
+    }
+    for (SpindexExpression e : lookups) {
+      Alias a =
+          new Alias(
+              e,
+              e.prettyName(),
+              NamedExpression$.MODULE$.newExprId(),
+              Scala.<String>list(),
+              Option.<Metadata>empty(),
+              Scala.<String>list());
+      inner.add(a);
+      answers.add(a.toAttribute());
+    }
+    return Scala.list(inner.toArray(new NamedExpression[0]));
   }
 
   @Override

@@ -8,16 +8,17 @@ package io.spindex.spark.sql;
 import io.spindex.spark.side.SpindexConf;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.ColumnarRule;
+import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.collection.Seq;
 
 /**
- * Puts {@link SpindexBatchExec} in place of each projection it can run, before Spark adds the
- * transitions between rows and batches (so that it reads its child's batches and Spark reads its
- * own into rows). Off with {@code spark.spindex.sql.batch=false}; registered by {@link
- * SpindexExtensions}.
+ * Puts {@link SpindexBatchExec} in place of each projection it can run, and under each filter whose
+ * condition holds lookups it can run, before Spark adds the transitions between rows and batches
+ * (so that it reads its child's batches and Spark reads its own into rows). Off with {@code
+ * spark.spindex.sql.batch=false}; registered by {@link SpindexExtensions}.
  */
 final class SpindexColumnarRule extends ColumnarRule {
   private static final Rule<SparkPlan> BATCHES =
@@ -45,6 +46,12 @@ final class SpindexColumnarRule extends ColumnarRule {
       changed |= rewritten[i] != children.apply(i);
     }
     SparkPlan p = changed ? plan.withNewChildren(Scala.list(rewritten)) : plan;
+    if (p instanceof FilterExec) {
+      SparkPlan b = SpindexBatchExec.filtering(((FilterExec) p).condition(), p.children().apply(0));
+      if (b != null) {
+        return b;
+      }
+    }
     if (p instanceof ProjectExec) {
       ProjectExec project = (ProjectExec) p;
       SparkPlan b = SpindexBatchExec.replacing(project.projectList(), project.child());

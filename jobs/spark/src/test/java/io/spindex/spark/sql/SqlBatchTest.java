@@ -332,6 +332,56 @@ class SqlBatchTest {
     }
   }
 
+  /** The ids of a query's rows, with the operator and without: both the same, and sorted. */
+  private static List<Integer> ids(String sql, boolean batched) {
+    List<List<Integer>> both = new ArrayList<>();
+    for (String on : new String[] {"false", "true"}) {
+      spark.conf().set("spark.spindex.sql.batch", on);
+      Dataset<Row> d = spark.sql(sql);
+      assertEquals(batched && on.equals("true"), plan(d).contains("SpindexBatch"), plan(d));
+      List<Integer> ids = new ArrayList<>();
+      for (Row r : d.collectAsList()) {
+        ids.add(r.getInt(0));
+      }
+      java.util.Collections.sort(ids);
+      both.add(ids);
+    }
+    assertEquals(both.get(0), both.get(1), sql);
+    return both.get(1);
+  }
+
+  @Test
+  void filtersOfOneLookupRunItInBatches() {
+    String set = fx.set.toString();
+    List<Integer> inSet = new ArrayList<>();
+    List<Integer> r3 = new ArrayList<>();
+    List<Integer> r3Even = new ArrayList<>();
+    int id = 0;
+    for (IpLookupFixture.Line l : fx.lines) {
+      String ip = l.text.isEmpty() ? null : l.text.split(" ", 2)[0];
+      long a = ip == null ? -1 : IpLookupFixture.address(ip);
+      boolean parses = ip != null && InetAddresses.isInetAddress(ip) && a >= 0;
+      if (parses && fx.inSet(a)) {
+        inSet.add(id);
+      }
+      if ("R3".equals(labels.get(id))) {
+        r3.add(id);
+        if (id % 2 == 0) {
+          r3Even.add(id);
+        }
+      }
+      id++;
+    }
+    assertTrue(inSet.size() > 100 && r3.size() > 50, inSet.size() + " in the set, R3 " + r3.size());
+    assertEquals(
+        inSet, ids("SELECT id FROM clients WHERE spindex_contains(ip, '" + set + "')", true));
+    assertEquals(r3, ids("SELECT id, ip FROM clients WHERE spindex_label(ip, 'fx') = 'R3'", true));
+    // Under AND the filter may stop before the lookup: it stays in the expression.
+    assertEquals(
+        r3Even,
+        ids("SELECT id FROM clients WHERE id % 2 = 0 AND spindex_label(ip, 'fx') = 'R3'", false));
+  }
+
   /** The count of NULL and unparseable addresses of the query's one function, after it ran. */
   private static long counted(String sql) {
     Dataset<Row> d = spark.sql(sql);
