@@ -26,7 +26,6 @@ import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -54,6 +53,9 @@ public final class SpindexBatchExec extends ExecBase {
 
   private final Seq<NamedExpression> projectList;
   private final SparkPlan child;
+
+  /** Where the output columns come from ({@link Columns#of}), made on first use. */
+  private transient Columns columns;
 
   /** The SQL metrics of the UI's plan, made on the driver when Spark first asks for them. */
   private transient scala.collection.immutable.Map<String, SQLMetric> metrics;
@@ -224,9 +226,17 @@ public final class SpindexBatchExec extends ExecBase {
     return a;
   }
 
+  /** {@link Columns#of} this operator's list and child (null for a list it does not run). */
+  private Columns columns() {
+    if (columns == null) {
+      columns = Columns.of(projectList, child.output());
+    }
+    return columns;
+  }
+
   @Override
   String[] outputVectorTypes() {
-    Columns c = Columns.of(projectList, child.output());
+    Columns c = columns();
     if (c == null) {
       return null;
     }
@@ -289,7 +299,7 @@ public final class SpindexBatchExec extends ExecBase {
 
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
-    Columns c = Columns.of(projectList, child.output());
+    Columns c = columns();
     if (c == null) {
       throw new IllegalStateException(nodeName() + " over " + child.output() + ": " + projectList);
     }
@@ -335,8 +345,9 @@ public final class SpindexBatchExec extends ExecBase {
 
   /**
    * Where each output column comes from: column {@code from[i]} of the child's batch, or lookup
-   * {@code lookup[i]} (its whole value, or field {@code field[i]} of its STRUCT). Each lookup is an
-   * index, a form and a column of the child. Travels to the executors.
+   * {@code lookup[i]} (its whole value, or field {@code field[i]} of its STRUCT). Each lookup is
+   * its expression (the index, the function, the address column) and that column's place in the
+   * child's batch. Travels to the executors.
    */
   static final class Columns implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -344,12 +355,8 @@ public final class SpindexBatchExec extends ExecBase {
     final int[] from;
     final int[] lookup;
     final int[] field;
-    final List<IndexRef> refs = new ArrayList<>();
+    final List<SpindexExpression> lookups = new ArrayList<>();
     final List<Integer> input = new ArrayList<>();
-    final List<Boolean> asRows = new ArrayList<>();
-    final List<Integer> kinds = new ArrayList<>();
-    final List<DataType> types = new ArrayList<>();
-    private final List<String> keys = new ArrayList<>();
 
     private Columns(int n) {
       from = new int[n];
@@ -385,25 +392,18 @@ public final class SpindexBatchExec extends ExecBase {
           return null;
         }
         SpindexExpression s = (SpindexExpression) e;
-        boolean lookup = s.fn() == SpindexExpression.Fn.LOOKUP;
-        if (!runs(s, output) || c.field[i] >= 0 && !lookup) {
+        if (!runs(s, output) || c.field[i] >= 0 && s.fn() != SpindexExpression.Fn.LOOKUP) {
           return null;
         }
-        int at = ordinal(output, (Attribute) s.child());
-        String key = s.prettyName() + "\0" + at + "\0" + s.target();
-        int k = c.keys.indexOf(key);
+        int k = c.lookups.indexOf(s);
         if (k < 0) {
-          k = c.keys.size();
-          c.keys.add(key);
-          c.refs.add((IndexRef) s.target());
-          c.input.add(at);
-          c.asRows.add(lookup);
-          c.kinds.add(IndexRef.columnKind(s.child().dataType()));
-          c.types.add(s.dataType());
+          k = c.lookups.size();
+          c.lookups.add(s);
+          c.input.add(ordinal(output, (Attribute) s.child()));
         }
         c.lookup[i] = k;
       }
-      return c.keys.isEmpty() ? null : c;
+      return c.lookups.isEmpty() ? null : c;
     }
 
     static int ordinal(Seq<Attribute> output, Attribute a) {
@@ -432,12 +432,17 @@ public final class SpindexBatchExec extends ExecBase {
 
     @Override
     public Iterator<ColumnarBatch> call(Iterator<ColumnarBatch> in) {
-      int k = c.refs.size();
+      int k = c.lookups.size();
       LookupBatch[] lookups = new LookupBatch[k];
       LabelVector[] vectors = new LabelVector[k];
       for (int i = 0; i < k; i++) {
-        lookups[i] = new LookupBatch(c.refs.get(i), c.kinds.get(i), c.asRows.get(i));
-        vectors[i] = new LabelVector(c.types.get(i), lookups[i]);
+        SpindexExpression e = c.lookups.get(i);
+        lookups[i] =
+            new LookupBatch(
+                (IndexRef) e.target(),
+                IndexRef.columnKind(e.child().dataType()),
+                e.fn() == SpindexExpression.Fn.LOOKUP);
+        vectors[i] = new LabelVector(e.dataType(), lookups[i]);
       }
       return new Iterator<ColumnarBatch>() {
         @Override
