@@ -47,6 +47,22 @@ public final class KeptVersions {
     return abs.resolveSibling(abs.getFileName() + SUFFIX);
   }
 
+  /**
+   * The published file a kept version belongs to ({@code OUT.spx} for {@code
+   * OUT.spx.versions/T-CRC.spx}); any other path is its own.
+   */
+  public static Path publishedOf(Path file) {
+    Path abs = file.toAbsolutePath().normalize();
+    Path parent = abs.getParent();
+    if (parent == null
+        || !NAME.matcher(abs.getFileName().toString()).matches()
+        || !parent.getFileName().toString().endsWith(SUFFIX)) {
+      return abs;
+    }
+    String name = parent.getFileName().toString();
+    return parent.resolveSibling(name.substring(0, name.length() - SUFFIX.length()));
+  }
+
   /** The file name of a version published at {@code when} with header checksum {@code crc}. */
   public static String fileName(Instant when, int crc) {
     return STAMP.format(when) + "-" + String.format(Locale.ROOT, "%08x", crc) + ".spx";

@@ -10,7 +10,6 @@ import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
-import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -33,8 +32,9 @@ public interface TaskSide {
   /**
    * The index {@code f}, loaded once per JVM with the loader {@code loader} names ({@link
    * Loader#forOption}); the load is reported to the engine by the task that made it. A file {@link
-   * SideFile#pinned} to a version must still be that version: else an {@link InputException} naming
-   * it, so that one job or query never answers from two versions.
+   * SideFile#pinned} to a version is read at that version, whatever the file is now ({@link
+   * IndexHolder#acquire(Path, IndexLoader, int)}), so that one job, query or micro-batch never
+   * answers from two versions.
    */
   default SpindexIndex index(SideFile f, String loader) throws IOException {
     IndexLoader l = Loader.forOption(loader);
@@ -43,17 +43,12 @@ public interface TaskSide {
       // The engine's own copy: mapped as it is (a user's file in place gets a snapshot).
       Loader.privateCopy(local);
     }
-    IndexHolder.Acquired a = IndexHolder.acquire(local, l);
+    IndexHolder.Acquired a =
+        f.headerCrc() >= 0
+            ? IndexHolder.acquire(local, l, (int) f.headerCrc())
+            : IndexHolder.acquire(local, l);
     if (a.loadedByThisCall()) {
       loaded(a, loader);
-    }
-    long found = Integer.toUnsignedLong(a.index().header().headerCrc32c());
-    if (f.headerCrc() >= 0 && found != f.headerCrc()) {
-      throw new InputException(
-          String.format(
-              "%s: changed while in use: the job started on the version with header checksum %08x,"
-                  + " this task found %08x; replace indexes by renaming, between jobs or queries",
-              f.given(), f.headerCrc(), found));
     }
     return a.index();
   }
