@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IndexHolder;
+import io.spindex.index.KeptVersions;
 import io.spindex.spark.SparkTests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,8 +52,11 @@ class StreamVersionsTest {
     IndexHolder.clear();
   }
 
-  /** Version {@code v}: 10.0.0.0/16 in 256 ranges, each labelled {@code v<v>}. */
-  private void publish(Path index, int v) throws IOException {
+  /**
+   * Version {@code v}: 10.0.0.0/16 in 256 ranges, each labelled {@code v<v>}, renamed over {@code
+   * index}; with {@code kept}, also kept beside it as {@code spindex update} keeps versions.
+   */
+  private void publish(Path index, int v, boolean kept) throws IOException {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 256; i++) {
       sb.append("10.0.").append(i).append(".0|10.0.").append(i).append(".255|v").append(v);
@@ -62,6 +66,12 @@ class StreamVersionsTest {
     Files.write(text, sb.toString().getBytes(StandardCharsets.UTF_8));
     Path built = dir.resolve("built-" + v + ".spx");
     new IpRangeBuilder().build(List.of(text), built);
+    if (kept) {
+      int crc = io.spindex.index.Loader.readHeader(built).headerCrc32c();
+      Path dir = Files.createDirectories(KeptVersions.dir(index));
+      Files.copy(
+          built, dir.resolve(KeptVersions.fileName(java.time.Instant.ofEpochSecond(v), crc)));
+    }
     Files.move(built, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
@@ -75,17 +85,23 @@ class StreamVersionsTest {
 
   @Test
   void aTextStreamRowByRowSeesEachVersionFromTheNextBatchOn() throws Exception {
-    run("text", false);
+    run("text", false, false);
   }
 
   @Test
   void aParquetStreamABatchAtATimeSeesEachVersionFromTheNextBatchOn() throws Exception {
-    run("parquet", true);
+    run("parquet", true, false);
   }
 
-  private void run(String format, boolean dataFrameFunctions) throws Exception {
+  /** Versions kept beside the file: each batch's tasks read the immutable copy of its version. */
+  @Test
+  void aStreamOverKeptVersionsReadsEachBatchsVersionFromItsCopy() throws Exception {
+    run("text", true, true);
+  }
+
+  private void run(String format, boolean dataFrameFunctions, boolean kept) throws Exception {
     Path index = dir.resolve("geo.spx");
-    publish(index, 1);
+    publish(index, 1, kept);
     Path in = Files.createDirectories(dir.resolve("in"));
     spark.conf().set("spark.spindex.index.geo", index.toString());
     Dataset<Row> stream =
@@ -105,7 +121,7 @@ class StreamVersionsTest {
       writeBatch(in, format, b);
       query.processAllAvailable();
       expected.put(b, "v" + (b + 1));
-      publish(index, b + 2); // the next batch must answer from this one
+      publish(index, b + 2, kept); // the next batch must answer from this one
     }
     assertTrue(query.exception().isEmpty(), () -> query.exception().get().getMessage());
     assertTrue(query.isActive(), "the query is still running");
