@@ -6,6 +6,7 @@
 package io.spindex.job;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
 import io.spindex.index.Loader;
@@ -30,6 +31,12 @@ public interface TaskSide {
   void loaded(IndexHolder.Acquired acquired, String loader);
 
   /**
+   * Told of every index version a task answers from, each time it asks for it; an engine may count
+   * them (MapReduce: a counter per version), so that an output can be traced to its database.
+   */
+  default void answeredFrom(SideFile f, IndexHeader version) {}
+
+  /**
    * The index {@code f}, loaded once per JVM with the loader {@code loader} names ({@link
    * Loader#forOption}); the load is reported to the engine by the task that made it. A file {@link
    * SideFile#pinned} to a version is read at that version, whatever the file is now ({@link
@@ -50,6 +57,7 @@ public interface TaskSide {
     if (a.loadedByThisCall()) {
       loaded(a, loader);
     }
+    answeredFrom(f, a.index().header());
     return a.index();
   }
 }

@@ -7,6 +7,7 @@ package io.spindex.mapreduce;
 
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
+import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
@@ -158,6 +159,33 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
           return f.location();
       }
     }
+
+    /**
+     * One count a task and index version, in the group {@value LineJobTool#VERSIONS_GROUP}: the
+     * index's name and the version's header checksum, source SHA-256 (its first 16 digits) and
+     * build time, within Hadoop's 64 characters of a counter name.
+     */
+    @Override
+    public void answeredFrom(SideFile f, IndexHeader h) {
+      if (counted.add(f.given() + "@" + h.headerCrc32c())) {
+        String name = new org.apache.hadoop.fs.Path(f.given()).getName();
+        String v =
+            String.format(
+                java.util.Locale.ROOT,
+                " %08x %s %s",
+                h.headerCrc32c(),
+                h.sourceDigestHex().substring(0, 16),
+                java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                    .withZone(java.time.ZoneOffset.UTC)
+                    .format(java.time.Instant.ofEpochMilli(h.createdMillis())));
+        String counter =
+            (name.length() + v.length() > 64 ? name.substring(0, 64 - v.length()) : name) + v;
+        context.getCounter(LineJobTool.VERSIONS_GROUP, counter).increment(1);
+      }
+    }
+
+    /** The versions this task has counted. */
+    private final java.util.Set<String> counted = new java.util.HashSet<>();
 
     @Override
     public void loaded(IndexHolder.Acquired a, String loader) {
