@@ -7,13 +7,14 @@ package io.spindex.cli;
 
 import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
-import io.spindex.index.IndexHeader;
 import io.spindex.text.InputException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -99,20 +100,45 @@ public final class SpindexCli implements Runnable {
     return EXIT_FAILURE;
   }
 
-  /** Version from the jar manifest, or "dev" when run from classes. */
+  /**
+   * What {@code spindex --version} prints: the Spindex version, the index format version it writes
+   * and reads, and the git commit the jar was built from ({@code -dirty} when the checkout had
+   * uncommitted changes). The build writes the version and the commit into build.properties; a
+   * build without git metadata (a source archive) has no commit: "unknown".
+   */
   static final class Version implements CommandLine.IVersionProvider {
+    /** The index format version (major.minor) this code writes and reads. */
+    static final String INDEX_FORMAT = "1.0";
+
+    static final String UNKNOWN = "unknown";
+
     @Override
-    public String[] getVersion() {
-      String v = SpindexCli.class.getPackage().getImplementationVersion();
+    public String[] getVersion() throws IOException {
+      Properties build = new Properties();
+      try (InputStream in = SpindexCli.class.getResourceAsStream("build.properties")) {
+        if (in != null) {
+          build.load(in);
+        }
+      }
+      return lines(build);
+    }
+
+    static String[] lines(Properties build) {
+      String commit = filled(build, "commit");
+      if (!commit.equals(UNKNOWN) && "true".equals(filled(build, "dirty"))) {
+        commit += "-dirty";
+      }
       return new String[] {
-        "spindex "
-            + (v == null ? "dev" : v)
-            + ", index format "
-            + IndexHeader.NEWEST_FORMAT_VERSION
-            + " (reads 1 to "
-            + IndexHeader.NEWEST_FORMAT_VERSION
-            + ")"
+        "spindex " + filled(build, "version"),
+        "index format " + INDEX_FORMAT + " (writes and reads)",
+        "commit " + commit
       };
+    }
+
+    /** A value the build filled in, or "unknown" for none or a placeholder it left. */
+    private static String filled(Properties build, String key) {
+      String v = build.getProperty(key, "").trim();
+      return v.isEmpty() || v.contains("${") ? UNKNOWN : v;
     }
   }
 }
