@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
       EpCommand.class,
       BenchLoadCommand.class,
       FetchCommand.class,
+      UpdateCommand.class,
       StageCommand.class,
       RunCommand.class,
       CommandLine.HelpCommand.class
@@ -66,6 +67,12 @@ public final class SpindexCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new SpindexCli());
     cl.setExecutionExceptionHandler(SpindexCli::onError);
+    for (CommandLine kind : cl.getSubcommands().get("update").getSubcommands().values()) {
+      // The build options an update takes are the build's own, listed from its option table.
+      kind.getCommandSpec()
+          .usageMessage()
+          .footer(UpdateCommand.buildOptionsHelp(kind.getCommandName()));
+    }
     return cl;
   }
 

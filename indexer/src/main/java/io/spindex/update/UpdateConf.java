@@ -155,7 +155,7 @@ public final class UpdateConf {
   }
 
   /** The build options a kind of database takes: the common ones and the kind's own. */
-  static List<JobOption<?>> buildOptions(String kind) {
+  public static List<JobOption<?>> buildOptions(String kind) {
     List<JobOption<?>> kindOptions = BuildIndexDefinition.kindOptions(kind);
     if (kindOptions == null) {
       throw new UsageException("kind: expected ips, ranges or products, got '" + kind + "'");
@@ -224,7 +224,7 @@ public final class UpdateConf {
   }
 
   /** The known key with the smallest edit distance from {@code key}. */
-  static String nearest(String key, Iterable<String> known) {
+  public static String nearest(String key, Iterable<String> known) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String k : known) {

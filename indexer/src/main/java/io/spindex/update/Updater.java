@@ -337,8 +337,6 @@ public final class Updater {
       m = m + ": no such file";
     } else if (e instanceof java.nio.file.AccessDeniedException) {
       m = m + ": permission denied";
-    } else if (e instanceof FileSystemException && m.contains("No space left")) {
-      m = m + " (disk full)";
     }
     return m.replace('\n', ' ');
   }

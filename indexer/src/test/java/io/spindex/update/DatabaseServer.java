@@ -30,7 +30,7 @@ import java.util.concurrent.Executors;
  * Knobs make it fail the ways servers do. Every request is logged as {@code METHOD PATH?QUERY
  * STATUS}. Thread-safe.
  */
-final class DatabaseServer implements AutoCloseable {
+public final class DatabaseServer implements AutoCloseable {
   /** A published file. */
   static final class File {
     volatile byte[] content;
@@ -46,6 +46,9 @@ final class DatabaseServer implements AutoCloseable {
 
     /** For a MaxMind edition: a SHA-256 to publish instead of the content's (a mismatch). */
     volatile String publishedSha256;
+
+    /** A pause after each 64 KiB of the body, in milliseconds (a slow download), or 0. */
+    volatile long slowMillis;
   }
 
   private final HttpServer server;
@@ -179,7 +182,18 @@ final class DatabaseServer implements AutoCloseable {
         ex.getHttpContext().getServer(); // the connection is closed with the exchange, short
         return 200;
       }
-      out.write(c);
+      for (int at = 0; at < c.length; at += 65536) {
+        out.write(c, at, Math.min(65536, c.length - at));
+        if (f.slowMillis > 0) {
+          out.flush();
+          try {
+            Thread.sleep(f.slowMillis);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 200;
+          }
+        }
+      }
     }
     return 200;
   }

@@ -239,7 +239,7 @@ class UpdaterTest {
   void maxMindDownloadForm() throws IOException, InterruptedException {
     env.put(MaxMind.BASE_ENV, server.base().toString());
     DatabaseServer.File edition = server.edition("Test-City");
-    edition.content = tarGz("Test-City", city("AU"));
+    edition.content = tarGz(dir, "Test-City", city("AU"));
     Path out = dir.resolve("city.spx");
 
     UpdateResult noCredentials = updater().update(ranges("maxmind:Test-City", out, 3));
@@ -264,7 +264,7 @@ class UpdaterTest {
     assertEquals(
         List.of("GET /geoip/databases/Test-City/download?suffix=tar.gz.sha256 200"), server.log());
 
-    edition.content = tarGz("Test-City", city("NZ"));
+    edition.content = tarGz(dir, "Test-City", city("NZ"));
     edition.publishedSha256 = "0".repeat(64);
     UpdateResult mismatch = updater().update(ranges("maxmind:Test-City", out, 3));
     assertEquals(UpdateResult.Status.FAILED, mismatch.status());
@@ -303,7 +303,8 @@ class UpdaterTest {
   }
 
   /** MaxMind's archive form, made by the system's tar: EDITION_DATE/EDITION.mmdb. */
-  private byte[] tarGz(String edition, Path mmdb) throws IOException, InterruptedException {
+  static byte[] tarGz(Path dir, String edition, Path mmdb)
+      throws IOException, InterruptedException {
     Path work = Files.createTempDirectory(dir, "tar");
     Path inner = Files.createDirectories(work.resolve(edition + "_20261127"));
     Files.write(inner.resolve("LICENSE.txt"), "test data\n".getBytes(StandardCharsets.UTF_8));
