@@ -9,6 +9,7 @@ import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
+import io.spindex.index.KeptVersions;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;
@@ -46,8 +47,9 @@ public interface TaskSide {
   default SpindexIndex index(SideFile f, String loader) throws IOException {
     IndexLoader l = Loader.forOption(loader);
     Path local = local(f);
-    if (f.ship() != SideFile.Ship.LOCAL) {
-      // The engine's own copy: mapped as it is (a user's file in place gets a snapshot).
+    if (f.ship() != SideFile.Ship.LOCAL || !KeptVersions.publishedOf(local).equals(local)) {
+      // The engine's own copy, or a version spindex update keeps (immutable): mapped as it is. A
+      // user's file in place gets a snapshot.
       Loader.privateCopy(local);
     }
     IndexHolder.Acquired a =

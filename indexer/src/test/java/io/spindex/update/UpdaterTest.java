@@ -291,6 +291,14 @@ class UpdaterTest {
     }
   }
 
+  @Test
+  void theExampleConfigurationReads() throws IOException {
+    Path example = Path.of("..", "conf", "spindex-update.example.conf");
+    UpdateConf c = UpdateConf.read(example);
+    assertEquals(List.of("asn", "blocklist", "city"), List.copyOf(c.databases.keySet()));
+    assertEquals(Duration.ofMinutes(5), c.lockWait);
+  }
+
   /** A one-network database: 1.2.3.0/24 with {@code {country: COUNTRY}}. */
   private Path city(String country) throws IOException {
     Path p = dir.resolve("city-" + country + ".mmdb");

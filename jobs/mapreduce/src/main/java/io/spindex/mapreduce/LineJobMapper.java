@@ -34,6 +34,9 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * counts to the combiner and reducers.
  */
 public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
+  /** The versions of each index a task JVM holds at most ({@link IndexHolder}). */
+  static final String VERSIONS = "spindex.versions";
+
   static final String OUTPUT = "output";
   static final String REJECTS = "rejects";
   static final List<String> NAMED_OUTPUTS = Arrays.asList(OUTPUT, REJECTS);
@@ -67,6 +70,7 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
   @Override
   protected void setup(Context context) throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
+    IndexHolder.versionsPerIndex(conf.getInt(VERSIONS, IndexHolder.DEFAULT_VERSIONS));
     sink = new TaskOutputs(context, PART);
     task = newTask(conf, new MrTaskSide(HadoopIo.splitName(context.getInputSplit()), context));
     context.getCounter(LineJobTool.GROUP, LineJob.TASKS).increment(1);
