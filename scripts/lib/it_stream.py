@@ -73,7 +73,7 @@ def main():
     jvm = spark.sparkContext._jvm
     fn = jvm.io.spindex.spark.sql.functions
     stream = spark.readStream.text(inbox)
-    label2 = F.Column(fn.try_label(stream._jc.apply("value"), "geo"))
+    label2 = F.Column(fn.try_label(stream._jdf.apply("value"), "geo"))
     out = stream.select("value", F.expr("try_spindex_label(value, 'geo')").alias("sql"),
                         label2.alias("df"))
     query = (out.writeStream.format("memory").queryName("answers")
@@ -104,15 +104,16 @@ def main():
     check(not late, "every micro-batch answered from the version published before it (late: %s)"
           % late[:5])
 
+    heap_now = heap(jvm)  # full collections first: a dropped version's mappings go with them
     held = jvm.io.spindex.index.IndexHolder.versions()
     check(held <= 2, "%d versions held by the executor after %d updates" % (held, updates))
     pid = jvm.java.lang.ProcessHandle.current().pid()
     with open("/proc/%d/maps" % pid, encoding="utf-8") as f:
-        mapped = {line.split()[-1] for line in f if "geo.spx" in line}
-    check(len(mapped) <= 2, "%d index files mapped after %d updates" % (len(mapped), updates))
+        mapped = sorted({line.split()[-1] for line in f if "geo.spx" in line})
+    check(len(mapped) <= 2, "%d index files mapped after %d updates %s"
+          % (len(mapped), updates, [os.path.basename(m) for m in mapped]))
     kept = [n for n in os.listdir(index + ".versions") if n.endswith(".spx")]
     check(len(kept) <= 3, "%d versions kept on disk (--keep 3)" % len(kept))
-    heap_now = heap(jvm)
     limit = max(heap_after_first * 1.10, heap_after_first + (8 << 20))
     check(heap_now <= limit, "executor heap %.1f MiB after %d updates, %.1f MiB after the first"
           % (heap_now / 2 ** 20, updates, heap_after_first / 2 ** 20))

@@ -50,6 +50,9 @@ final class StreamVersions {
     final String batch;
     final Map<String, SparkSides.Resolved> versions = new HashMap<>();
 
+    /** The indexes whose version this batch has logged. */
+    final java.util.Set<String> told = new java.util.HashSet<>();
+
     Chosen(String batch) {
       this.batch = batch;
     }
@@ -94,10 +97,14 @@ final class StreamVersions {
             if (now == ref) {
               return s;
             }
-            LOG.info(
-                String.format(
-                    "%s: micro-batch %s of query %s answers from version %08x (was %08x)",
-                    ref.given(), batch, query, now.headerCrc(), ref.headerCrc()));
+            synchronized (c) {
+              if (c.told.add(ref.given())) {
+                LOG.info(
+                    String.format(
+                        "%s: micro-batch %s of query %s answers from version %08x (was %08x)",
+                        ref.given(), batch, query, now.headerCrc(), ref.headerCrc()));
+              }
+            }
             return s.withTarget(now);
           }
         });
