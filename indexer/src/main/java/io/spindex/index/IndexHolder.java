@@ -100,12 +100,17 @@ public final class IndexHolder {
     versionsPerIndex = n;
   }
 
+  /** How many versions of each index this JVM holds at most. */
+  public static int versionsPerIndex() {
+    return versionsPerIndex;
+  }
+
   /**
    * Returns the index at {@code file} loaded with {@code loader}: a held version when the file is
    * still that version, else a new load (by exactly one caller; the others wait for it).
    */
   public static Acquired acquire(Path file, IndexLoader loader) throws IOException {
-    return acquire(file, loader, null);
+    return acquire(file, loader, null, null);
   }
 
   /**
@@ -118,14 +123,28 @@ public final class IndexHolder {
    */
   public static Acquired acquire(Path file, IndexLoader loader, int headerCrc32c)
       throws IOException {
-    return acquire(file, loader, Integer.valueOf(headerCrc32c));
+    return acquire(file, loader, null, Integer.valueOf(headerCrc32c));
   }
 
-  private static Acquired acquire(Path file, IndexLoader loader, Integer crc) throws IOException {
+  /**
+   * {@link #acquire(Path, IndexLoader, int)} of an engine's local copy ({@code file}: a shipped or
+   * staged copy, whose name says nothing of the index) of the index published at {@code index} (the
+   * path the user gave, or a kept version's): versions of one index count together towards the
+   * bound, wherever their copies lie.
+   */
+  public static Acquired acquire(Path file, IndexLoader loader, String index, int headerCrc32c)
+      throws IOException {
+    return acquire(file, loader, index, Integer.valueOf(headerCrc32c));
+  }
+
+  private static Acquired acquire(Path file, IndexLoader loader, String name, Integer crc)
+      throws IOException {
     Path abs = file.toAbsolutePath().normalize();
     Key key =
         new Key(
-            KeptVersions.publishedOf(abs),
+            name != null
+                ? KeptVersions.publishedOf(name)
+                : KeptVersions.publishedOf(abs).toString(),
             loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"));
     Slot slot = HELD.computeIfAbsent(key, k -> new Slot());
     Version held = crc != null ? slot.byCrc(crc) : slot.byFile(abs, Snapshots.Stat.of(abs));
@@ -141,7 +160,7 @@ public final class IndexHolder {
       IndexHeader header = Loader.readHeader(abs);
       Path from = abs;
       if (crc != null && header.headerCrc32c() != crc) {
-        from = KeptVersions.find(key.published, crc);
+        from = KeptVersions.find(KeptVersions.publishedOf(abs), crc);
         if (from == null) {
           throw changedWhileInUse(abs, crc, header.headerCrc32c());
         }
@@ -288,10 +307,12 @@ public final class IndexHolder {
   }
 
   private static final class Key {
-    final Path published;
+    /** The published path of the index (for a kept version, the file it was published at). */
+    final String published;
+
     final String loader;
 
-    Key(Path published, String loader) {
+    Key(String published, String loader) {
       this.published = published;
       this.loader = loader;
     }

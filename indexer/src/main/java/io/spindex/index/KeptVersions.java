@@ -63,6 +63,20 @@ public final class KeptVersions {
     return parent.resolveSibling(name.substring(0, name.length() - SUFFIX.length()));
   }
 
+  /**
+   * {@link #publishedOf(Path)} for a path or URI as text ({@code
+   * hdfs://nn/geo.spx.versions/T-CRC.spx} gives {@code hdfs://nn/geo.spx}).
+   */
+  public static String publishedOf(String path) {
+    int slash = path.lastIndexOf('/');
+    String name = path.substring(slash + 1);
+    String parent = slash < 0 ? "" : path.substring(0, slash);
+    if (!NAME.matcher(name).matches() || !parent.endsWith(SUFFIX)) {
+      return path;
+    }
+    return parent.substring(0, parent.length() - SUFFIX.length());
+  }
+
   /** The file name of a version published at {@code when} with header checksum {@code crc}. */
   public static String fileName(Instant when, int crc) {
     return STAMP.format(when) + "-" + String.format(Locale.ROOT, "%08x", crc) + ".spx";

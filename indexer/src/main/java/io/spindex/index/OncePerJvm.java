@@ -88,6 +88,11 @@ public final class OncePerJvm<K, V> {
     }
   }
 
+  /** Forgets the value of {@code key}: the next caller computes it again. */
+  public void forget(K key) {
+    values.remove(key);
+  }
+
   /** Forgets every value. */
   public void clear() {
     values.clear();

@@ -54,7 +54,8 @@ public interface TaskSide {
     }
     IndexHolder.Acquired a =
         f.headerCrc() >= 0
-            ? IndexHolder.acquire(local, l, (int) f.headerCrc())
+            ? IndexHolder.acquire(
+                local, l, KeptVersions.publishedOf(f.given()), (int) f.headerCrc())
             : IndexHolder.acquire(local, l);
     if (a.loadedByThisCall()) {
       loaded(a, loader);

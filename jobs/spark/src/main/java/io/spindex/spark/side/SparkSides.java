@@ -43,7 +43,13 @@ public final class SparkSides {
     SparkDriver driver = new SparkDriver(sc);
     String scheme = URI.create(path.replace(" ", "%20")).getScheme();
     boolean localPath = scheme == null || scheme.equals("file") || scheme.length() == 1;
-    SideFile f = driver.ship(path, sc.sc().isLocal() && localPath ? "local" : "auto");
+    // As the jobs' --index-ship (spark.spindex.index-ship): auto, or local for a path every node
+    // sees (a shared file system); in local mode a local file is read where it is.
+    String how = spark.conf().get(SpindexConf.PREFIX + "index-ship", "auto").trim();
+    if (how.equals("auto") && sc.sc().isLocal() && localPath) {
+      how = "local";
+    }
+    SideFile f = driver.ship(path, how);
     IndexHeader h = driver.indexHeader(f);
     driver.shipPending();
     return new Resolved(f.pinned(h), h);

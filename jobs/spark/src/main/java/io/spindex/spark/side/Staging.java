@@ -5,6 +5,8 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.index.IndexHolder;
+import io.spindex.index.KeptVersions;
 import io.spindex.index.OncePerJvm;
 import io.spindex.job.SideFile;
 import io.spindex.stage.StageResult;
@@ -31,6 +33,15 @@ import org.apache.spark.SparkFiles;
  */
 public final class Staging {
   private static final OncePerJvm<String, Path> STAGED = new OncePerJvm<>();
+
+  /**
+   * The staged versions of each index (by its published path), oldest first: as many as {@link
+   * IndexHolder#versionsPerIndex} stay on disk, older copies are deleted (a JVM that maps one keeps
+   * its pages; a task that still wants that version stages it again), so that a stream over many
+   * updates keeps a bounded number of copies.
+   */
+  private static final java.util.Map<String, java.util.LinkedHashMap<String, Path>> BY_INDEX =
+      new java.util.HashMap<>();
 
   private Staging() {}
 
@@ -61,9 +72,30 @@ public final class Staging {
               if (r.copied()) {
                 Ledger.staged(ref.location(), r.bytes(), r.elapsedNanos());
               }
+              keep(KeptVersions.publishedOf(ref.location()), key, r.destination());
               return r.destination();
             })
         .value();
+  }
+
+  /** Notes a staged copy, and deletes the oldest of its index's beyond the bound. */
+  private static void keep(String index, String key, Path copy) throws IOException {
+    java.util.List<java.util.Map.Entry<String, Path>> dropped = new java.util.ArrayList<>();
+    synchronized (BY_INDEX) {
+      java.util.LinkedHashMap<String, Path> staged =
+          BY_INDEX.computeIfAbsent(index, k -> new java.util.LinkedHashMap<>());
+      staged.remove(key);
+      staged.put(key, copy);
+      java.util.Iterator<java.util.Map.Entry<String, Path>> it = staged.entrySet().iterator();
+      while (staged.size() > IndexHolder.versionsPerIndex() && it.hasNext()) {
+        dropped.add(it.next());
+        it.remove();
+      }
+    }
+    for (java.util.Map.Entry<String, Path> e : dropped) {
+      STAGED.forget(e.getKey());
+      java.nio.file.Files.deleteIfExists(e.getValue());
+    }
   }
 
   /** A Hadoop file as a staging source; length and time come from one status call. */
