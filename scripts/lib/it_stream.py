@@ -140,6 +140,10 @@ def executor_pid(spark):
 
 def executor_heap(spark):
     """The executor's heap in use after full collections, in bytes (the smallest of three)."""
+    # The driver first: Spark frees a broadcast (a micro-batch's task binary, cached by the
+    # executor) when the driver has collected its last reference to it.
+    spark.sparkContext._jvm.java.lang.System.gc()
+    time.sleep(2)
     pid = str(executor_pid(spark))
     used = []
     for _ in range(3):
