@@ -13,7 +13,9 @@ access mode, any Spark Connect server), answered by ``spindex.open`` in the Pyth
 ``label``/``lookup``/``contains`` return UDFs of one column (text, integers or binary): Arrow UDFs
 (``pyspark.sql.functions.arrow_udf``, pyarrow arrays in and out) where the Spark line has them
 (4.1 and later), pandas UDFs otherwise. Each Python worker opens the index once (the whole file is
-checked then) and keeps it for every later batch. An address that does not parse is NULL, as the
+checked then) and keeps it for every later batch; when the file is replaced (``spindex update``),
+a worker opens the new version at the first rows of its next task, so that a task, and a stream's
+micro-batch, answers from one version. An address that does not parse is NULL, as the
 ``try_`` functions of the jar give it (with a pandas UDF, ``lookup`` of a miss is a struct of NULL
 fields: a pandas UDF cannot return a NULL struct). ``lookup``'s STRUCT type is read from the index on the
 driver, so the path must be readable there too.
@@ -30,7 +32,8 @@ import threading
 
 import pyarrow as pa
 
-_open = {}
+_open = {}  # resolved path -> (the file's identity, Index): the newest version opened
+_task = {}  # resolved path -> (task, Index): the version a task answers from
 _lock = threading.Lock()
 
 
@@ -64,20 +67,39 @@ def _resolve(path):
                             % (path, name, os.getcwd()))
 
 
+def _task_key():
+    """The running Spark task (stage, partition, attempt), or None outside a task."""
+    try:
+        from pyspark import TaskContext
+
+        tc = TaskContext.get()
+    except Exception:  # no Spark in this process
+        return None
+    if tc is None:
+        return None
+    return (tc.stageId(), tc.partitionId(), tc.attemptNumber())
+
+
 def index(path):
-    """The index at ``path`` as this process opened it (once; again when the file changed)."""
+    """The index at ``path`` as this process opened it: once, and again when the file changed
+    (another inode, size or modification time), at a task's first rows, so that every row of a
+    task (and of a stream's micro-batch) answers from one version. The version before is let go
+    (its mapping freed once no batch uses it): a worker holds one version of each index."""
     from spindex._index import Index
 
     real = _resolve(os.fspath(path))
-    st = os.stat(real)
-    key = (real, st.st_size, st.st_mtime_ns)
-    idx = _open.get(key)
-    if idx is None:
-        with _lock:
-            idx = _open.get(key)
-            if idx is None:
-                idx = _open[key] = Index(real, threads=1)  # Spark runs a worker per core
-    return idx
+    task = _task_key()
+    with _lock:
+        held = _task.get(real)
+        if held is not None and task is not None and held[0] == task:
+            return held[1]
+        st = os.stat(real)
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        current = _open.get(real)
+        if current is None or current[0] != identity:
+            current = _open[real] = (identity, Index(real, threads=1))  # a worker per core
+        _task[real] = (task, current[1])
+        return current[1]
 
 
 def _ddl(arrow_type):
