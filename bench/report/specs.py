@@ -48,9 +48,7 @@ SET_LOOKUP = [
 ]
 RANGE_LOOKUP = [
     ("heapPrefix", "Spindex `labelId`, heap, /16 prefix table", SPINDEX),
-    ("heapNoPrefix", "Spindex `labelId`, heap, no prefix table", SPINDEX),
     ("mappedPrefix", "Spindex `labelId`, mapped, /16 prefix table", SPINDEX),
-    ("mappedNoPrefix", "Spindex `labelId`, mapped, no prefix table", SPINDEX),
     ("heapPrefixBatch", "Spindex `labelIds` (16 interleaved searches), heap", SPINDEX),
     ("mappedPrefixBatch", "Spindex `labelIds` (16 interleaved searches), mapped", SPINDEX),
     ("binarySearch", "binary search over int[] starts/ends (baseline)", BASELINE),

@@ -108,7 +108,7 @@ public class Ipv6LookupBenchmark {
     Path index4 = data.dir.resolve("ipv4.spx");
     if (source4.isEmpty()) {
       Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
-      BenchFiles.rangeIndex(text4, index4, true);
+      BenchFiles.rangeIndex(text4, index4);
     } else {
       BenchFiles.publishedIndex(Paths.get(source4), index4);
     }

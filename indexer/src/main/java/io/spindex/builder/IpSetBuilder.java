@@ -47,6 +47,17 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
     return this;
   }
 
+  private boolean prefixTable = true;
+
+  /**
+   * Whether to write the optional /16 prefix tables (default yes): off for the benchmarks that
+   * measure what they buy, and for test files that must stay a few hundred bytes.
+   */
+  public IpSetBuilder prefixTable(boolean on) {
+    this.prefixTable = on;
+    return this;
+  }
+
   @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();

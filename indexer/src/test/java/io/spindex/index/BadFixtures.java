@@ -5,10 +5,8 @@
  */
 package io.spindex.index;
 
-import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.ProductIndexBuilder;
-import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -23,11 +21,12 @@ import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
- * Makes the {@code bad/} fixture set: broken index files, each derived from one of two small valid
- * indexes by one deliberate change. Where the change must get past the checksums to reach a deeper
- * check (bounds, order), the checksums are recomputed. Run {@link #main} to regenerate after a
- * deliberate format change; {@code BadFixturesTest} checks that the committed files are exactly
- * what this makes.
+ * Makes the {@code bad/} fixture set: broken index files, each derived from a small valid index by
+ * one deliberate change. The range fixtures were written by the writer of the layouts it no longer
+ * writes, and stay as committed until the readers drop those layouts. Where the change must get
+ * past the checksums to reach a deeper check (bounds, order), the checksums are recomputed. Run
+ * {@link #main} to regenerate after a deliberate format change; {@code BadFixturesTest} checks that
+ * the committed files are exactly what this makes.
  */
 public final class BadFixtures {
   private BadFixtures() {}
@@ -38,22 +37,11 @@ public final class BadFixtures {
     Files.write(
         ipsText,
         "10.0.0.1\n10.0.0.2\n10.0.0.3\n192.168.1.1\n8.8.8.8\n".getBytes(StandardCharsets.UTF_8));
-    Path rangesText = work.resolve("ranges.txt");
-    Files.write(
-        rangesText,
-        "1.0.0.0|1.0.0.255|AU\n1.0.1.0|1.0.3.255|CN\n8.8.8.0|8.8.8.255|US\n"
-            .getBytes(StandardCharsets.UTF_8));
     Path ips = work.resolve("ips.spx");
-    Path ranges = work.resolve("ranges.spx");
     Path withPrefix = work.resolve("ips-prefix.spx");
     // Without the 256 KiB prefix table the fixtures stay tiny; one fixture needs the table.
     new IpSetBuilder().createdMillis(0).prefixTable(false).build(List.of(ipsText), ips);
     new IpSetBuilder().createdMillis(0).build(List.of(ipsText), withPrefix);
-    new IpRangeBuilder()
-        .createdMillis(0)
-        .prefixTable(false)
-        .rangeEnds(RangeEnds.STORED)
-        .build(List.of(rangesText), ranges);
     Path productsText = work.resolve("products.tsv");
     Files.write(
         productsText,
@@ -61,30 +49,11 @@ public final class BadFixtures {
                 + "P001\t사과\t1000\t0\nP002\t배\t2000\t2500\nP003\t감\t3000\t-1\n")
             .getBytes(StandardCharsets.UTF_8));
     Path products = work.resolve("products.spx");
-    new ProductIndexBuilder()
-        .createdMillis(0)
-        .prefixTable(false)
-        .build(List.of(productsText), products);
-    Path dualText = work.resolve("dual.txt");
-    Files.write(
-        dualText,
-        ("1.0.0.0|1.0.0.255|AU\n2001:db8::/48|v6-a\n2001:db8:1::|2001:db8:1::ff|v6-b\n"
-                + "2a00::/16|v6-c\n")
-            .getBytes(StandardCharsets.UTF_8));
-    Path dual = work.resolve("dual.spx");
-    new IpRangeBuilder()
-        .createdMillis(0)
-        .prefixTable(false)
-        .rangeEnds(RangeEnds.STORED)
-        .build(List.of(dualText), dual);
-    byte[] dua = Files.readAllBytes(dual);
-    IndexHeader dh = Loader.readHeader(dual);
+    new ProductIndexBuilder().createdMillis(0).build(List.of(productsText), products);
     byte[] prod = Files.readAllBytes(products);
     IndexHeader ph = Loader.readHeader(products);
     byte[] set = Files.readAllBytes(ips);
-    byte[] rng = Files.readAllBytes(ranges);
     IndexHeader sh = Loader.readHeader(ips);
-    IndexHeader rh = Loader.readHeader(ranges);
     long keys = sh.find(Section.KEYS).offset();
 
     Map<String, byte[]> out = new LinkedHashMap<>();
@@ -103,16 +72,11 @@ public final class BadFixtures {
     out.put("bit-flip-header-rows.spx", flip(set, Layout.OFF_ROWS, 0x01));
     out.put("bit-flip-directory.spx", flip(set, Layout.HEADER_BYTES + 8, 0x40));
     out.put("bit-flip-keys.spx", flip(set, (int) keys + 5, 0x10));
-    out.put(
-        "bit-flip-label-bytes.spx", flip(rng, (int) rh.find(Section.LABEL_BYTES).offset(), 0x02));
     out.put("extended.spx", Arrays.copyOf(set, set.length + 64));
     out.put("section-past-eof.spx", dirField(set, 0, 16, 1L << 20));
     out.put("section-misaligned.spx", dirField(set, 0, 8, keys + 4));
     out.put("row-count-mismatch.spx", put64(set, Layout.OFF_ROWS, 4));
     out.put("unsorted-keys.spx", swapInts(set, sh, Section.KEYS, 0, 1));
-    out.put(
-        "overlapping-ranges.spx", setInt(rng, rh, Section.RANGE_ENDS, 0, 0x01000100 ^ 0x80000000));
-    out.put("label-id-out-of-range.spx", setInt(rng, rh, Section.RANGE_LABELS, 1, 7));
     out.put(
         "prefix-table-wrong.spx",
         setInt(
@@ -121,22 +85,6 @@ public final class BadFixtures {
             Section.PREFIX16,
             2561,
             0));
-    // Dual-stack (format version 2): the IPv6 sections get the same checks as the IPv4 ones.
-    out.put("v6-in-version-1.spx", put16(dua, Layout.OFF_VERSION, 1, true));
-    out.put(
-        "v6-bit-flip-starts.spx",
-        flip(dua, (int) dh.find(Section.RANGE6_STARTS_LO).offset() + 2, 0x01));
-    out.put("v6-unsorted-starts.spx", swapLongs(dua, dh, Section.RANGE6_STARTS_HI, 0, 2));
-    out.put("v6-label-id-out-of-range.spx", setInt(dua, dh, Section.RANGE6_LABELS, 1, 9));
-    out.put("v6-row-count-mismatch.spx", put64(dua, Layout.OFF_ROWS, 5));
-    out.put(
-        "v6-in-ipv4-mapped-block.spx",
-        setLong(
-            setLong(dua, dh, Section.RANGE6_STARTS_HI, 0, Long.MIN_VALUE),
-            dh,
-            Section.RANGE6_STARTS_LO,
-            0,
-            0xFFFF_0000_0000L ^ Long.MIN_VALUE));
     out.put(
         "products-bit-flip-id-hashes.spx",
         flip(prod, (int) ph.find(Section.ID_HASHES).offset() + 3, 0x08));
