@@ -18,7 +18,6 @@ SET_LOAD = [
     ("textSpindex", "text, Spindex parser (parse + sort + dedupe)", SPINDEX),
     ("io", "io (`DataInputStream` over `BufferedInputStream`)", SPINDEX),
     ("nio", "nio (`FileChannel` + direct buffer → int[])", SPINDEX),
-    ("mmap", "mmap (map, bulk copy → int[])", SPINDEX),
     ("mapped", "mapped (zero-copy, CRC32C checked)", SPINDEX),
     ("mappedUnchecked", "mapped, unchecked (header only)", SPINDEX),
     ("memcpy", "memcpy reference (`System.arraycopy` into a fresh int[])", BASELINE),

@@ -50,7 +50,7 @@ public final class IndexVerifier {
   public static IndexHeader checksums(Path file, String shownAs) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
-      SectionSource.assemble(h, "verify", new MapSource(h, ch, false, true));
+      SectionSource.assemble(h, "verify", new MapSource(h, ch, true));
       return h;
     } catch (CorruptIndexException e) {
       throw shown(e, file, shownAs);

@@ -18,17 +18,9 @@ final class NioSource implements SectionSource {
   private final ByteBuffer buffer =
       ByteBuffer.allocateDirect(Loader.NIO_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
 
-  private final boolean ipv6Rows;
-
-  NioSource(IndexHeader header, FileChannel channel, boolean ipv6Rows) {
+  NioSource(IndexHeader header, FileChannel channel) {
     this.header = header;
     this.channel = channel;
-    this.ipv6Rows = ipv6Rows;
-  }
-
-  @Override
-  public boolean ipv6Rows() {
-    return ipv6Rows;
   }
 
   @Override

@@ -28,15 +28,6 @@ interface SectionSource {
   }
 
   /**
-   * Whether IPv6 ranges read into heap arrays are rearranged into {@link Rows6} (what the heap
-   * loaders do): every strategy but {@link Loader#heapColumns()}, which keeps the file's columns
-   * for the benchmark that compares the two. Views over a mapping stay columns whatever this says.
-   */
-  default boolean ipv6Rows() {
-    return true;
-  }
-
-  /**
    * Whether the columns are views over a mapping ({@link Loader#MAPPED}, {@link
    * Loader#mappedUnchecked()}), so that packed rows are read in place rather than unpacked.
    */
@@ -149,7 +140,7 @@ interface SectionSource {
       // loader alike: read in place by mapped, copied by the heap loaders.
       if (packed6Bytes != null) {
         rows6 = Tiled6.inPlace(packed6Bytes, starts6);
-      } else if (source.ipv6Rows() && onHeap(starts6)) {
+      } else if (onHeap(starts6)) {
         Tiled6 t = Tiled6.ofRows(packed6.toArray(), starts6);
         rows6 = t;
         starts6 = t.starts();
@@ -157,7 +148,6 @@ interface SectionSource {
         labels6 = t.labels();
       }
     } else if (starts6.size() > 0
-        && source.ipv6Rows()
         && source.checksRows()
         && onHeap(starts6)
         && (tiled6 || onHeap(ends6))
@@ -198,7 +188,7 @@ interface SectionSource {
         new IpRanges.Extras(schema, sourceInfo(h, source), aliases(h, source), tiled6));
   }
 
-  /** Whether both columns of the keys are heap arrays (io, nio, mmap, text), not mapped views. */
+  /** Whether both columns of the keys are heap arrays (io, nio, text), not mapped views. */
   private static boolean onHeap(Keys128 keys) {
     return keys.hiColumn().onHeap() && keys.loColumn().onHeap();
   }

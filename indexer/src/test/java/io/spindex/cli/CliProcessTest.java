@@ -118,7 +118,7 @@ class CliProcessTest {
     Run l = spindex(input, "lookup", "r.spx");
     assertEquals(0, l.exit, l.err);
     assertEquals(Files.readString(golden("lookup-expected.tsv")), l.out);
-    for (String loader : new String[] {"io", "nio", "mmap"}) {
+    for (String loader : new String[] {"io", "nio"}) {
       assertEquals(l.out, spindex(input, "lookup", "--loader", loader, "r.spx").out, loader);
     }
     assertTrue(b.out.matches("(?s).*\\bgap rows\\s+[1-9].*"), b.out);
@@ -281,7 +281,7 @@ class CliProcessTest {
     assertEquals(0, spindex(null, "build", "ips", "ips.txt").exit);
     Run r = spindex(null, "bench-load", "ips.spx", "--runs", "2", "--source", "ips.txt", "--json");
     assertEquals(0, r.exit, r.err);
-    for (String l : new String[] {"io", "nio", "mmap", "mapped", "text", "memcpy"}) {
+    for (String l : new String[] {"io", "nio", "mapped", "text", "memcpy"}) {
       assertTrue(r.out.contains("{\"loader\":\"" + l + "\",\"runs\":2,"), r.out);
     }
     assertTrue(r.out.contains("\"loader\":\"nio\",\"runs\":2,\"minMs\""), r.out);
@@ -297,7 +297,7 @@ class CliProcessTest {
     assertEquals(0, spindex(null, "build", "ranges", "v6.txt", "-o", "v6.spx").exit);
     Run r = spindex(null, "bench-load", "v6.spx", "--runs", "2", "--source", "v6.txt", "--json");
     assertEquals(0, r.exit, r.err);
-    for (String l : new String[] {"io", "nio", "mmap", "mapped", "text", "memcpy"}) {
+    for (String l : new String[] {"io", "nio", "mapped", "text", "memcpy"}) {
       assertTrue(r.out.contains("{\"loader\":\"" + l + "\",\"runs\":2,"), r.out);
     }
   }

@@ -91,7 +91,7 @@ class IndexReaderFuzzTest {
 
   private static void loadersAgree() throws IOException {
     String first = null;
-    for (IndexLoader l : new IndexLoader[] {Loader.IO, Loader.NIO, Loader.MMAP, Loader.MAPPED}) {
+    for (IndexLoader l : new IndexLoader[] {Loader.IO, Loader.NIO, Loader.MAPPED}) {
       String answers;
       try {
         answers = answers(l.load(file));

@@ -49,7 +49,7 @@ class Ipv6RowsTest {
   @Test
   void heapLoadersCopyTheRowsAndMappedReadsThemInPlace() throws IOException {
     Path file = Ranges6.build(dir, List.of(), tiesAndOddRanges(), OverlapPolicy.FAIL);
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+    for (Loader l : List.of(Loader.IO, Loader.NIO)) {
       assertNotNull(l.load(file).asRanges().tiled6Rows(), l.loaderName());
     }
     for (IndexLoader l : List.of(Loader.MAPPED, Loader.mappedUnchecked())) {
@@ -102,7 +102,7 @@ class Ipv6RowsTest {
       Files.write(file, damaged);
       assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
       IpRanges mapped = Loader.MAPPED.load(file).asRanges();
-      for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+      for (Loader l : List.of(Loader.IO, Loader.NIO)) {
         sameAnswers(mapped, l.load(file).asRanges(), keys, l.loaderName());
       }
     }
@@ -133,7 +133,7 @@ class Ipv6RowsTest {
     assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
     IpRanges mapped = Loader.MAPPED.load(file).asRanges();
     int n = mapped.ipv6Size();
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+    for (Loader l : List.of(Loader.IO, Loader.NIO)) {
       IpRanges r = l.load(file).asRanges();
       for (int row = 0; row < n; row++) {
         for (long d : new long[] {-1, 0, 1}) {

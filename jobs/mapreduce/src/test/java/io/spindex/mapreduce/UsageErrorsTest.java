@@ -149,7 +149,7 @@ class UsageErrorsTest {
     oneLine(2, "--output is required", "ep-diff", "--input", "x", "--yesterday", "z");
     oneLine(2, "unknown option --colour", ipLookup("--colour", "red"));
     // Options of another job are unknown to this one.
-    oneLine(2, "unknown option --loader", epTransform("--loader", "mmap"));
+    oneLine(2, "unknown option --loader", epTransform("--loader", "nio"));
     oneLine(2, "unknown option --mode", epDiff("--mode", "count"));
     oneLine(2, "unknown option --spec", epDiff("--spec", spec));
     oneLine(2, "needs a value", ipLookup("--mode"));

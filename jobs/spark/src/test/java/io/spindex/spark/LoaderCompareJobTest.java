@@ -57,7 +57,7 @@ class LoaderCompareJobTest {
     assertEquals(6, csv.size());
     for (int i = 1; i < csv.size(); i++) {
       String[] f = csv.get(i).split(",");
-      assertEquals(Arrays.asList("text", "io", "nio", "mmap", "mapped").get(i - 1), f[0]);
+      assertEquals(Arrays.asList("text", "io", "nio", "mapped").get(i - 1), f[0]);
       assertEquals("1", f[1]);
       assertEquals("3", f[2]);
       assertTrue(Double.parseDouble(f[3]) <= Double.parseDouble(f[4]));
