@@ -389,7 +389,8 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   /**
    * The IPv4 rows (docs/FORMAT.md, "IPv4 ranges"): a row a range and a row a gap after one, each
    * start as its 16 bits below the /16 block of {@code prefix16}, each label id in the fewest bytes
-   * that hold every id and the gap's; the /24 sub-tables of the dense blocks.
+   * that hold every id and the gap's; the /24 sub-tables of the dense blocks. Without rows, no
+   * tables.
    */
   private void packedRows(IndexWriter w, RangeFlattener.Flat flat, int gaps, int labels)
       throws InputException {
@@ -408,10 +409,13 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     w.bytes(Section.RANGE_STARTS_LOW, low, low.length);
     byte[] ids = PackedRows.labelIds(t[1], n, idBytes);
     w.bytes(Section.ROW_LABEL_IDS, ids, ids.length);
+    if (n == 0) {
+      return; // no IPv4 rows: no tables to place them
+    }
     int[] prefix = prefixTable(t[0], n);
     w.ints(Section.PREFIX16, prefix, prefix.length);
     // A block of more than denseRows ranges has about n / ranges times as many rows.
-    int minRows = flat.size == 0 ? denseRows : (int) ((long) denseRows * n / flat.size);
+    int minRows = (int) ((long) denseRows * n / flat.size);
     int[] sub = IndexWriter.subTables(t[0], flat.size, prefix, minRows, subTableBudget);
     if (sub != null) {
       w.ints(Section.PREFIX24, sub, sub.length);
@@ -421,7 +425,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   /**
    * The IPv6 rows (docs/FORMAT.md, "IPv6 ranges"): a row a range and a row a gap after one, the
    * starts' halves (the low ones only when one is not 0), the /16 prefix table and the prefix6
-   * tables sized for the packed rows, each row packed with its label id.
+   * tables sized for the rows, each row with its label id.
    */
   private void packedRows6(IndexWriter w, Ipv6RangeRows.Flat flat6, int gaps) {
     int[] labels = new int[Math.addExact(flat6.size, gaps)];
@@ -429,9 +433,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     int n = labels.length;
     boolean lowsZero = lowHalvesZero(t[1], n);
     w.longs(Section.RANGE6_STARTS_HI, t[0], n);
-    if (lowsZero) {
-      w.bytes(Section.RANGE6_STARTS_LO_ZERO, new byte[0], 0);
-    } else {
+    if (!lowsZero) {
       w.longs(Section.RANGE6_STARTS_LO, t[1], n);
     }
     int[] prefix = IndexWriter.prefixTable128(t[0], n);
@@ -439,13 +441,12 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     // The tables' budget is a share of 36 bytes a range (its start, end and label id), so that gap
     // rows do not buy a file more tables.
     int rowBytes = (int) ((36L * flat6.size + n - 1) / n);
-    int[] tables = IndexWriter.tablesForPackedRows6(t[0], n, prefix, rowBytes, ipv6TableBudget);
+    int[] tables = IndexWriter.tablesForRows6(t[0], n, prefix, rowBytes, ipv6TableBudget);
     if (tables != null) {
       w.ints(Section.PREFIX6, tables, tables.length);
     }
-    long[] packed =
-        IndexWriter.packedRows6(t[0], lowsZero ? null : t[1], labels, n, prefix, tables);
-    w.longs(Section.TILED6_ROWS, packed, n);
+    long[] packed = IndexWriter.rows6(t[0], lowsZero ? null : t[1], labels, n, prefix, tables);
+    w.longs(Section.RANGE6_ROWS, packed, n);
   }
 
   /**

@@ -108,10 +108,8 @@ public final class SpindexCli implements Runnable {
         "spindex "
             + (v == null ? "dev" : v)
             + ", index format "
-            + IndexHeader.NEWEST_FORMAT_VERSION
-            + " (reads 1 to "
-            + IndexHeader.NEWEST_FORMAT_VERSION
-            + ")"
+            + IndexHeader.FORMAT_VERSION
+            + " (reads format 1)"
       };
     }
   }

@@ -68,7 +68,8 @@ public enum Loader implements IndexLoader {
   /**
    * {@link #MAPPED} without section checksums: ready in microseconds whatever the size once the
    * host holds a snapshot of the version (the first load copies the file), for files that {@code
-   * spindex verify} or a staging step has already checked. The header is still checked.
+   * spindex verify} or a staging step has already checked. The header is still checked, and so are
+   * the {@code prefix6} tables that every IPv6 lookup walks (as many reads as the walk's layout).
    */
   public static IndexLoader mappedUnchecked() {
     return new IndexLoader() {

@@ -81,12 +81,17 @@ final class MapSource implements SectionSource {
   }
 
   @Override
+  public void skip(SectionEntry e) throws IOException {
+    map(e);
+  }
+
+  @Override
   public ByteBuffer bytes(SectionEntry e) throws IOException {
     ByteBuffer[] chunks = map(e);
     if (chunks.length != 1) {
       throw CorruptIndexException.at(
           header.file(),
-          "section '" + e.section().displayName() + "'",
+          "section '" + e.name() + "'",
           e.offset(),
           "at most " + CHUNK_BYTES + " bytes",
           e.length() + " bytes");

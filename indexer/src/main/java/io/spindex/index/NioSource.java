@@ -46,7 +46,7 @@ final class NioSource implements SectionSource {
     CRC32C crc = new CRC32C();
     long pos = e.offset();
     long end = e.offset() + e.length();
-    int width = e.section().width();
+    int width = e.width();
     int filled = 0;
     while (pos < end) {
       buffer.clear();
@@ -60,6 +60,11 @@ final class NioSource implements SectionSource {
       filled += buffer.remaining() / width;
     }
     SectionSource.checkCrc(header, e, crc);
+  }
+
+  @Override
+  public void skip(SectionEntry e) throws IOException {
+    read(e, (b, filled) -> {});
   }
 
   @Override

@@ -94,7 +94,8 @@ class CliProcessTest {
     // The IPv4 rows packed, a row for each gap too.
     assertTrue(inspect.out.contains("ipv4 rows      11\n"), inspect.out);
     assertTrue(inspect.out.contains("ipv6 rows      2\n"), inspect.out);
-    assertTrue(inspect.out.contains("(ranges stored without their ends, packed)"), inspect.out);
+    assertTrue(inspect.out.contains("format         1.0\n"), inspect.out);
+    assertTrue(inspect.out.contains("ipv4 gap rows  4\n"), inspect.out);
     assertEquals(0, spindex(null, "verify", "r.spx").exit);
     Run fields =
         spindex(

@@ -220,7 +220,7 @@ class RangeRowsTest {
         assertEquals(bits == 96, h.find(Section.RANGE6_STARTS_LO) != null, what);
         // A gap after every range that leaves one, and after the last (up to the top).
         assertEquals(100 + 20 * gapsInFive + (gapsInFive < 5 ? 1 : 0), r.ipv6Size(), what);
-        assertEquals(8L * r.ipv6Size(), h.find(Section.TILED6_ROWS).length(), what);
+        assertEquals(8L * r.ipv6Size(), h.find(Section.RANGE6_ROWS).length(), what);
         assertEquals(100, r.ipv6RangeCount());
         long sixth = bits == 64 ? 0x2001_0db8_0000_0006L : 0x2001_0db8_0000_0000L;
         long lo = bits == 64 ? 7 : 6L << 32 | 7;
@@ -278,7 +278,7 @@ class RangeRowsTest {
     Path file = dir.resolve("rows6.spx");
     new IpRangeBuilder().createdMillis(0).ipv6Tables(100).build(List.of(in), file);
     IndexHeader h = Loader.readHeader(file);
-    assertNotNull(h.find(Section.TILED6_ROWS));
+    assertNotNull(h.find(Section.RANGE6_ROWS));
     assertNotNull(h.find(Section.PREFIX6), "tables over the dense block");
     IndexVerifier.verify(file);
     Tiled6 heapRows = Loader.NIO.load(file).asRanges().tiled6Rows();
@@ -315,17 +315,17 @@ class RangeRowsTest {
     // Damage: a label id beyond the dictionary (refused at open), a key its start does not give
     // (verify), every checking loader answering alike on the latter.
     byte[] b = Files.readAllBytes(file);
-    long rows = h.find(Section.TILED6_ROWS).offset();
+    long rows = h.find(Section.RANGE6_ROWS).offset();
     long row5 = Loader.MAPPED.load(file).asRanges().packedRows6().get(5);
     int labels = Loader.MAPPED.load(file).asRanges().labelCount();
     Path badId =
         write(
             "rows6-bad-id.spx",
-            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 & ~0x7FFF_FFFFL | labels + 1));
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 5, row5 & ~0x7FFF_FFFFL | labels + 1));
     Loaders.rejectedAtOpen(
         badId,
         badId
-            + ": section 'tiled6_rows' at offset "
+            + ": section 'range6_rows' at offset "
             + (rows + 40)
             + ": expected a label id in [0, "
             + labels
@@ -334,11 +334,11 @@ class RangeRowsTest {
     Path badKey =
         write(
             "rows6-bad-key.spx",
-            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 ^ 1L << 40));
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 5, row5 ^ 1L << 40));
     assertTrue(
         verifyMessage(badKey)
             .startsWith(
-                badKey + ": section 'tiled6_rows' at offset " + (rows + 40) + ": expected 0x"),
+                badKey + ": section 'range6_rows' at offset " + (rows + 40) + ": expected 0x"),
         verifyMessage(badKey));
     IpRanges mapped = Loader.MAPPED.load(badKey).asRanges();
     for (IndexLoader l : Loader.values()) {
@@ -397,15 +397,15 @@ class RangeRowsTest {
     assertEquals(4, Loader.MAPPED.load(file).asRanges().ipv6RangeCount());
     IndexVerifier.verify(file);
     byte[] b = Files.readAllBytes(file);
-    long rows = h.find(Section.TILED6_ROWS).offset();
+    long rows = h.find(Section.RANGE6_ROWS).offset();
     long row0 = Loader.MAPPED.load(file).asRanges().packedRows6().get(0);
     Path gapFirst =
         write(
             "six-gap-first.spx",
-            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 0, row0 & ~0x7FFF_FFFFL));
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 0, row0 & ~0x7FFF_FFFFL));
     assertEquals(
         gapFirst
-            + ": section 'tiled6_rows' at offset "
+            + ": section 'range6_rows' at offset "
             + rows
             + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
         verifyMessage(gapFirst));
@@ -479,7 +479,7 @@ class RangeRowsTest {
     new IpRangeBuilder().createdMillis(0).build(List.of(in), packed);
     IndexHeader h = Loader.readHeader(packed);
     assertNull(h.find(Section.RANGE6_STARTS_LO));
-    assertEquals(8L * h.ipv6Rows(), h.find(Section.TILED6_ROWS).length());
+    assertEquals(8L * h.ipv6Rows(), h.find(Section.RANGE6_ROWS).length());
     IndexVerifier.verify(packed);
     long[][] probes = probes6(edges, 20_000, rnd, hi, i -> rnd.nextLong());
     long[] his = probes[0];

@@ -152,8 +152,8 @@ class SubTablesTest {
         dense
             + ": section 'prefix24' at offset "
             + section
-            + ": expected 32768 + k x 128 elements (0 < k < 65536), beside a 'prefix16' section,"
-            + " found 32895 elements",
+            + ": expected 32768 + k x 128 elements (0 < k < 65536), found 32895 elements"
+            + " (131580 bytes)",
         e.getMessage());
   }
 
