@@ -32,6 +32,7 @@ from spindex._functions import (
     try_lookup,
 )
 from spindex._jars import configure, job_jar
+from spindex._version import __version__  # the root pom.xml's revision (see _version)
 
 
 
@@ -62,4 +63,3 @@ __all__ = [
     "try_label",
     "try_lookup",
 ]
-__version__ = "0.1.0"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Sourced by the Spark scripts (submit, local-cluster, demo, it-spark-dist, it-yarn): where the job
-# jar, a Spark launcher and the Java 17 flags come from. Expects $root (the repository) to be set
-# and scripts/lib/java17.sh to be sourced first.
+# Sourced by the Spark scripts (submit, local-cluster, demo, it-spark-dist, it-yarn, bench-spark):
+# where the job jar, a Spark launcher and the Java 17 flags come from. Expects $root (the
+# repository) to be set and scripts/lib/java17.sh to be sourced first.
 
 # The flags Spark's own launcher adds on Java 17 (org.apache.spark.launcher.JavaModuleOptions).
 spark_java17_flags=(
@@ -86,6 +86,41 @@ spark_maven_classpath() {
   module="$(spark_line_module 3.5)"
   spark_job_jar 3.5 >/dev/null
   cat "$root/jobs/spark/$module/target/spark-classpath.txt"
+}
+
+# spark_submit_class CLASS APP_JAR [SPARK-SUBMIT OPTION...] -- [ARGUMENT...]: replaces the shell
+# (exec; call it in a subshell to go on) with CLASS of APP_JAR run by the spark-submit of a
+# distribution ($SPARK_HOME, else the one on PATH), or without one by the embedded default: the
+# same jar on the Maven-resolved Spark classpath through org.apache.spark.deploy.SparkSubmit (what
+# spark-submit runs) with the Java 17 flags and conf/spark-defaults.conf, in local mode unless a
+# --master is given. SPINDEX_EMBEDDED=1 forces the embedded launcher; SPINDEX_JAVA_OPTS adds JVM
+# options to it (default -Xmx2g).
+spark_submit_class() {
+  local class="$1" jar="$2" home log_conf opt
+  shift 2
+  local spark_opts=() master=(--master "local[*]") java_opts=()
+  while (( $# > 0 )) && [[ "$1" != -- ]]; do
+    spark_opts+=("$1")
+    shift
+  done
+  (( $# > 0 )) && shift
+  log_conf="-Dlog4j2.configurationFile=file:$root/conf/log4j2.properties"
+  home="$(spark_home)"
+  if [[ -z "${SPINDEX_EMBEDDED:-}" && -n "$home" ]]; then
+    export SPARK_SUBMIT_OPTS="$log_conf ${SPARK_SUBMIT_OPTS:-}"
+    exec "$home/bin/spark-submit" "${spark_opts[@]}" --class "$class" "$jar" "$@"
+  fi
+  for opt in "${spark_opts[@]}"; do
+    if [[ "$opt" == --master || "$opt" == --master=* ]]; then
+      master=()
+    fi
+  done
+  export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+  read -r -a java_opts <<< "${SPINDEX_JAVA_OPTS:--Xmx2g}"
+  exec "$JAVA_HOME/bin/java" "${spark_java17_flags[@]}" "${java_opts[@]}" "$log_conf" \
+    -cp "$(spark_maven_classpath)" org.apache.spark.deploy.SparkSubmit \
+    "${master[@]}" --properties-file "$root/conf/spark-defaults.conf" "${spark_opts[@]}" \
+    --class "$class" "$jar" "$@"
 }
 
 # The venv that holds pyspark==$1 for the scripts: target/it-venv for 3.5.9 (what it-yarn and the

@@ -5,7 +5,6 @@
  */
 package io.spindex.bench;
 
-import io.spindex.stage.CopyMethod;
 import io.spindex.stage.StageOptions;
 import io.spindex.stage.StageResult;
 import io.spindex.stage.StageSource;
@@ -43,11 +42,17 @@ import org.openjdk.jmh.annotations.TearDown;
     value = 1,
     jvmArgsAppend = {"-Xmx1g"})
 public class CopyBenchmark {
+  /** The method of {@code spindex stage}. */
+  static final String STAGE = "transfer-to";
+
   /** File size in MB (the article copied 321 MB). */
   @Param("300")
   public int mb;
 
-  /** The copy method, by its {@code spindex stage --method} name. */
+  /**
+   * The copy method: {@code transfer-to} is {@code spindex stage} itself ({@link
+   * StageSource#local}), the others are {@link CopyMethod}s.
+   */
   @Param({
     "stream-byte",
     "stream-array",
@@ -63,6 +68,7 @@ public class CopyBenchmark {
   private Path dir;
   private Path file;
   private Path target;
+  private StageSource source;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -82,6 +88,10 @@ public class CopyBenchmark {
       }
     }
     target = dir.resolve("copy.bin");
+    source =
+        method.equals(STAGE)
+            ? StageSource.local(file)
+            : CopyMethod.byBenchName(method).source(file);
   }
 
   @Setup(Level.Invocation)
@@ -98,8 +108,7 @@ public class CopyBenchmark {
   @Benchmark
   public long copy() throws IOException {
     StageOptions options = StageOptions.defaults().check(StageOptions.Check.SIZE).force(true);
-    return bytes(
-        Stager.stage(StageSource.local(file, CopyMethod.byCliName(method)), target, options));
+    return bytes(Stager.stage(source, target, options));
   }
 
   static long bytes(StageResult r) {

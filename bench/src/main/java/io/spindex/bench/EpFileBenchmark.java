@@ -47,7 +47,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * spindex ep transform} itself on the same feed in the same run, with the example spec of {@code
  * conf/}, on one and on two threads: the EP issue's goals are ratios against {@link #channelCopy}
  * and {@link #lineBufferedReader}. The feed is {@code spindex gen ep} output (about 655 bytes a
- * row, Korean text, 0.1 % defective rows that the transform rejects).
+ * row, Korean text, 0.1 % defective rows that the transform rejects), or any feed of your own
+ * ({@link #feed}) to time your spec on your data:
+ *
+ * <pre>{@code
+ * java -jar bench/target/benchmarks.jar \
+ *   'EpFileBenchmark.(channelCopy|lineBufferedReader|transform.*)' \
+ *   -p feed=big.tsv -p spec=conf/ep-transform.example.conf -prof io.spindex.bench.CpuTimeProfiler
+ * }</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -65,6 +72,13 @@ public class EpFileBenchmark {
   @Param("200")
   public int mb;
 
+  /**
+   * An EP file to read instead of a generated one (plain, not gzip; {@link #mb} is then ignored).
+   * Empty: a generated feed of {@link #mb} MB.
+   */
+  @Param("")
+  public String feed;
+
   /** The transform spec, relative to the working directory (scripts/bench runs in the root). */
   @Param("conf/ep-transform.example.conf")
   public String spec;
@@ -78,11 +92,15 @@ public class EpFileBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = BenchFiles.scratch("ep");
-    source = dir.resolve("ep.tsv");
     target = dir.resolve("copy.tsv");
     rejects = dir.resolve("rejects.tsv");
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(source), 1 << 16)) {
-      new EpGenerator(mb * 1_000_000L / ROW_BYTES, BenchFiles.SEED, 0.001).writeTo(out);
+    if (!feed.isEmpty()) {
+      source = Paths.get(feed);
+    } else {
+      source = dir.resolve("ep.tsv");
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(source), 1 << 16)) {
+        new EpGenerator(mb * 1_000_000L / ROW_BYTES, BenchFiles.SEED, 0.001).writeTo(out);
+      }
     }
     transformSpecFile = Paths.get(spec);
     TransformSpec.load(transformSpecFile); // a bad spec fails in setup, not in the measurement

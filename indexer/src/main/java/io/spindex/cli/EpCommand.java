@@ -19,12 +19,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code spindex ep transform|diff|bench}: EP product feeds on one machine. */
+/** {@code spindex ep transform|diff}: EP product feeds on one machine. */
 @Command(
     name = "ep",
     mixinStandardHelpOptions = true,
     description = "EP product feeds: transform with a spec, diff against yesterday's index.",
-    subcommands = {EpCommand.Transform.class, EpDiffCommand.class, EpBenchCommand.class})
+    subcommands = {EpCommand.Transform.class, EpDiffCommand.class})
 final class EpCommand {
 
   /** The options of every EP command that writes a feed, beside its {@code -o}. */

@@ -10,10 +10,12 @@ import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
 import io.spindex.text.InputException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -37,6 +39,7 @@ import picocli.CommandLine.Command;
       EpCommand.class,
       BenchLoadCommand.class,
       FetchCommand.class,
+      UpdateCommand.class,
       StageCommand.class,
       RunCommand.class,
       CommandLine.HelpCommand.class
@@ -65,6 +68,12 @@ public final class SpindexCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new SpindexCli());
     cl.setExecutionExceptionHandler(SpindexCli::onError);
+    for (CommandLine kind : cl.getSubcommands().get("update").getSubcommands().values()) {
+      // The build options an update takes are the build's own, listed from its option table.
+      kind.getCommandSpec()
+          .usageMessage()
+          .footer(UpdateCommand.buildOptionsHelp(kind.getCommandName()));
+    }
     return cl;
   }
 
@@ -99,18 +108,45 @@ public final class SpindexCli implements Runnable {
     return EXIT_FAILURE;
   }
 
-  /** Version from the jar manifest, or "dev" when run from classes. */
+  /**
+   * What {@code spindex --version} prints: the Spindex version, the index format version it writes
+   * and reads, and the git commit the jar was built from ({@code -dirty} when the checkout had
+   * uncommitted changes). The build writes the version and the commit into build.properties; a
+   * build without git metadata (a source archive) has no commit: "unknown".
+   */
   static final class Version implements CommandLine.IVersionProvider {
+    /** The index format version (major.minor) this code writes; it reads any minor of the major. */
+    static final String INDEX_FORMAT = IndexHeader.FORMAT_VERSION;
+
+    static final String UNKNOWN = "unknown";
+
     @Override
-    public String[] getVersion() {
-      String v = SpindexCli.class.getPackage().getImplementationVersion();
+    public String[] getVersion() throws IOException {
+      Properties build = new Properties();
+      try (InputStream in = SpindexCli.class.getResourceAsStream("build.properties")) {
+        if (in != null) {
+          build.load(in);
+        }
+      }
+      return lines(build);
+    }
+
+    static String[] lines(Properties build) {
+      String commit = filled(build, "commit");
+      if (!commit.equals(UNKNOWN) && "true".equals(filled(build, "dirty"))) {
+        commit += "-dirty";
+      }
       return new String[] {
-        "spindex "
-            + (v == null ? "dev" : v)
-            + ", index format "
-            + IndexHeader.FORMAT_VERSION
-            + " (reads format 1)"
+        "spindex " + filled(build, "version"),
+        "index format " + INDEX_FORMAT + " (writes and reads)",
+        "commit " + commit
       };
+    }
+
+    /** A value the build filled in, or "unknown" for none or a placeholder it left. */
+    private static String filled(Properties build, String key) {
+      String v = build.getProperty(key, "").trim();
+      return v.isEmpty() || v.contains("${") ? UNKNOWN : v;
     }
   }
 }

@@ -6,7 +6,6 @@
 package io.spindex.cli;
 
 import io.spindex.index.CorruptIndexException;
-import io.spindex.stage.CopyMethod;
 import io.spindex.stage.StageException;
 import io.spindex.stage.StageOptions;
 import io.spindex.stage.StageResult;
@@ -67,15 +66,6 @@ final class StageCommand implements Callable<Integer> {
       description = "Wait this long for another process staging DST (default ${DEFAULT-VALUE}).")
   long lockTimeoutSeconds;
 
-  @Option(
-      names = "--method",
-      paramLabel = "NAME",
-      hidden = true,
-      description =
-          "Copy method, for benchmarks: stream-byte, stream-array, channel-8k,"
-              + " channel-1m, map, transfer-to (default), transfer-from, files-copy.")
-  String method;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -87,7 +77,6 @@ final class StageCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--check: unknown '" + check + "': expected checksums, deep or size");
     }
-    CopyMethod m = method == null ? CopyMethod.DEFAULT : CopyMethod.byCliName(method);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (!Files.isRegularFile(source)) {
@@ -104,7 +93,7 @@ final class StageCommand implements Callable<Integer> {
               .force(force)
               .lockTimeout(Duration.ofSeconds(lockTimeoutSeconds))
               .progress(progress.counter()::add);
-      r = Stager.stage(StageSource.local(source, m), dst, options);
+      r = Stager.stage(StageSource.local(source), dst, options);
     } catch (StageException | CorruptIndexException e) {
       return FetchCommand.fail(err, e.getMessage());
     } catch (NoSuchFileException e) {

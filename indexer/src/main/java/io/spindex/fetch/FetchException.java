@@ -52,7 +52,7 @@ public final class FetchException extends IOException {
   }
 
   /** The HTTP status that caused it, or 0. */
-  int status() {
+  public int status() {
     return status;
   }
 

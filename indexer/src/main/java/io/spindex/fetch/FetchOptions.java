@@ -39,6 +39,12 @@ public final class FetchOptions {
   final SSLContext sslContext;
   final FetchListener listener;
 
+  /**
+   * The {@code Authorization} header value, sent only to the host of the URL asked for (never to a
+   * host a redirect leads to), or {@code null}. Never printed.
+   */
+  final String authorization;
+
   private FetchOptions(Builder b) {
     this.parallel = b.parallel;
     this.retries = b.retries;
@@ -54,6 +60,7 @@ public final class FetchOptions {
     this.resume = b.resume;
     this.sslContext = b.sslContext;
     this.listener = b.listener;
+    this.authorization = b.authorization;
   }
 
   /** A builder with the defaults. */
@@ -64,6 +71,27 @@ public final class FetchOptions {
   /** The defaults. */
   public static FetchOptions defaults() {
     return builder().build();
+  }
+
+  /** A builder that starts from these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.parallel = parallel;
+    b.retries = retries;
+    b.retryWait = retryWait;
+    b.maxRetryWait = maxRetryWait;
+    b.maxRedirects = maxRedirects;
+    b.maxBytes = maxBytes;
+    b.connectTimeout = connectTimeout;
+    b.stallTimeout = stallTimeout;
+    b.checkpointInterval = checkpointInterval;
+    b.minSplitBytes = minSplitBytes;
+    b.sha256 = sha256;
+    b.resume = resume;
+    b.sslContext = sslContext;
+    b.listener = listener;
+    b.authorization = authorization;
+    return b;
   }
 
   /** Mutable builder of {@link FetchOptions}; not thread-safe. */
@@ -82,6 +110,7 @@ public final class FetchOptions {
     private boolean resume = true;
     private SSLContext sslContext;
     private FetchListener listener = FetchListener.NONE;
+    private String authorization;
 
     private Builder() {}
 
@@ -198,6 +227,23 @@ public final class FetchOptions {
     /** Receives progress and notices (default: none). */
     public Builder listener(FetchListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * HTTP basic authentication for the host of the URL asked for (and only that host: a redirect
+     * elsewhere, such as a download service's signed URL, goes without it), or {@code null} for
+     * none. The credentials appear in no message.
+     */
+    public Builder basicAuth(String user, String password) {
+      this.authorization =
+          user == null
+              ? null
+              : "Basic "
+                  + java.util.Base64.getEncoder()
+                      .encodeToString(
+                          (user + ":" + password)
+                              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return this;
     }
 

@@ -143,6 +143,79 @@ public final class Fetcher {
         sha);
   }
 
+  /** What {@link #probe} found out about a URL without downloading it. */
+  public static final class Probe {
+    private final boolean notModified;
+    private final String etag;
+    private final String lastModified;
+    private final long length;
+    private final String contentType;
+
+    Probe(Http.Probe p) {
+      this.notModified = p.notModified;
+      this.etag = p.validator == null ? null : p.validator.etag;
+      this.lastModified = p.validator == null ? null : p.validator.lastModified;
+      this.length = p.validator == null ? -1 : p.validator.length;
+      this.contentType = p.contentType;
+    }
+
+    /** Whether the server answered 304: the content is the one the validators named. */
+    public boolean notModified() {
+      return notModified;
+    }
+
+    /** The content's ETag, or {@code null} (as given when not modified). */
+    public String etag() {
+      return etag;
+    }
+
+    /** The content's Last-Modified, or {@code null} (as given when not modified). */
+    public String lastModified() {
+      return lastModified;
+    }
+
+    /** Content-Length, or -1. */
+    public long length() {
+      return length;
+    }
+
+    /** Content-Type, or {@code null} (not modified, or not sent). */
+    public String contentType() {
+      return contentType;
+    }
+  }
+
+  /**
+   * Asks whether {@code uri} changed since the content with {@code etag} and {@code lastModified}
+   * (either may be {@code null}; both null asks unconditionally): one conditional GET whose body is
+   * not read. Errors the download would retry are retried the same way.
+   *
+   * @throws FetchException when the server refuses (4xx, 5xx after the retries) or cannot be
+   *     reached
+   */
+  public Probe probe(URI uri, String etag, String lastModified) throws IOException {
+    Http http = new Http(options);
+    Validator known =
+        etag == null && lastModified == null ? null : new Validator(etag, lastModified, -1);
+    long wait = options.retryWait.toMillis();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return new Probe(http.probe(uri, known));
+      } catch (FetchException e) {
+        if (e.kind() != Kind.RETRY || attempt >= options.retries) {
+          throw e;
+        }
+        try {
+          Thread.sleep(Math.min(wait, options.maxRetryWait.toMillis()));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted: " + uri);
+        }
+        wait *= 2;
+      }
+    }
+  }
+
   private static FileLock lock(FileChannel ch, Path part) throws IOException {
     FileLock lock;
     try {
@@ -173,7 +246,7 @@ public final class Fetcher {
   }
 
   /** SHA-256 of a file as lowercase hex. */
-  static String sha256(Path file) throws IOException {
+  public static String sha256(Path file) throws IOException {
     MessageDigest md;
     try {
       md = MessageDigest.getInstance("SHA-256");

@@ -142,6 +142,7 @@ final class Http {
               .timeout(options.stallTimeout)
               .header("User-Agent", "spindex-fetch")
               .header("Accept-Encoding", "identity");
+      authorize(rb, uri, u);
       if (from >= 0) {
         rb.header("Range", "bytes=" + from + "-" + (to >= 0 ? Long.toString(to) : ""));
         if (ifRange != null && ifRange.strongEtag()) {
@@ -164,6 +165,85 @@ final class Http {
         throw new FetchException(Kind.RETRY, what, null, retryAfterMillis(r), status);
       }
       throw new FetchException(Kind.FATAL, what, null, -1, status);
+    }
+  }
+
+  /** What {@link #probe} found: not modified, or the content's validators and type. */
+  static final class Probe {
+    final boolean notModified;
+    final Validator validator;
+    final String contentType;
+    final URI finalUri;
+
+    Probe(boolean notModified, Validator validator, String contentType, URI finalUri) {
+      this.notModified = notModified;
+      this.validator = validator;
+      this.contentType = contentType;
+      this.finalUri = finalUri;
+    }
+  }
+
+  /**
+   * Asks whether {@code uri} changed since {@code known} (its ETag and Last-Modified as {@code
+   * If-None-Match} and {@code If-Modified-Since}; {@code null} asks unconditionally): a 304 is "not
+   * modified"; a 2xx gives the content's validators and type and its body is not read. Statuses are
+   * errors as in {@link #get}.
+   */
+  Probe probe(URI uri, Validator known) throws IOException {
+    List<URI> chain = new ArrayList<>();
+    chain.add(uri);
+    URI u = uri;
+    while (true) {
+      HttpRequest.Builder rb =
+          HttpRequest.newBuilder(u)
+              .GET()
+              .timeout(options.stallTimeout)
+              .header("User-Agent", "spindex-fetch")
+              .header("Accept-Encoding", "identity");
+      authorize(rb, uri, u);
+      if (known != null && known.etag != null) {
+        rb.header("If-None-Match", known.etag);
+      }
+      if (known != null && known.lastModified != null) {
+        rb.header("If-Modified-Since", known.lastModified);
+      }
+      HttpResponse<InputStream> r = send(u, rb.build());
+      int status = r.statusCode();
+      if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
+        r.body().close();
+        u = redirect(chain, u, r);
+        continue;
+      }
+      Response response = new Response(u, r);
+      response.close();
+      if (status == 304) {
+        return new Probe(true, known, null, u);
+      }
+      if (status / 100 == 2) {
+        return new Probe(
+            false,
+            response.validator(response.contentLength()),
+            response.header("Content-Type"),
+            u);
+      }
+      String what = "HTTP " + status + reason(status) + ": " + u;
+      if (status >= 500 || status == 408 || status == 429) {
+        throw new FetchException(Kind.RETRY, what, null, retryAfterMillis(r), status);
+      }
+      throw new FetchException(Kind.FATAL, what, null, -1, status);
+    }
+  }
+
+  /**
+   * Adds the {@code Authorization} header when {@code u} is on the origin (scheme, host, port) of
+   * {@code asked}, the URL the caller asked for: credentials never follow a redirect elsewhere.
+   */
+  private void authorize(HttpRequest.Builder rb, URI asked, URI u) {
+    if (options.authorization != null
+        && asked.getScheme().equalsIgnoreCase(u.getScheme())
+        && asked.getHost().equalsIgnoreCase(u.getHost())
+        && asked.getPort() == u.getPort()) {
+      rb.header("Authorization", options.authorization);
     }
   }
 

@@ -6,6 +6,7 @@
 package io.spindex.gen;
 
 import io.spindex.annotations.Internal;
+import io.spindex.lookup.IpLocator;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.nio.charset.StandardCharsets;

@@ -136,6 +136,21 @@ public final class IndexHeader {
     return sb.toString();
   }
 
+  /**
+   * Which version of an index this is, in one line for summaries, counters and logs: {@code
+   * a38f42af (source sha256 3f2a..., built 2026-11-29T03:00:00Z)}: the header checksum, which names
+   * the content, the SHA-256 of what it was built from, and when it was built.
+   */
+  public String versionText() {
+    return String.format(java.util.Locale.ROOT, "%08x", headerCrc32c)
+        + " (source sha256 "
+        + sourceDigestHex()
+        + ", built "
+        + java.time.Instant.ofEpochMilli(createdMillis)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        + ")";
+  }
+
   /** IPv6 rows of a set or range index (0 for an IPv4-only file); the rest are IPv4 rows. */
   public long ipv6Rows() {
     SectionEntry e = find(kind == IndexKind.IPV4_SET ? Section.KEYS6_HI : Section.RANGE6_STARTS_HI);

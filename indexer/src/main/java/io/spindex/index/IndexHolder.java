@@ -8,28 +8,42 @@ package io.spindex.index;
 import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Holds each index file loaded once per JVM, however many threads, tasks or queries ask for it: the
- * first caller for a file loads it, concurrent callers for the same file wait for that one load and
- * then share the read-only index.
+ * first caller for a version loads it, concurrent callers for the same index wait for that one load
+ * and then share the read-only index.
  *
- * <p>One version per file and load strategy: absolute path, loader name and whether the loader
- * checks the section checksums (a checked request is never answered by an index loaded without the
- * checks). Every acquire compares the file's identity (file key, i.e. device and inode, size and
- * modification time: one {@code stat}, no read) with the held version's; a file replaced by atomic
- * rename is loaded again on the next acquire, and the held version is replaced, so the old one is
- * freed (unmapped, for {@code mapped}) once the last task that still uses it lets it go. A file
- * overwritten in place (same inode, new size or time) is loaded again the same way: no loader's
- * index reads the file after its load ({@code mapped} maps a private snapshot of it), so the tasks
- * that hold the old version finish on it. A failed load is not remembered: the next caller tries
- * again. Thread-safe.
+ * <p>An index is named by its published path (a kept version, {@code OUT.spx.versions/T-CRC.spx},
+ * is a version of {@code OUT.spx}: {@link KeptVersions}) and its load strategy (loader name, and
+ * whether the loader checks section checksums: a checked request is never answered by an index
+ * loaded without the checks). Of each index it holds the last {@link #versionsPerIndex} versions
+ * used (default 2), each known by its header checksum; the least recently used beyond that is
+ * dropped, and freed (unmapped, for {@code mapped}) once the last task that still uses it lets it
+ * go. So a stream that sees fifty updates holds two versions, not fifty.
+ *
+ * <p>{@link #acquire(Path, IndexLoader)} answers the version the file is now: every call compares
+ * the file's identity (file key, i.e. device and inode, size and modification time: one {@code
+ * stat}, no read) with the versions held, and a file replaced by rename (or written in place: no
+ * loader's index reads the file after its load, {@code mapped} maps a private snapshot) is loaded
+ * again. {@link #acquire(Path, IndexLoader, int)} answers one version, the one a job, query or
+ * micro-batch was planned on, whatever the file is now: held, or loaded from the file when it is
+ * still that version, or from the kept version of that checksum. A failed load is not remembered:
+ * the next caller tries again. Thread-safe.
  */
 @Internal
 public final class IndexHolder {
   private static final ConcurrentHashMap<Key, Slot> HELD = new ConcurrentHashMap<>();
+
+  /** The default of {@link #versionsPerIndex}. */
+  public static final int DEFAULT_VERSIONS = 2;
+
+  private static volatile int versionsPerIndex = DEFAULT_VERSIONS;
 
   private IndexHolder() {}
 
@@ -76,37 +90,90 @@ public final class IndexHolder {
   }
 
   /**
-   * Returns the index at {@code file} loaded with {@code loader}: the version held for it when the
-   * file is still the same one, else a new load (by exactly one caller; the others wait for it).
+   * How many versions of each index this JVM holds at most (1 or more). Spark executors set it from
+   * {@code spark.spindex.versions}, MapReduce tasks from {@code spindex.versions}.
+   */
+  public static void versionsPerIndex(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("versions: expected 1 or more, got " + n);
+    }
+    versionsPerIndex = n;
+  }
+
+  /**
+   * Returns the index at {@code file} loaded with {@code loader}: a held version when the file is
+   * still that version, else a new load (by exactly one caller; the others wait for it).
    */
   public static Acquired acquire(Path file, IndexLoader loader) throws IOException {
+    return acquire(file, loader, null);
+  }
+
+  /**
+   * Returns the version of the index at {@code file} whose header checksum is {@code headerCrc32c}:
+   * held, loaded from {@code file} when that is still the version, or loaded from the kept version
+   * of that checksum ({@link KeptVersions#find}).
+   *
+   * @throws CorruptIndexException naming the file when none of these has the version (the file was
+   *     replaced, by other means than {@code spindex update}, while a job or query used it)
+   */
+  public static Acquired acquire(Path file, IndexLoader loader, int headerCrc32c)
+      throws IOException {
+    return acquire(file, loader, Integer.valueOf(headerCrc32c));
+  }
+
+  private static Acquired acquire(Path file, IndexLoader loader, Integer crc) throws IOException {
     Path abs = file.toAbsolutePath().normalize();
-    Key key = new Key(abs, loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"));
+    Key key =
+        new Key(
+            KeptVersions.publishedOf(abs),
+            loader.loaderName() + (loader.checksSections() ? "" : "/unchecked"));
     Slot slot = HELD.computeIfAbsent(key, k -> new Slot());
-    Snapshots.Stat now = Snapshots.Stat.of(abs);
-    Version held = slot.current;
-    if (held != null && held.identity.sameAs(now)) {
+    Version held = crc != null ? slot.byCrc(crc) : slot.byFile(abs, Snapshots.Stat.of(abs));
+    if (held != null) {
       return held.acquired;
     }
     synchronized (slot) {
-      held = slot.current;
-      now = Snapshots.Stat.of(abs);
-      if (held != null && held.identity.sameAs(now)) {
+      Snapshots.Stat now = Snapshots.Stat.of(abs);
+      held = crc != null ? slot.byCrc(crc) : slot.byFile(abs, now);
+      if (held != null) {
         return held.acquired;
       }
       IndexHeader header = Loader.readHeader(abs);
-      if (held != null
-          && held.identity.key == null
-          && held.acquired.index().header().headerCrc32c() == header.headerCrc32c()
-          && held.acquired.bytes() == header.fileLength()) {
-        return held.acquired; // no file key on this file system: the header tells
+      Path from = abs;
+      if (crc != null && header.headerCrc32c() != crc) {
+        from = KeptVersions.find(key.published, crc);
+        if (from == null) {
+          throw changedWhileInUse(abs, crc, header.headerCrc32c());
+        }
+        header = Loader.readHeader(from);
+        now = Snapshots.Stat.of(from);
+      }
+      Version same = slot.byCrc(header.headerCrc32c());
+      if (same != null && same.acquired.bytes() == header.fileLength()) {
+        // The same version under another name (the published file and its kept version), or a
+        // file system without file keys: the header tells.
+        slot.add(new Version(from, now, header.headerCrc32c(), same.acquired));
+        return same.acquired;
       }
       long t0 = System.nanoTime();
-      SpindexIndex index = loader.load(abs);
+      SpindexIndex index = loader.load(from);
       Acquired a = new Acquired(index, System.nanoTime() - t0, header.fileLength(), false);
-      slot.current = new Version(now, a);
+      slot.add(new Version(from, now, header.headerCrc32c(), a));
       return a.reported();
     }
+  }
+
+  private static CorruptIndexException changedWhileInUse(Path file, int wanted, int found) {
+    return new CorruptIndexException(
+        String.format(
+            Locale.ROOT,
+            "%s: changed while in use: the job started on the version with header checksum %08x,"
+                + " this task found %08x and no kept copy of the first (%s); publish indexes"
+                + " with 'spindex update', which keeps the versions readers still use",
+            file,
+            wanted,
+            found,
+            KeptVersions.dir(file).getFileName()));
   }
 
   /** Forgets every held index (tests; a job that wants its memory back). */
@@ -118,31 +185,114 @@ public final class IndexHolder {
   public static int size() {
     int n = 0;
     for (Slot s : HELD.values()) {
-      n += s.current == null ? 0 : 1;
+      n += s.isEmpty() ? 0 : 1;
     }
     return n;
   }
 
+  /** How many distinct versions this JVM holds, of every index. */
+  public static int versions() {
+    int n = 0;
+    for (Slot s : HELD.values()) {
+      n += s.distinctVersions();
+    }
+    return n;
+  }
+
+  /**
+   * The versions held of one index, most recently used first; at most {@link #versionsPerIndex}.
+   */
   private static final class Slot {
-    volatile Version current;
+    private volatile List<Version> versions = List.of();
+
+    Version byCrc(int crc) {
+      for (Version v : versions) {
+        if (v.crc == crc) {
+          return used(v);
+        }
+      }
+      return null;
+    }
+
+    Version byFile(Path file, Snapshots.Stat now) {
+      for (Version v : versions) {
+        if (v.file.equals(file) && v.identity.sameAs(now)) {
+          return used(v);
+        }
+      }
+      return null;
+    }
+
+    /** Moves {@code v} to the front (no lock: the order is a hint, the list is replaced whole). */
+    private Version used(Version v) {
+      List<Version> now = versions;
+      if (!now.isEmpty() && now.get(0) != v) {
+        synchronized (this) {
+          List<Version> moved = new ArrayList<>(versions);
+          if (moved.remove(v)) {
+            moved.add(0, v);
+            versions = List.copyOf(moved);
+          }
+        }
+      }
+      return v;
+    }
+
+    /**
+     * Adds {@code v} first, and drops the least recently used versions beyond the bound (callers
+     * hold the lock). Entries of one version under two names (the published file and its kept
+     * version) count once.
+     */
+    void add(Version v) {
+      List<Version> next = new ArrayList<>();
+      next.add(v);
+      java.util.Set<Integer> crcs = new java.util.HashSet<>();
+      crcs.add(v.crc);
+      for (Version old : versions) {
+        if (!crcs.contains(old.crc) && crcs.size() >= versionsPerIndex) {
+          continue;
+        }
+        crcs.add(old.crc);
+        if (!(old.file.equals(v.file) && old.crc == v.crc)) {
+          next.add(old);
+        }
+      }
+      versions = List.copyOf(next);
+    }
+
+    boolean isEmpty() {
+      return versions.isEmpty();
+    }
+
+    int distinctVersions() {
+      java.util.Set<Integer> crcs = new java.util.HashSet<>();
+      for (Version v : versions) {
+        crcs.add(v.crc);
+      }
+      return crcs.size();
+    }
   }
 
   private static final class Version {
+    final Path file;
     final Snapshots.Stat identity;
+    final int crc;
     final Acquired acquired;
 
-    Version(Snapshots.Stat identity, Acquired acquired) {
+    Version(Path file, Snapshots.Stat identity, int crc, Acquired acquired) {
+      this.file = file;
       this.identity = identity;
+      this.crc = crc;
       this.acquired = acquired;
     }
   }
 
   private static final class Key {
-    final Path path;
+    final Path published;
     final String loader;
 
-    Key(Path path, String loader) {
-      this.path = path;
+    Key(Path published, String loader) {
+      this.published = published;
       this.loader = loader;
     }
 
@@ -152,12 +302,12 @@ public final class IndexHolder {
         return false;
       }
       Key k = (Key) o;
-      return path.equals(k.path) && loader.equals(k.loader);
+      return published.equals(k.published) && loader.equals(k.loader);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(path, loader);
+      return Objects.hash(published, loader);
     }
   }
 }

@@ -59,12 +59,6 @@ public final class Dispatcher {
     return this;
   }
 
-  /** Starts a new group of jobs in the usage text, e.g. {@code benchmark tools:}. */
-  public Dispatcher group(String heading) {
-    lines.add(new String[] {heading});
-    return this;
-  }
-
   /** The job names, in usage order. */
   public List<String> names() {
     return names;

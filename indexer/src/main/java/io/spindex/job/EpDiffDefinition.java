@@ -105,14 +105,18 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
     final boolean single;
     final int deleteTasks;
 
+    /** The version of yesterday's index ({@link IndexHeader#versionText}). */
+    final String version;
+
     @Override
     public Map<String, String> reads() {
       return Map.of("--yesterday", yesterday.given());
     }
 
-    Plan(JobArgs a, SideFile yesterday, int rows, EpHeader header) {
+    Plan(JobArgs a, SideFile yesterday, IndexHeader index, EpHeader header) {
       this.yesterday = yesterday;
-      this.rows = rows;
+      this.rows = (int) index.rowCount();
+      this.version = index.versionText();
       this.loader = a.get(LOADER);
       this.header = header;
       String t = a.get(UPDATE_TIME);
@@ -162,7 +166,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
       throw new InputException(
           args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind().description());
     }
-    return new Plan(args, f, (int) h.rowCount(), driver.firstEpHeader(args.get(INPUT)));
+    return new Plan(args, f, h, driver.firstEpHeader(args.get(INPUT)));
   }
 
   @Override
@@ -241,6 +245,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
   public boolean summarize(
       Plan p, JobArgs args, Map<String, Long> totals, List<Object[]> countRows, Report r) {
     r.put("yesterday", args.get(YESTERDAY)).put("index shipped as", p.yesterday.toString());
+    r.put("yesterday's version", p.version);
     r.put("yesterday's products", p.rows).put("update time", p.time);
     r.put("single file", p.single);
     Map<String, Long> c = new LinkedHashMap<>();

@@ -134,6 +134,9 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
     final boolean gzip;
     final int reducers;
 
+    /** The version of the index the job answers from ({@link IndexHeader#versionText}). */
+    final String version;
+
     @Override
     public java.util.Map<String, String> reads() {
       return java.util.Map.of("--index", index.given());
@@ -141,6 +144,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
 
     Plan(JobArgs a, SideFile index, IndexHeader header) {
       this.index = index;
+      this.version = header.versionText();
       this.kind = header.kind();
       this.rows = header.rowCount();
       this.loader = a.get(LOADER);
@@ -284,6 +288,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
       Plan p, JobArgs args, Map<String, Long> totals, List<Object[]> countRows, Report r) {
     LookupCounts c = LookupCounts.fromMap(totals);
     r.put("index", args.get(INDEX)).put("index shipped as", p.index.toString());
+    r.put("index version", p.version);
     r.put("index kind", p.kind.toString()).put("index rows", p.rows);
     r.put("loader", p.loader).put("mode", p.mode.optionName()).put("ip", p.locator.toString());
     if (p.mode == LookupMode.FILTER) {

@@ -26,6 +26,9 @@ public final class JobOption<T> {
   private final String description;
   private final Function<String, T> check;
 
+  /** Whether the command line takes it as a flag ({@code --strict} for {@code --strict true}). */
+  private boolean flag;
+
   private JobOption(
       String name, String defaultValue, String description, Function<String, T> check) {
     this.name = Objects.requireNonNull(name, "name");
@@ -65,11 +68,19 @@ public final class JobOption<T> {
 
   /** {@code true} or {@code false}. */
   public static JobOption<Boolean> bool(String name, String defaultValue, String description) {
-    return of(
-        name,
-        defaultValue,
-        description,
-        v -> Boolean.valueOf(choiceOf(v, "true", "false").equals("true")));
+    JobOption<Boolean> o =
+        of(
+            name,
+            defaultValue,
+            description,
+            v -> Boolean.valueOf(choiceOf(v, "true", "false").equals("true")));
+    o.flag = true;
+    return o;
+  }
+
+  /** Whether a command line may give it alone, meaning {@code true} ({@link #bool} options). */
+  public boolean isFlag() {
+    return flag;
   }
 
   /** A whole number from {@code min} to {@code max}; {@code _} separators allowed. */

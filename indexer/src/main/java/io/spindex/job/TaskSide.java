@@ -6,11 +6,12 @@
 package io.spindex.job;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexLoader;
+import io.spindex.index.KeptVersions;
 import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
-import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -31,30 +32,34 @@ public interface TaskSide {
   void loaded(IndexHolder.Acquired acquired, String loader);
 
   /**
+   * Told of every index version a task answers from, each time it asks for it; an engine may count
+   * them (MapReduce: a counter per version), so that an output can be traced to its database.
+   */
+  default void answeredFrom(SideFile f, IndexHeader version) {}
+
+  /**
    * The index {@code f}, loaded once per JVM with the loader {@code loader} names ({@link
    * Loader#forOption}); the load is reported to the engine by the task that made it. A file {@link
-   * SideFile#pinned} to a version must still be that version: else an {@link InputException} naming
-   * it, so that one job or query never answers from two versions.
+   * SideFile#pinned} to a version is read at that version, whatever the file is now ({@link
+   * IndexHolder#acquire(Path, IndexLoader, int)}), so that one job, query or micro-batch never
+   * answers from two versions.
    */
   default SpindexIndex index(SideFile f, String loader) throws IOException {
     IndexLoader l = Loader.forOption(loader);
     Path local = local(f);
-    if (f.ship() != SideFile.Ship.LOCAL) {
-      // The engine's own copy: mapped as it is (a user's file in place gets a snapshot).
+    if (f.ship() != SideFile.Ship.LOCAL || !KeptVersions.publishedOf(local).equals(local)) {
+      // The engine's own copy, or a version spindex update keeps (immutable): mapped as it is. A
+      // user's file in place gets a snapshot.
       Loader.privateCopy(local);
     }
-    IndexHolder.Acquired a = IndexHolder.acquire(local, l);
+    IndexHolder.Acquired a =
+        f.headerCrc() >= 0
+            ? IndexHolder.acquire(local, l, (int) f.headerCrc())
+            : IndexHolder.acquire(local, l);
     if (a.loadedByThisCall()) {
       loaded(a, loader);
     }
-    long found = Integer.toUnsignedLong(a.index().header().headerCrc32c());
-    if (f.headerCrc() >= 0 && found != f.headerCrc()) {
-      throw new InputException(
-          String.format(
-              "%s: changed while in use: the job started on the version with header checksum %08x,"
-                  + " this task found %08x; replace indexes by renaming, between jobs or queries",
-              f.given(), f.headerCrc(), found));
-    }
+    answeredFrom(f, a.index().header());
     return a.index();
   }
 }

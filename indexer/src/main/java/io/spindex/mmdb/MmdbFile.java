@@ -107,7 +107,8 @@ public final class MmdbFile implements Closeable {
     try {
       // MaxMind's own cache of decoded data by offset: a City database's 3 M networks share a few
       // hundred thousand records, and those share their keys, names and countries through
-      // pointers; decoding each once made the iteration ~8x faster (docs/BENCHMARKS.md).
+      // pointers; decoding each once made the iteration 5.7x faster (docs/BENCHMARKS.md, the
+      // City-sized database).
       CHMCache cache = new CHMCache(DECODE_CACHE_ENTRIES);
       this.reader =
           heapCopy != null

@@ -5,11 +5,14 @@
  */
 package io.spindex.stage;
 
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -23,9 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock per path inside the JVM (file locks are held per process, so two threads of one JVM cannot
  * exclude each other with them), then an OS file lock on {@code .NAME.lock} beside the destination.
  * The lock file stays behind: deleting it would let a third process lock a file that a second one
- * has just unlinked. The OS releases the file lock when a process dies.
+ * has just unlinked. The OS releases the file lock when a process dies. The holder writes who it is
+ * into the lock file, so that a waiter can say who holds it.
  */
-final class HostLock implements AutoCloseable {
+@Internal
+public final class HostLock implements AutoCloseable {
   /** One entry per destination path ever staged in this JVM: a few, in practice. */
   private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
@@ -51,9 +56,21 @@ final class HostLock implements AutoCloseable {
    * @throws IOException naming the lock file when the wait times out
    */
   static HostLock acquire(Path dst, Duration timeout) throws IOException {
+    return acquire(lockFile(dst), timeout, null);
+  }
+
+  /**
+   * Waits up to {@code timeout} for the lock file {@code lockFile} (absolute, normalised).
+   *
+   * @param waiting told once, with the holder's description, when the lock is held by another
+   *     process; {@code null} to wait silently
+   * @throws IOException naming the lock file and its holder when the wait times out
+   */
+  public static HostLock acquire(
+      Path lockFile, Duration timeout, java.util.function.Consumer<String> waiting)
+      throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Path lockFile = lockFile(dst);
-    ReentrantLock jvm = JVM_LOCKS.computeIfAbsent(dst, k -> new ReentrantLock());
+    ReentrantLock jvm = JVM_LOCKS.computeIfAbsent(lockFile, k -> new ReentrantLock());
     try {
       if (!jvm.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
         throw timedOut(lockFile, timeout, "another thread of this JVM");
@@ -65,6 +82,7 @@ final class HostLock implements AutoCloseable {
     FileChannel ch = null;
     try {
       ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      boolean told = false;
       while (true) {
         FileLock fl;
         try {
@@ -73,10 +91,16 @@ final class HostLock implements AutoCloseable {
           fl = null; // the same file under another name, locked by another thread here
         }
         if (fl != null) {
+          ch.truncate(0);
+          ch.write(java.nio.ByteBuffer.wrap(me().getBytes(StandardCharsets.UTF_8)), 0);
           return new HostLock(jvm, ch, fl);
         }
         if (System.nanoTime() > deadline) {
-          throw timedOut(lockFile, timeout, "another process");
+          throw timedOut(lockFile, timeout, holder(lockFile));
+        }
+        if (!told && waiting != null) {
+          waiting.accept(holder(lockFile));
+          told = true;
         }
         Thread.sleep(POLL_MILLIS);
       }
@@ -96,10 +120,36 @@ final class HostLock implements AutoCloseable {
     return new IOException(
         String.format(
             Locale.ROOT,
-            "%s: still locked by %s after %.1f s (a stuck staging?)",
+            "%s: still locked by %s after %.1f s",
             lockFile,
             holder,
             timeout.toMillis() / 1000.0));
+  }
+
+  /** This process, as a holder describes itself: {@code pid 123 on host since 2026-...Z}. */
+  private static String me() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "an unknown host";
+    }
+    return "pid "
+        + ProcessHandle.current().pid()
+        + " on "
+        + host
+        + " since "
+        + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+  }
+
+  /** Who holds {@code lockFile}, as it wrote itself there, or "another process". */
+  private static String holder(Path lockFile) {
+    try {
+      String s = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).trim();
+      return s.isEmpty() || s.length() > 200 ? "another process" : s;
+    } catch (IOException e) {
+      return "another process";
+    }
   }
 
   private static void close(FileChannel ch) {

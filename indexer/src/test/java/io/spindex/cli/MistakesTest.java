@@ -77,26 +77,6 @@ class MistakesTest {
     assertFalse(Files.exists(dir.resolve("out")));
   }
 
-  /** --version names the format version it writes, as docs/FORMAT.md's title does. */
-  @Test
-  void versionNamesTheFormatVersion() throws IOException {
-    String title = Files.readAllLines(Path.of("..", "docs", "FORMAT.md")).get(0);
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("format (\\d+)\\.(\\d+)$").matcher(title);
-    assertTrue(m.find(), title);
-    assertEquals(0, spindex("--version"));
-    assertTrue(
-        out.contains(
-            ", index format "
-                + m.group(1)
-                + "."
-                + m.group(2)
-                + " (reads format "
-                + m.group(1)
-                + ")"),
-        out);
-  }
-
   /** A directory where a file belongs is one line naming it, never the platform's bare words. */
   @Test
   void aDirectoryWhereAFileBelongsIsNamed() throws IOException {

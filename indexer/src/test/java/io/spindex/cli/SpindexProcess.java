@@ -41,6 +41,12 @@ public final class SpindexProcess {
   private final CompletableFuture<byte[]> err;
 
   private SpindexProcess(Path dir, List<String> jvmOptions, String... args) throws IOException {
+    this(dir, jvmOptions, java.util.Map.of(), args);
+  }
+
+  private SpindexProcess(
+      Path dir, List<String> jvmOptions, java.util.Map<String, String> env, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
@@ -48,7 +54,9 @@ public final class SpindexProcess {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(SpindexCli.class.getName());
     cmd.addAll(List.of(args));
-    process = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+    pb.environment().putAll(env);
+    process = pb.start();
     process.getOutputStream().close();
     out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
     err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
@@ -58,6 +66,23 @@ public final class SpindexProcess {
   public static SpindexProcess start(Path dir, List<String> jvmOptions, String... args)
       throws IOException {
     return new SpindexProcess(dir, jvmOptions, args);
+  }
+
+  /** Starts {@code spindex ARGS} in {@code dir} with variables added to its environment. */
+  public static SpindexProcess start(Path dir, java.util.Map<String, String> env, String... args)
+      throws IOException {
+    return new SpindexProcess(dir, List.of(), env, args);
+  }
+
+  /** The process's id. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Kills the process as {@code kill -9} does. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
   }
 
   /** Runs {@code spindex ARGS} in {@code dir} and waits for it. */

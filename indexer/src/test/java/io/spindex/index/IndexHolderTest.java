@@ -219,6 +219,7 @@ class IndexHolderTest {
     }
     assertTrue(reads.get() > 0);
     assertEquals(1, IndexHolder.size());
+    assertTrue(IndexHolder.versions() <= IndexHolder.DEFAULT_VERSIONS, IndexHolder.versions() + "");
     Path maps = Path.of("/proc/self/maps");
     // The mapped loader maps private snapshots of the file, named after its path.
     String snapshots = Snapshots.directory().resolve(Snapshots.prefixOf(file)).toString();

@@ -74,13 +74,6 @@ class StageCliProcessTest {
     Run check = SpindexProcess.run(dir, "stage", "a.bin", "b.bin", "--check", "crc");
     assertEquals(2, check.exit, check.toString());
     assertEquals("spindex: --check: unknown 'crc': expected checksums, deep or size\n", check.err);
-    Run method = SpindexProcess.run(dir, "stage", "a.bin", "b.bin", "--method", "rsync");
-    assertEquals(2, method.exit, method.toString());
-    assertTrue(
-        method.err.startsWith("spindex: unknown copy method 'rsync': expected stream-byte,"));
-    Run files = SpindexProcess.run(dir, "stage", "a.bin", "c.bin", "--method", "files-copy");
-    assertEquals(0, files.exit, files.toString());
-    assertArrayEquals(new byte[10], Files.readAllBytes(dir.resolve("c.bin")));
   }
 
   /** Four processes started together: exactly one copies, the others find the copy current. */

@@ -8,6 +8,7 @@ package io.spindex.hadoop;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexVerifier;
+import io.spindex.index.KeptVersions;
 import io.spindex.job.Driver;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
@@ -54,6 +55,15 @@ public abstract class HadoopDriver implements Driver {
   @Override
   public final SideFile ship(String path, String how) throws IOException {
     URI shipped = shipped(path);
+    if (shipped == null) {
+      // The version the file is now, by the immutable copy spindex update keeps of it when there
+      // is one: tasks then read that version whatever happens to the published file meanwhile,
+      // and a new version goes out under a new name (engines ship one file a name).
+      String kept = keptVersion(conf, path);
+      if (kept != null) {
+        path = kept;
+      }
+    }
     URI uri = new Path(path).toUri();
     boolean local = uri.getScheme() == null || uri.getScheme().equals("file");
     switch (how) {
@@ -82,6 +92,51 @@ public abstract class HadoopDriver implements Driver {
         return f;
       default:
         throw new UsageException("--index-ship '" + how + "': expected auto, files, stage, local");
+    }
+  }
+
+  /**
+   * The header checksum of the index at {@code path} (any Hadoop path) as it is now: its header and
+   * directory read (a few hundred bytes), nothing checked beyond them.
+   */
+  public static int headerCrc(Configuration conf, String path) throws IOException {
+    Path p = new Path(path);
+    FileSystem fs = p.getFileSystem(conf);
+    FileStatus st = fs.getFileStatus(p);
+    try (java.io.InputStream in = fs.open(p)) {
+      return IndexHeader.read(in, st.getLen(), Paths.get(p.getName())).headerCrc32c();
+    }
+  }
+
+  /**
+   * The kept version ({@link KeptVersions}) of the index {@code path} is now, as a path of the same
+   * form (plain local, or a URI), or null when none is kept.
+   */
+  static String keptVersion(Configuration conf, String path) {
+    try {
+      Path p = new Path(path);
+      FileSystem fs = p.getFileSystem(conf);
+      Path dir = new Path(path + KeptVersions.SUFFIX);
+      if (!fs.exists(dir) || !fs.getFileStatus(dir).isDirectory()) {
+        return null;
+      }
+      int crc = headerCrc(conf, path);
+      String best = null;
+      for (FileStatus s : fs.listStatus(dir)) {
+        String name = s.getPath().getName();
+        Integer c = KeptVersions.crcOf(name);
+        if (c != null && c == crc && (best == null || name.compareTo(best) > 0)) {
+          best = name;
+        }
+      }
+      if (best == null) {
+        return null;
+      }
+      return p.toUri().getScheme() == null
+          ? Paths.get(path + KeptVersions.SUFFIX, best).toString()
+          : new Path(dir, best).toString();
+    } catch (IOException | IllegalArgumentException e) {
+      return null; // the published file itself, as without kept versions
     }
   }
 

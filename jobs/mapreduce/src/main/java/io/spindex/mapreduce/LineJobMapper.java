@@ -7,6 +7,7 @@ package io.spindex.mapreduce;
 
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
+import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
@@ -33,6 +34,9 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * counts to the combiner and reducers.
  */
 public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
+  /** The versions of each index a task JVM holds at most ({@link IndexHolder}). */
+  static final String VERSIONS = "spindex.versions";
+
   static final String OUTPUT = "output";
   static final String REJECTS = "rejects";
   static final List<String> NAMED_OUTPUTS = Arrays.asList(OUTPUT, REJECTS);
@@ -66,6 +70,7 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
   @Override
   protected void setup(Context context) throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
+    IndexHolder.versionsPerIndex(conf.getInt(VERSIONS, IndexHolder.DEFAULT_VERSIONS));
     sink = new TaskOutputs(context, PART);
     task = newTask(conf, new MrTaskSide(HadoopIo.splitName(context.getInputSplit()), context));
     context.getCounter(LineJobTool.GROUP, LineJob.TASKS).increment(1);
@@ -158,6 +163,33 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
           return f.location();
       }
     }
+
+    /**
+     * One count a task and index version, in the group {@value LineJobTool#VERSIONS_GROUP}: the
+     * index's name and the version's header checksum, source SHA-256 (its first 16 digits) and
+     * build time, within Hadoop's 64 characters of a counter name.
+     */
+    @Override
+    public void answeredFrom(SideFile f, IndexHeader h) {
+      if (counted.add(f.given() + "@" + h.headerCrc32c())) {
+        String name = new org.apache.hadoop.fs.Path(f.given()).getName();
+        String v =
+            String.format(
+                java.util.Locale.ROOT,
+                " %08x %s %s",
+                h.headerCrc32c(),
+                h.sourceDigestHex().substring(0, 16),
+                java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                    .withZone(java.time.ZoneOffset.UTC)
+                    .format(java.time.Instant.ofEpochMilli(h.createdMillis())));
+        String counter =
+            (name.length() + v.length() > 64 ? name.substring(0, 64 - v.length()) : name) + v;
+        context.getCounter(LineJobTool.VERSIONS_GROUP, counter).increment(1);
+      }
+    }
+
+    /** The versions this task has counted. */
+    private final java.util.Set<String> counted = new java.util.HashSet<>();
 
     @Override
     public void loaded(IndexHolder.Acquired a, String loader) {

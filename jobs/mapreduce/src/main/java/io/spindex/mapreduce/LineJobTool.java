@@ -63,6 +63,12 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
   /** The counter group of every line job's counts. */
   public static final String GROUP = "Spindex";
 
+  /**
+   * The counter group of the index versions tasks answered from: one counter a version (index name,
+   * header checksum, source SHA-256 prefix, build time), counting the tasks.
+   */
+  public static final String VERSIONS_GROUP = "Spindex index versions";
+
   /** Prefix of option defaults in the Hadoop configuration. */
   static final String CONF_PREFIX = "spindex.";
 

@@ -41,12 +41,7 @@ public final class SpindexSpark {
               "build an index of IP lists, ranges or products on the cluster (= spindex build)")
           .job(GenLogsJob.NAME, "write reproducible nginx-style access-log lines")
           .job(EpTransformDefinition.NAME, new EpTransformDefinition().description())
-          .job(EpDiffDefinition.NAME, new EpDiffDefinition().description())
-          .group("benchmark tools (scripts/bench-spark):")
-          .job(IdentityJob.NAME, "copy lines unchanged (Spark's own pass, strings or bytes)")
-          .job(
-              ReadinessJob.NAME,
-              "time to first lookup per executor: holder per loader vs broadcast");
+          .job(EpDiffDefinition.NAME, new EpDiffDefinition().description());
 
   /** Runs one job in the SparkSession that spark-submit configured. */
   public static void main(String[] args) {
@@ -123,10 +118,6 @@ public final class SpindexSpark {
         return BuildIndexJob.run(spark, args);
       case GenLogsJob.NAME:
         return GenLogsJob.run(spark, args);
-      case IdentityJob.NAME:
-        return IdentityJob.run(spark, args);
-      case ReadinessJob.NAME:
-        return ReadinessJob.run(spark, args);
       default:
         throw new UsageException(
             "unknown job '" + job + "': expected one of " + String.join(", ", JOBS.names()));

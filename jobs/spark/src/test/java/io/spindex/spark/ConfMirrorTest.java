@@ -44,11 +44,7 @@ class ConfMirrorTest {
       }
     }
     for (List<JobOption<?>> options :
-        Arrays.asList(
-            io.spindex.job.LoaderCompareDefinition.OPTIONS,
-            GenLogsJob.OPTIONS,
-            IdentityJob.OPTIONS,
-            ReadinessJob.OPTIONS)) {
+        Arrays.asList(io.spindex.job.LoaderCompareDefinition.OPTIONS, GenLogsJob.OPTIONS)) {
       for (JobOption<?> o : options) {
         all.putIfAbsent(o.name(), o.defaultValue());
       }

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.hadoop.HadoopDriver;
 import io.spindex.index.IndexHeader;
 import io.spindex.job.SideFile;
 import java.io.IOException;
@@ -46,5 +47,13 @@ public final class SparkSides {
     IndexHeader h = driver.indexHeader(f);
     driver.shipPending();
     return new Resolved(f.pinned(h), h);
+  }
+
+  /**
+   * The header checksum of the index at {@code path} as it is now: its header and directory read (a
+   * few hundred bytes), nothing checked beyond them. What a stream asks at each micro-batch.
+   */
+  public static int headerCrc(SparkSession spark, String path) throws IOException {
+    return HadoopDriver.headerCrc(spark.sparkContext().hadoopConfiguration(), path);
   }
 }

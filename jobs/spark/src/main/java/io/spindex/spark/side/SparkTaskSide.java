@@ -23,6 +23,9 @@ import org.apache.spark.deploy.SparkHadoopUtil;
  * what it reaches is.
  */
 public final class SparkTaskSide implements TaskSide {
+  /** The versions of each index an executor holds at most ({@link IndexHolder}). */
+  public static final String VERSIONS = "spark.spindex.versions";
+
   private final String source;
   private final HadoopConf conf;
   private final boolean report;
@@ -57,8 +60,16 @@ public final class SparkTaskSide implements TaskSide {
     return source;
   }
 
+  /** Whether this JVM has taken {@code spark.spindex.versions} yet. */
+  private static volatile boolean versionsSet;
+
   @Override
   public Path local(SideFile f) throws IOException {
+    if (!versionsSet && SparkEnv.get() != null) {
+      IndexHolder.versionsPerIndex(
+          SparkEnv.get().conf().getInt(VERSIONS, IndexHolder.DEFAULT_VERSIONS));
+      versionsSet = true;
+    }
     switch (f.ship()) {
       case FILES:
         return Paths.get(SparkFiles.get(f.location()));

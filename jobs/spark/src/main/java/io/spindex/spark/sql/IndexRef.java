@@ -223,6 +223,65 @@ public final class IndexRef implements AddressTarget {
     }
   }
 
+  /** The header checksum of the version this reference reads. */
+  int headerCrc() {
+    return (int) file.headerCrc();
+  }
+
+  /**
+   * This reference at the version of its index that {@code chosen} holds for its path, choosing it
+   * first when it holds none: this reference's own while the file is still that version (one header
+   * read), else the file's new version, checked as at analysis. A new version whose kind or label
+   * fields differ cannot answer for this query (its plan has the old types): the query stays on its
+   * version, and {@code warn} says so once per version.
+   *
+   * @param chosen the versions chosen for this micro-batch, by path: every function of a batch over
+   *     one index answers from one version
+   */
+  IndexRef current(
+      SparkSession spark,
+      Map<String, SparkSides.Resolved> chosen,
+      java.util.function.Consumer<String> warn) {
+    SparkSides.Resolved v =
+        chosen.computeIfAbsent(
+            given,
+            k -> {
+              try {
+                if (SparkSides.headerCrc(spark, given) == headerCrc()) {
+                  return null;
+                }
+                return SparkSides.resolve(spark, given);
+              } catch (IOException e) {
+                warn.accept(given + ": " + e.getMessage() + "; answering from the version before");
+                return null;
+              }
+            });
+    if (v == null || v.file.headerCrc() == file.headerCrc()) {
+      return this;
+    }
+    LabelSchema s = null;
+    try {
+      if (v.header.kind() == IndexKind.IPV4_RANGES) {
+        s = SparkTaskSide.forSql().index(v.file, loader).asRanges().labelSchema();
+      }
+    } catch (IOException e) {
+      warn.accept(given + ": " + e.getMessage() + "; answering from the version before");
+      return this;
+    }
+    if (v.header.kind() != kind || !java.util.Objects.equals(s, schema)) {
+      warn.accept(
+          String.format(
+              Locale.ROOT,
+              "%s: the new version (header checksum %08x) has another kind or other label fields;"
+                  + " this query answers from version %08x until it is restarted",
+              given,
+              v.header.headerCrc32c(),
+              headerCrc()));
+      return this;
+    }
+    return new IndexRef(given, v.file, loader, kind, unparseable, schema);
+  }
+
   /** The NULL and unparseable addresses this function has met so far ({@link Unparseable}). */
   long unparseableCount() {
     return unparseable.count();
@@ -633,6 +692,13 @@ public final class IndexRef implements AddressTarget {
 
   @Override
   public String toString() {
-    return given + " (" + kind.toString().toLowerCase(Locale.ROOT) + ")";
+    // The version too: plans over two versions of an index are not equal (a micro-batch's plan
+    // moved to a new version is a new plan; a cached plan of the old version is not reused).
+    return String.format(
+        Locale.ROOT,
+        "%s (%s, version %08x)",
+        given,
+        kind.toString().toLowerCase(Locale.ROOT),
+        file.headerCrc());
   }
 }

@@ -15,19 +15,21 @@ import org.apache.spark.sql.internal.SQLConf;
 import scala.collection.Seq;
 
 /**
- * Puts {@link SpindexBatchExec} in place of each projection it can run, and under each filter whose
- * condition holds lookups it can run, before Spark adds the transitions between rows and batches
- * (so that it reads its child's batches and Spark reads its own into rows). Off with {@code
- * spark.spindex.sql.batch=false}; registered by {@link SpindexExtensions}.
+ * Moves a micro-batch's functions to the versions of its indexes it answers from ({@link
+ * StreamVersions}), then puts {@link SpindexBatchExec} in place of each projection it can run, and
+ * under each filter whose condition holds lookups it can run, before Spark adds the transitions
+ * between rows and batches (so that it reads its child's batches and Spark reads its own into
+ * rows). Off with {@code spark.spindex.sql.batch=false}; registered by {@link SpindexExtensions}.
  */
 final class SpindexColumnarRule extends ColumnarRule {
   private static final Rule<SparkPlan> BATCHES =
       new Rule<SparkPlan>() {
         @Override
         public SparkPlan apply(SparkPlan plan) {
+          SparkPlan p = StreamVersions.atBatch(plan);
           return SQLConf.get().getConfString(SpindexConf.BATCH, "true").equals("false")
-              ? plan
-              : rewrite(plan);
+              ? p
+              : rewrite(p);
         }
       };
 

@@ -103,6 +103,11 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
     return child;
   }
 
+  /** This function reading {@code newTarget} (another version of its index). */
+  SpindexExpression withTarget(AddressTarget newTarget) {
+    return new SpindexExpression(child, fn, orNull, newTarget);
+  }
+
   @Override
   Expression withNewChild(Expression newChild) {
     return new SpindexExpression(newChild, fn, orNull, target);

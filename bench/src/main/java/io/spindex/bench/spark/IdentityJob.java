@@ -3,14 +3,13 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.bench.spark;
 
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
-import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -18,14 +17,13 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
 
 /**
  * identity: copies lines unchanged, the baseline of the ip-lookup throughput benchmark. {@code
  * --via strings} is Spark's own {@code textFile} then {@code saveAsTextFile} (decodes every line to
  * a String); {@code --via bytes} reads and writes Hadoop {@code Text} end to end, as ip-lookup
- * does.
+ * does. Not a product job: a benchmark of {@link SparkBench}.
  */
 final class IdentityJob {
   static final String NAME = "identity";
@@ -43,9 +41,8 @@ final class IdentityJob {
 
   private IdentityJob() {}
 
-  static JobResult run(SparkSession spark, String[] args) throws Exception {
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
+  static Report run(JavaSparkContext sc, String[] args) throws Exception {
+    JobArgs o = SparkBench.parse(NAME, OPTIONS, args);
     String via = o.get(VIA);
     long t0 = System.nanoTime();
     if (via.equals("strings")) {
@@ -65,12 +62,9 @@ final class IdentityJob {
     } else {
       throw new UsageException("--via must be strings or bytes, not '" + via + "'");
     }
-    Report r =
-        new Report(NAME)
-            .put("input", o.get(LineJob.INPUT))
-            .put("via", via)
-            .put("seconds", (System.nanoTime() - t0) / 1e9);
-    return new JobResult(
-        r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
+    return new Report(NAME)
+        .put("input", o.get(LineJob.INPUT))
+        .put("via", via)
+        .put("seconds", (System.nanoTime() - t0) / 1e9);
   }
 }

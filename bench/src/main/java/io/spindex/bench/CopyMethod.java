@@ -3,9 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.stage;
+package io.spindex.bench;
 
-import io.spindex.annotations.Internal;
+import io.spindex.stage.StageSource;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -22,14 +22,15 @@ import java.util.Locale;
 import java.util.function.LongConsumer;
 
 /**
- * Ways to copy one local file to another: the list the original copy-methods article measured, kept
- * so that {@code scripts/bench-fetch} can measure them all against what {@code stage} does. Every
- * method writes the same bytes (tested); they differ only in speed.
+ * Ways to copy one local file to another: the list the original copy-methods article measured, for
+ * {@link CopyBenchmark} to stage a file with each of them against what {@code spindex stage} does
+ * ({@code FileChannel.transferTo}, {@link StageSource#local}). Every method writes the same bytes
+ * (tested); they differ only in speed. {@link #source} gives a method as the {@link StageSource}
+ * that {@code Stager} copies from, so that every row goes through the same staging.
  */
-@Internal
-public enum CopyMethod {
+enum CopyMethod {
   /** java.io streams with 8 KiB buffers, one byte per call: the article's slowest baseline. */
-  STREAM_BYTE("buffered stream, byte at a time (8 KiB buffers)") {
+  STREAM_BYTE {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       long n = 0;
@@ -50,7 +51,7 @@ public enum CopyMethod {
     }
   },
   /** java.io streams, 8 KiB arrays per call: what a careful java.io copy does. */
-  STREAM_ARRAY("buffered stream, 8 KiB array reads") {
+  STREAM_ARRAY {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       long n = 0;
@@ -68,21 +69,21 @@ public enum CopyMethod {
     }
   },
   /** FileChannel read/write through one 8 KiB direct buffer (the article's scatter/gather). */
-  CHANNEL_8K("FileChannel + 8 KiB direct buffer") {
+  CHANNEL_8K {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       return channelCopy(src, dst, 8192, progress);
     }
   },
   /** FileChannel read/write through one 1 MiB direct buffer. */
-  CHANNEL_1M("FileChannel + 1 MiB direct buffer") {
+  CHANNEL_1M {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       return channelCopy(src, dst, 1 << 20, progress);
     }
   },
   /** Maps the source (1 GiB at a time) and writes the mapping to the target channel. */
-  MAP("map source + FileChannel.write") {
+  MAP {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ);
@@ -101,22 +102,15 @@ public enum CopyMethod {
       }
     }
   },
-  /** {@code FileChannel.transferTo}: the kernel copies (sendfile/copy_file_range on Linux). */
-  TRANSFER_TO("FileChannel.transferTo") {
-    @Override
-    long copy(Path src, Path dst, LongConsumer progress) throws IOException {
-      return transfer(src, dst, progress, (in, out, pos, len) -> in.transferTo(pos, len, out));
-    }
-  },
   /** {@code FileChannel.transferFrom}: the same kernel path, driven from the target. */
-  TRANSFER_FROM("FileChannel.transferFrom") {
+  TRANSFER_FROM {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       return transfer(src, dst, progress, (in, out, pos, len) -> out.transferFrom(in, pos, len));
     }
   },
   /** {@code Files.copy(src, dst, REPLACE_EXISTING)}: the JDK's own file copy. */
-  FILES_COPY("Files.copy") {
+  FILES_COPY {
     @Override
     long copy(Path src, Path dst, LongConsumer progress) throws IOException {
       Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
@@ -126,40 +120,54 @@ public enum CopyMethod {
     }
   };
 
-  /** What {@link StageSource#local(Path)} uses. */
-  public static final CopyMethod DEFAULT = TRANSFER_TO;
-
-  /** Bytes per transferTo/transferFrom call, so that progress moves on large files. */
+  /** Bytes per transferFrom call, so that progress moves on large files (as stage's transferTo). */
   private static final long CHUNK = 64L << 20;
 
-  private final String description;
-
-  CopyMethod(String description) {
-    this.description = description;
-  }
-
-  /** What the method does, for tables. */
-  public String description() {
-    return description;
-  }
-
-  /** The name used on the command line, e.g. {@code transfer-to}. */
-  public String cliName() {
+  /** The benchmark's name of the method, e.g. {@code transfer-from}. */
+  String benchName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** The method called {@code name} on the command line. */
-  public static CopyMethod byCliName(String name) {
+  /** The method called {@code name} by the benchmark. */
+  static CopyMethod byBenchName(String name) {
     for (CopyMethod m : values()) {
-      if (m.cliName().equals(name)) {
+      if (m.benchName().equals(name)) {
         return m;
       }
     }
-    StringBuilder all = new StringBuilder();
-    for (CopyMethod m : values()) {
-      all.append(all.length() > 0 ? ", " : "").append(m.cliName());
-    }
-    throw new IllegalArgumentException("unknown copy method '" + name + "': expected " + all);
+    throw new IllegalArgumentException("unknown copy method '" + name + "'");
+  }
+
+  /** {@code file} as a stage source that this method copies. */
+  StageSource source(Path file) {
+    StageSource local = StageSource.local(file);
+    CopyMethod method = this;
+    return new StageSource() {
+      @Override
+      public String name() {
+        return local.name();
+      }
+
+      @Override
+      public long length() throws IOException {
+        return local.length();
+      }
+
+      @Override
+      public long lastModifiedMillis() throws IOException {
+        return local.lastModifiedMillis();
+      }
+
+      @Override
+      public InputStream open() throws IOException {
+        return local.open();
+      }
+
+      @Override
+      public long copyTo(Path target, LongConsumer progress) throws IOException {
+        return method.copy(file, target, progress);
+      }
+    };
   }
 
   /**

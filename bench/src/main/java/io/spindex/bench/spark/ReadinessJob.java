@@ -3,9 +3,8 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.spark;
+package io.spindex.bench.spark;
 
-import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
@@ -21,25 +20,25 @@ import io.spindex.spark.side.HadoopConf;
 import io.spindex.spark.side.SparkDriver;
 import io.spindex.spark.side.SparkTaskSide;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * readiness: how long until an executor can answer its first lookup, for the per-JVM holder (any
  * loader, the file shipped like ip-lookup ships it) and for a broadcast variable of the same arrays
  * (the usual alternative). Measures per executor: in-task time from task start to the first answer,
  * and time from the job starting to use the index (before the driver loads or broadcasts anything)
- * to that answer, plus the driver's heap growth. Benchmark tool behind {@code scripts/bench-spark};
- * run each variant in a fresh application (fresh executor JVMs).
+ * to that answer, plus the driver's heap growth. A benchmark of {@link SparkBench}, behind {@code
+ * scripts/bench-spark}; run each variant in a fresh application (fresh executor JVMs).
  */
 final class ReadinessJob {
   static final String NAME = "readiness";
@@ -70,7 +69,7 @@ final class ReadinessJob {
           0,
           100_000);
   static final JobOption<String> OUTPUT =
-      JobOption.of("output", "", "optional: write the report as JSON to this file", v -> v);
+      JobOption.of("output", "", "optional: write the report as JSON to this local file", v -> v);
 
   static final List<JobOption<?>> OPTIONS =
       java.util.Arrays.asList(INDEX, VIA, LOADER, TASKS, OUTPUT);
@@ -107,9 +106,8 @@ final class ReadinessJob {
 
   private ReadinessJob() {}
 
-  static JobResult run(SparkSession spark, String[] args) throws Exception {
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    JobArgs o = SparkLineJobs.parse(sc, NAME, OPTIONS, args);
+  static Report run(JavaSparkContext sc, String[] args) throws Exception {
+    JobArgs o = SparkBench.parse(NAME, OPTIONS, args);
     String via = o.get(VIA);
     String loader = o.get(LOADER);
     String shown = loader;
@@ -188,11 +186,9 @@ final class ReadinessJob {
         Arrays.asList("executor", "in-task ms", "job-start to answer ms", "answer"),
         rows);
     if (!o.get(OUTPUT).isEmpty()) {
-      HadoopIo.writeText(
-          sc.hadoopConfiguration(), new org.apache.hadoop.fs.Path(o.get(OUTPUT)), r.toJson());
+      Files.write(Paths.get(o.get(OUTPUT)), r.toJson().getBytes(StandardCharsets.UTF_8));
     }
-    return new JobResult(
-        r, Collections.emptyMap(), Collections.emptyList(), Collections.emptyMap(), true);
+    return r;
   }
 
   private static long usedHeap() {
