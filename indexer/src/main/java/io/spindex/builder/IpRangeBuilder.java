@@ -511,6 +511,22 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         throw new InputException(
             where + ": the header's label fields must be distinct and not empty, found " + fields);
       }
+      // The index declares one delimiter, and its labels are stored split by it: every file's
+      // labels must be split by the same one (each line's fields were counted by its own file's).
+      for (RangeSink.FileHead o : heads) {
+        if (o.fieldsBeforeLabel >= 0 && o.dataDelimiter != d) {
+          throw new InputException(
+              o.source
+                  + ": its lines are split by "
+                  + describe(o.dataDelimiter)
+                  + ", the label fields of "
+                  + where
+                  + " by "
+                  + describe(d)
+                  + " (--label-fields-from-header declares one delimiter for every file's labels:"
+                  + " give the files one delimiter)");
+        }
+      }
       return;
     }
     throw new InputException(
