@@ -52,7 +52,7 @@ class LoaderCompareToolTest {
     }
     long bytes = Files.size(fx.ranges);
     List<String> loads = Files.readAllLines(out.resolve(LoaderCompareDefinition.LOADS_FILE));
-    assertEquals(1 + 8, loads.size());
+    assertEquals(1 + 3 * 2, loads.size());
     Map<String, Integer> perLoader = new HashMap<>();
     double ioMs = 0;
     for (String line : loads.subList(1, loads.size())) {
