@@ -320,16 +320,16 @@ def ipv6_lookup(run):
     paired = [(q, run.find(cls, "heapPaired", query=q)) for q, _ in IPV6_QUERIES]
     prow = []
     for q, r in paired:
-        w, we = paired_ratio(r, "columnsNanos", "rowsNanos")
-        t, te = paired_ratio(r, "noTablesNanos", "columnsNanos")
+        w, we = paired_ratio(r, "mappedNanos", "rowsNanos")
+        t, te = paired_ratio(r, "noTablesNanos", "rowsNanos")
         v, ve = paired_ratio(r, "rowsNanos", "ipv4Nanos")
         if w is not None:
             prow.append([dict(IPV6_QUERIES)[q], f"{pm(w, we)}×", f"{pm(t, te)}×",
                          f"{pm(v, ve)}×"])
     if prow:
         out += "\n\n" + table(["paired, interleaved (heap, `heapPaired`)",
-                                "heap rows: throughput ÷ the file's columns",
-                                "prefix6 tables (columns): throughput ÷ the /16 table's",
+                                "heap rows: throughput ÷ mapped's (in place)",
+                                "prefix6 tables (heap): throughput ÷ the /16 table's",
                                 "IPv6 hit time (rows) ÷ IPv4 hit time"], prow)
     return out
 
@@ -419,30 +419,20 @@ def ep_transform(run):
                   "speed-up vs `BufferedReader`", "time ÷ `FileChannel` copy"], rows)
 
 
-RANGE_ENDS_PAIRS = [("heapStoredNanos", "heapTiledNanos", "heap (`nio`): with ends ÷ tiled"),
-                    ("mappedStoredNanos", "mappedTiledNanos", "`mapped`: with ends ÷ tiled"),
-                    ("mappedPackedNanos", "mappedTiledNanos", "`mapped`: packed in place ÷ tiled"),
-                    ("mappedPackedNanos", "heapTiledNanos", "`mapped` packed ÷ heap tiled")]
-
-
-def range_ends(run):
-    """RangeEndsBenchmark: the layouts of the same ranges, timed in turn in one run (paired)."""
-    cls = "RangeEndsBenchmark"
+def range_rows(run):
+    """RangeRowsBenchmark: one file's rows on the heap and read in place, timed in turn (paired)."""
+    cls = "RangeRowsBenchmark"
     if not run.of_class(cls):
         return "(no results in this run: scripts/bench --only ranges)"
     count = int(run.param(cls, "count") or 0)
     rows = []
     for m, label in [("paired", "single `labelId`"), ("batchPaired", "batch `labelIds` of 1,024")]:
         r = run.get(cls, m)
-        if not r:
-            continue
-        cells = [label]
-        for a, b, _ in RANGE_ENDS_PAIRS:
-            p, e = paired_ratio(r, a, b)
-            cells.append("n/a" if p is None else f"{pm(p, e)}×")
-        rows.append(cells)
-    return table([f"time of a lookup, {count:,} real-shaped ranges (paired, interleaved)"] +
-                 [label for _, _, label in RANGE_ENDS_PAIRS], rows)
+        if r:
+            p, e = paired_ratio(r, "mappedNanos", "heapNanos")
+            rows.append([label, "n/a" if p is None else f"{pm(p, e)}×"])
+    return table([f"time of a lookup, {count:,} real-shaped ranges (paired, interleaved)",
+                  "`mapped` (in place) ÷ heap (`nio`)"], rows)
 
 
 def line_lookup(run):
@@ -710,8 +700,8 @@ def goals(run):
     p, e = paired_ratio(paired, "rowsNanos", "ipv4Nanos")
     add("An IPv6 hit ≤ 1.5× the time of an IPv4 hit on as many real-shaped ranges (heap)", p, e,
         lambda r: r <= 1.5, "n/a" if p is None else f"{pm(p, e)}× the time (paired, interleaved)")
-    p, e = paired_ratio(paired, "noTablesNanos", "columnsNanos")
-    add("IPv6 hits: the prefix6 tables faster than the /16 table alone (columns, as mapped)", p, e,
+    p, e = paired_ratio(paired, "noTablesNanos", "rowsNanos")
+    add("IPv6 hits: the prefix6 tables faster than the /16 table alone (heap)", p, e,
         lambda r: r > 1, "n/a" if p is None else f"{pm(p, e)}× the throughput (paired, interleaved)")
     for prefix, label in [("heap", "heap"), ("mapped", "mapped")]:
         goal = f"IPv4 lookups through a dual-stack index within 2% of a v4-only index ({label})"
@@ -892,7 +882,7 @@ def main():
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
               "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup, "city": city, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
-              "line-lookup": line_lookup, "range-ends": range_ends, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
+              "line-lookup": line_lookup, "range-rows": range_rows, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "spark-build": spark_build, "sql": sql, "commands": commands}
     for name, fn in blocks.items():
         text = replace_block(text, name, fn(run))

@@ -18,7 +18,6 @@ SET_LOAD = [
     ("textSpindex", "text, Spindex parser (parse + sort + dedupe)", SPINDEX),
     ("io", "io (`DataInputStream` over `BufferedInputStream`)", SPINDEX),
     ("nio", "nio (`FileChannel` + direct buffer → int[])", SPINDEX),
-    ("mmap", "mmap (map, bulk copy → int[])", SPINDEX),
     ("mapped", "mapped (zero-copy, CRC32C checked)", SPINDEX),
     ("mappedUnchecked", "mapped, unchecked (header only)", SPINDEX),
     ("memcpy", "memcpy reference (`System.arraycopy` into a fresh int[])", BASELINE),
@@ -48,9 +47,7 @@ SET_LOOKUP = [
 ]
 RANGE_LOOKUP = [
     ("heapPrefix", "Spindex `labelId`, heap, /16 prefix table", SPINDEX),
-    ("heapNoPrefix", "Spindex `labelId`, heap, no prefix table", SPINDEX),
     ("mappedPrefix", "Spindex `labelId`, mapped, /16 prefix table", SPINDEX),
-    ("mappedNoPrefix", "Spindex `labelId`, mapped, no prefix table", SPINDEX),
     ("heapPrefixBatch", "Spindex `labelIds` (16 interleaved searches), heap", SPINDEX),
     ("mappedPrefixBatch", "Spindex `labelIds` (16 interleaved searches), mapped", SPINDEX),
     ("binarySearch", "binary search over int[] starts/ends (baseline)", BASELINE),

@@ -15,10 +15,10 @@ class SpindexUnavailableError(RuntimeError):
 
 
 class CorruptIndexError(ValueError):
-    """A file that is not a valid Spindex index (truncated, damaged, another kind of file, or a
-    newer format version): one line naming the file, the section (or ``header``/``directory``), the
-    byte offset, what was expected and what was found, as the Java loaders'
-    ``CorruptIndexException`` says it."""
+    """A file that is not a valid Spindex index (truncated, damaged, another kind of file, or of a
+    pre-release or newer format): one line naming the file and what is wrong (the section, or
+    ``header``/``directory``, the byte offset, what was expected and what was found), as the Java
+    loaders' ``CorruptIndexException`` says it."""
 
     @classmethod
     def at(cls, file, section, offset, expected, found):

@@ -25,7 +25,8 @@ from spindex import _parse
 from spindex._errors import CorruptIndexError
 
 MAGIC = b"\x89SPX\r\n\x1a\n"
-VERSION = 8  # the newest format version this reader reads; it reads every older one
+MAJOR = 1  # the format this reader reads: 1.x, any minor (docs/FORMAT.md)
+OPTIONAL = 1  # section flag bit 0: a reader that does not know the id skips the section
 HEADER = 128
 DIR_ENTRY = 32
 ALIGN = 64
@@ -34,37 +35,91 @@ MAX_ELEMENTS = 2 ** 31 - 9
 PREFIX16_ENTRIES = 65537
 SUB_MAP_INTS = 32768
 SUB_TABLE_INTS = 128
+PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 
-# id: (name, width, first version)
-SECTIONS = {
-    1: ("keys", 4, 1), 2: ("prefix16", 4, 1), 3: ("range_starts", 4, 1), 4: ("range_ends", 4, 1),
-    5: ("range_labels", 4, 1), 6: ("label_offsets", 4, 1), 7: ("label_bytes", 1, 1),
-    8: ("id_hashes", 8, 1), 9: ("product_ints", 4, 1), 10: ("column_names", 1, 1),
-    11: ("id_offsets", 4, 1), 12: ("id_bytes", 1, 1), 13: ("keys6_hi", 8, 2),
-    14: ("keys6_lo", 8, 2), 15: ("prefix16_v6", 4, 2), 16: ("range6_starts_hi", 8, 2),
-    17: ("range6_starts_lo", 8, 2), 18: ("range6_ends_hi", 8, 2), 19: ("range6_ends_lo", 8, 2),
-    20: ("range6_labels", 4, 2), 21: ("label_fields", 1, 2), 22: ("prefix24", 4, 3),
-    23: ("label_types", 1, 4), 24: ("source_info", 1, 4), 25: ("ipv4_aliases", 8, 4),
-    26: ("prefix6", 4, 5), 27: ("tiled_labels", 4, 6), 28: ("tiled6_labels", 4, 6),
-    29: ("field_value_counts", 4, 7), 30: ("field_value_offsets", 4, 7),
-    31: ("field_value_bytes", 1, 7), 32: ("label_value_ids", 1, 7),
-    33: ("range_starts_low", 1, 7), 34: ("row_label_ids", 1, 7),
-    35: ("range6_starts_lo_zero", 1, 7), 36: ("tiled6_rows", 8, 8),
-}
+# id: (name, element width), docs/FORMAT.md "Sections"
+SECTIONS = dict(enumerate([
+    ("keys", 4), ("prefix16", 4), ("keys6_hi", 8), ("keys6_lo", 8), ("prefix16_v6", 4),
+    ("prefix6", 4), ("range_starts_low", 1), ("row_label_ids", 1), ("prefix24", 4),
+    ("range6_starts_hi", 8), ("range6_starts_lo", 8), ("range6_rows", 8), ("label_offsets", 4),
+    ("label_bytes", 1), ("label_fields", 1), ("label_types", 1), ("field_value_counts", 4),
+    ("field_value_offsets", 4), ("field_value_bytes", 1), ("label_value_ids", 1),
+    ("ipv4_aliases", 8), ("id_hashes", 8), ("product_ints", 4), ("column_names", 1),
+    ("id_offsets", 4), ("id_bytes", 1), ("source_info", 1)], 1))
 KINDS = {1: "set", 2: "ranges", 3: "products"}
 KIND_ENUM = {1: "IPV4_SET", 2: "IPV4_RANGES", 3: "PRODUCTS"}
 KIND_TEXT = {1: "an IP set index", 2: "an IP range index", 3: "a product index"}
-SET6 = ("keys6_hi", "keys6_lo", "prefix16_v6", "prefix6")
-RANGES6 = ("range6_starts_hi", "range6_starts_lo", "range6_ends_hi", "range6_ends_lo",
-           "range6_labels", "prefix16_v6", "prefix6", "tiled6_labels", "range6_starts_lo_zero",
-           "tiled6_rows")
-BY_FIELD = ("field_value_counts", "field_value_offsets", "field_value_bytes")
-OF_RANGES = ("label_fields", "prefix24", "label_types", "source_info", "ipv4_aliases",
-             "tiled_labels", "label_value_ids", "range_starts_low", "row_label_ids") + BY_FIELD
-PREFIX6_LEAST = 65536 + 3 + 2  # Prefix6.MAP_INTS + HEAD_INTS + 2: a block map and one table
 TYPES = ("string", "bigint", "double", "boolean", "decimal(20,0)")
 FLIP32 = np.uint32(0x80000000)
 FLIP64 = np.uint64(0x8000000000000000)
+
+
+# The sections of each kind, in docs/FORMAT.md's order (the table of Java's Layout.rules): name,
+# required (None: when the file has IPv4 rows), the section it needs beside it, the section it
+# excludes, and its count (COUNTS).
+RULES = {
+    1: (("keys", True, None, None, "rows - v6"), ("prefix16", False, None, None, "prefix"),
+        ("keys6_hi", False, None, None, "any"), ("keys6_lo", True, "keys6_hi", None, "v6"),
+        ("prefix16_v6", False, "keys6_hi", None, "prefix"),
+        ("prefix6", False, "prefix16_v6", None, "tables6"),
+        ("source_info", False, None, None, "any")),
+    2: (("range_starts_low", True, None, None, "2 v4"), ("row_label_ids", True, None, None, "ids"),
+        ("prefix16", None, None, None, "prefix"), ("prefix24", False, "prefix16", None, "sub"),
+        ("range6_starts_hi", False, None, None, "any"),
+        ("range6_starts_lo", False, "range6_starts_hi", None, "v6"),
+        ("range6_rows", True, "range6_starts_hi", None, "v6"),
+        ("prefix16_v6", True, "range6_starts_hi", None, "prefix"),
+        ("prefix6", False, "prefix16_v6", None, "tables6"),
+        ("label_offsets", True, None, "label_fields", "first"),
+        ("label_bytes", True, None, "label_fields", "any"),
+        ("label_fields", False, None, None, "fields"),
+        ("label_types", False, "label_fields", None, "any"),
+        ("field_value_counts", True, "label_fields", None, "any"),
+        ("field_value_offsets", True, "label_fields", None, "first"),
+        ("field_value_bytes", True, "label_fields", None, "any"),
+        ("label_value_ids", True, "label_fields", None, "any"),
+        ("ipv4_aliases", False, None, None, "triples"), ("source_info", False, None, None, "any")),
+    3: (("id_hashes", True, None, None, "rows"), ("prefix16", False, None, None, "prefix"),
+        ("product_ints", True, None, None, "any"), ("column_names", True, None, None, "any"),
+        ("id_offsets", True, None, None, "rows + 1"), ("id_bytes", True, None, None, "any"),
+        ("source_info", False, None, None, "any")),
+}
+
+
+def _exactly(e, w, n):
+    return None if e == n else "%d elements (%d bytes)" % (n, n * w)
+
+
+def _ids(e, v4):
+    per_row = e // v4 if v4 else 1
+    return None if e == per_row * v4 and 1 <= per_row <= 4 else \
+        "1 to 4 bytes a row for %d rows" % v4
+
+
+def _sub(e):
+    t = e - SUB_MAP_INTS
+    ok = t >= SUB_TABLE_INTS and t % SUB_TABLE_INTS == 0 and t // SUB_TABLE_INTS <= 65535
+    return None if ok else "32768 + k x 128 elements (0 < k < 65536)"
+
+
+# count(elements, width, rows, v4, v6): None, or what the section must have
+COUNTS = {
+    "any": lambda e, w, r, v4, v6: None,
+    "rows": lambda e, w, r, v4, v6: _exactly(e, w, r),
+    "rows + 1": lambda e, w, r, v4, v6: _exactly(e, w, r + 1),
+    "rows - v6": lambda e, w, r, v4, v6: _exactly(e, w, r - v6),
+    "v6": lambda e, w, r, v4, v6: _exactly(e, w, v6),
+    "2 v4": lambda e, w, r, v4, v6: _exactly(e, w, 2 * v4),
+    "prefix": lambda e, w, r, v4, v6: _exactly(e, w, PREFIX16_ENTRIES),
+    "ids": lambda e, w, r, v4, v6: _ids(e, v4),
+    "sub": lambda e, w, r, v4, v6: _sub(e),
+    "tables6": lambda e, w, r, v4, v6:
+        None if e >= PREFIX6_LEAST else "at least %d elements" % PREFIX6_LEAST,
+    "first": lambda e, w, r, v4, v6: None if e >= 1 else "at least 1 element",
+    "fields": lambda e, w, r, v4, v6:
+        None if e >= 2 else "a delimiter line and at least one field name",
+    "triples": lambda e, w, r, v4, v6: None if e % 3 == 0 else "a multiple of 3 elements",
+}
 
 
 def _crc32c():
@@ -73,10 +128,6 @@ def _crc32c():
     except ImportError as e:  # pragma: no cover - a dependency of the package
         raise ImportError("spindex.open needs google-crc32c (pip install google-crc32c)") from e
     return google_crc32c.value
-
-
-def _max_id(version):
-    return max(i for i, s in SECTIONS.items() if s[2] <= version)
 
 
 class Section:
@@ -132,9 +183,15 @@ class Index:
                        "other bytes: not a Spindex index")
         version, kind, flags, rows, created, length, count = struct.unpack_from(
             "<HHiqqqI", b, 8)
-        if version < 1 or version > VERSION:
-            self._fail("header", 8, "format version 1 to %d%s" % (
-                VERSION, " (written by a newer Spindex)" if version > VERSION else ""), version)
+        text = "%d.%d" % (version >> 8, version & 0xFF)
+        if version >> 8 < MAJOR:
+            raise CorruptIndexError(
+                "%s: written by a pre-release Spindex (format %s); Spindex 1.x reads format 1 "
+                "only: rebuild it with 'spindex build'" % (self.path, text))
+        if version >> 8 > MAJOR:
+            raise CorruptIndexError(
+                "%s: written by a newer Spindex (format %s); Spindex 1.x reads format 1 only: "
+                "upgrade Spindex to read it" % (self.path, text))
         if count > MAX_SECTIONS:
             self._fail("header", 40, "at most 64 sections", count)
         need = HEADER + DIR_ENTRY * count
@@ -162,188 +219,98 @@ class Index:
                        "%d bytes (truncated or extended)" % size)
         if rows < 0 or rows > MAX_ELEMENTS:
             self._fail("header", 16, "a row count in [0, 2^31-9]", rows)
-        self.version, self.kind_code, self.rows, self.created = version, kind, rows, created
+        self.version, self.format_version = version, text
+        self.kind_code, self.rows, self.created = kind, rows, created
         self.kind = KINDS[kind]
         self.source_digest = bytes(b[48:80]).hex()
         self.header_crc = stored
         first = (HEADER + DIR_ENTRY * count + ALIGN - 1) // ALIGN * ALIGN
-        sections = {}
+        sections, self.skipped = {}, []
         for i in range(count):
             at = HEADER + i * DIR_ENTRY
-            sid, width, res1, offset, slen, scrc, res2 = struct.unpack_from("<IHhqqIi", b, at)
+            sid, width, flags, offset, slen, scrc, res = struct.unpack_from("<IHHqqIi", b, at)
+            if any(s.id == sid for s in list(sections.values()) + self.skipped):
+                self._fail("directory", at, "a section id not listed before", sid)
+            if flags & ~OPTIONAL:
+                self._fail("directory", at + 6, "section flags 0 or 1 (bit 0: optional)",
+                           "0x%x" % flags)
+            if res != 0:
+                self._fail("directory", at + 28, "reserved directory bytes zero",
+                           "0x%x" % (res & 0xFFFFFFFF))
             spec = SECTIONS.get(sid)
-            if spec is None or spec[2] > version or spec[0] in sections:
-                self._fail("directory", at, "a known, not yet listed section id (1..%d)"
-                           % _max_id(version), sid)
-            if res1 != 0 or res2 != 0:
-                self._fail("directory", at + (6 if res1 else 28), "reserved directory bytes zero",
-                           "0x%x" % ((res1 if res1 else res2) & 0xFFFFFFFF))
-            name = "section '%s'" % spec[0]
-            if width != spec[1]:
-                self._fail("directory", at + 4, "%s width %d" % (name, spec[1]), width)
+            if spec is None and not flags & OPTIONAL:
+                raise CorruptIndexError("%s: directory at offset %d: needs a newer Spindex "
+                                        "(section id %d)" % (self.path, at, sid))
+            sname = spec[0] if spec else "id %d" % sid
+            name = "section '%s'" % sname
+            if width != spec[1] if spec else width not in (1, 2, 4, 8):
+                self._fail("directory", at + 4, "%s width %s" % (
+                    name, spec[1] if spec else "1, 2, 4 or 8"), width)
             if offset < first or offset % ALIGN:
                 self._fail("directory", at + 8, "%s offset aligned to 64 and >= %d" % (name, first),
                            offset)
             if slen < 0 or slen % width or slen > size - offset:
                 self._fail("directory", at + 16, "%s length, a multiple of %d ending within %d bytes"
                            % (name, width, size), "%d bytes at offset %d" % (slen, offset))
-            if slen // width > MAX_ELEMENTS:
+            if spec and slen // width > MAX_ELEMENTS:
                 self._fail("directory", at + 16, "%s of at most %d elements (rows are Java int "
                            "indexes; a larger list is split over indexes)" % (name, MAX_ELEMENTS),
                            "%d elements" % (slen // width))
-            sections[spec[0]] = Section(sid, spec[0], width, offset, slen, scrc, at)
-        ordered = sorted(sections.values(), key=lambda s: s.offset)
+            s_ = Section(sid, sname, width, offset, slen, scrc, at)
+            if spec:
+                sections[sname] = s_
+            else:
+                self.skipped.append(s_)
+        ordered = sorted(list(sections.values()) + self.skipped, key=lambda s: s.offset)
         for prev, nxt in zip(ordered, ordered[1:]):
             if prev.offset + prev.length > nxt.offset:
                 self._fail("directory", HEADER, "section '%s' to start after '%s' ends at %d"
                            % (nxt.name, prev.name, prev.offset + prev.length),
                            "offset %d" % nxt.offset)
         self.sections = sections
-        self._check_counts()
+        self._check_sections()
 
-    def _require(self, name):
-        s = self.sections.get(name)
-        if s is None:
-            self._fail("directory", HEADER, "a '%s' section for kind %s"
-                       % (name, KIND_ENUM[self.kind_code]), "none")
-        return s
-
-    def _expect(self, s, n):
-        if s.elements != n:
-            self._fail("section '%s'" % s.name, s.offset, "%d elements (%d bytes)" % (n, n * s.width),
-                       "%d elements (%d bytes)" % (s.elements, s.length))
-
-    def _only_in(self, group):
-        allowed = group if group[0] in self.sections else ()
-        for s in self.sections.values():
-            of_ranges = s.name in OF_RANGES and self.kind_code == 2
-            if SECTIONS[s.id][2] > 1 and s.name not in allowed and not of_ranges:
-                self._fail("section '%s'" % s.name, s.offset, "no '%s' in %s file%s" % (
-                    s.name, KIND_TEXT[self.kind_code],
-                    "" if group[0] in self.sections else " without '%s'" % group[0]),
+    def _check_sections(self):
+        """The kind's sections against RULES: none of another kind, each with the sections it
+        needs and without those it excludes, each of its element count."""
+        sec, rules = self.sections, RULES[self.kind_code]
+        v6 = sum(sec[n].elements for n in ("keys6_hi", "range6_starts_hi") if n in sec)
+        names = {r[0] for r in rules}
+        for s in sorted(sec.values(), key=lambda s: s.at):
+            if s.name not in names:
+                self._fail("section '%s'" % s.name, s.offset, "no '%s' in %s file"
+                           % (s.name, KIND_TEXT[self.kind_code]), "%d bytes" % s.length)
+        for name, required, with_, without, count in rules:
+            s = sec.get(name)
+            lacks = with_ is not None and with_ not in sec
+            beside = without is not None and without in sec
+            if s is None:
+                if (self.rows > v6 if required is None else required) and not lacks and not beside:
+                    self._fail("directory", HEADER, "a '%s' section for kind %s"
+                               % (name, KIND_ENUM[self.kind_code]), "none")
+                continue
+            if lacks or beside:
+                self._fail("section '%s'" % name, s.offset, "no '%s' %s '%s'" % (
+                    name, "without" if lacks else "beside", with_ if lacks else without),
                     "%d bytes" % s.length)
-
-    def _absent(self, why, names):
-        """None of ``names``, each refused as "no 'name' ``why``"."""
-        for name in names:
-            s = self.sections.get(name)
-            if s is not None:
-                self._fail("section '%s'" % name, s.offset, "no '%s' %s" % (name, why),
-                           "%d bytes" % s.length)
-
-    def _rows_of(self, tiled, stored, n):
-        """The label sections of one family's n rows: ``tiled`` (ranges without their ends, version
-        6) and none of ``stored``, or every one of ``stored``."""
-        sec = self.sections
-        if tiled in sec:
-            self._expect(sec[tiled], n)
-            self._absent("beside '%s' (ranges without their ends)" % tiled, stored)
-        else:
-            for name in stored:
-                self._expect(self._require(name), n)
-
-    def _check_counts(self):
-        sec = self.sections
-        if self.kind_code == 1:
-            v6 = sec["keys6_hi"].elements if "keys6_hi" in sec else 0
-            self._expect(self._require("keys"), self.rows - v6)
-            if v6 or "keys6_hi" in sec:
-                self._expect(self._require("keys6_lo"), v6)
-            self._only_in(SET6)
-        elif self.kind_code == 3:
-            self._expect(self._require("id_hashes"), self.rows)
-            self._expect(self._require("id_offsets"), self.rows + 1)
-            for n in ("product_ints", "column_names", "id_bytes"):
-                self._require(n)
-            self._only_in(("id_hashes",))
-        else:
-            v6 = sec["range6_starts_hi"].elements if "range6_starts_hi" in sec else 0
-            v4 = self.rows - v6
-            if "range_starts_low" in sec:
-                # Packed rows (version 7): 2 bytes a start below its /16 block, 1 to 4 a label id.
-                self._require("prefix16")
-                self._expect(sec["range_starts_low"], 2 * v4)
-                ids = self._require("row_label_ids")
-                width = ids.elements // v4 if v4 else 1
-                if ids.elements != width * v4 or not 1 <= width <= 4:
-                    self._fail("section 'row_label_ids'", ids.offset,
-                               "1 to 4 bytes a row for %d rows" % v4, "%d bytes" % ids.elements)
-                self._absent("beside 'range_starts_low' (packed rows)",
-                             ("range_starts", "tiled_labels", "range_ends", "range_labels"))
-            else:
-                self._expect(self._require("range_starts"), v4)
-                self._absent("without 'range_starts_low' (packed rows)", ("row_label_ids",))
-                self._rows_of("tiled_labels", ("range_ends", "range_labels"), v4)
-            if "range6_starts_hi" in sec:
-                if "range6_starts_lo_zero" in sec:
-                    # Packed IPv6 rows: every start's low half is 0, no column for them.
-                    self._expect(sec["range6_starts_lo_zero"], 0)
-                    if "tiled6_rows" not in sec:
-                        self._require("tiled6_labels")
-                    self._absent("beside 'range6_starts_lo_zero' (packed rows)",
-                                 ("range6_starts_lo",))
-                else:
-                    self._expect(self._require("range6_starts_lo"), v6)
-                if "tiled6_rows" in sec:
-                    # Packed tiled rows (version 8): a row's label id in its low 31 bits.
-                    self._expect(sec["tiled6_rows"], v6)
-                    self._require("prefix16_v6")
-                    self._absent("beside 'tiled6_rows' (packed tiled rows)",
-                                 ("tiled6_labels",) + RANGES6[2:5])
-                else:
-                    self._rows_of("tiled6_labels", RANGES6[2:5], v6)
-            self._only_in(RANGES6)
-            f = sec.get("label_fields")
-            if f is not None and f.length < 2:
-                self._fail("section 'label_fields'", f.offset,
-                           "a delimiter line and at least one field name", "%d bytes" % f.length)
-            if "label_value_ids" in sec:
-                # Labels by field (version 7): each field's values once, a label as their ids.
-                for name in ("label_fields",) + BY_FIELD:
-                    self._require(name)
-                self._absent("beside 'label_value_ids' (labels by field)",
-                             ("label_offsets", "label_bytes"))
-                o = sec["field_value_offsets"]
-            else:
-                self._require("label_bytes")
-                o = self._require("label_offsets")
-                self._absent("without 'label_value_ids' (labels by field)", BY_FIELD)
-            if o.elements < 1:
-                self._fail("section '%s'" % o.name, o.offset, "at least 1 element", o.elements)
-        p = sec.get("prefix16")
-        if p is not None:
-            self._expect(p, PREFIX16_ENTRIES)
-        p24 = sec.get("prefix24")
-        if p24 is not None:
-            tables = p24.elements - SUB_MAP_INTS
-            if p is None or tables < SUB_TABLE_INTS or tables % SUB_TABLE_INTS or \
-                    tables // SUB_TABLE_INTS > 65535:
-                self._fail("section 'prefix24'", p24.offset,
-                           "32768 + k x 128 elements (0 < k < 65536), beside a 'prefix16' section",
-                           "%d elements%s" % (p24.elements,
-                                              ", no 'prefix16' section" if p is None else ""))
-        p6 = sec.get("prefix16_v6")
-        if p6 is not None:
-            self._expect(p6, PREFIX16_ENTRIES)
-        t6 = sec.get("prefix6")  # version 5: read for its checksum, not used by the lookups
-        if t6 is not None and (p6 is None or t6.elements < PREFIX6_LEAST):
-            self._fail("section 'prefix6'", t6.offset, "at least %d elements, beside a "
-                       "'prefix16_v6' section" % PREFIX6_LEAST, "%d elements%s" % (
-                           t6.elements, ", no 'prefix16_v6' section" if p6 is None else ""))
+            wrong = COUNTS[count](s.elements, s.width, self.rows, self.rows - v6, v6)
+            if wrong is not None:
+                self._fail("section '%s'" % name, s.offset, wrong,
+                           "%d elements (%d bytes)" % (s.elements, s.length))
 
     def _array(self, name, dtype):
         """The section as a read-only numpy view of the mapping, its CRC32C checked first."""
-        s = self.sections.get(name)
+        s = self.sections.get(name) if isinstance(name, str) else name
         if s is None:
             return None
         view = self._buf[s.offset:s.offset + s.length]
-        if name not in self._checked:
+        if s.id not in self._checked:
             # A numpy view: google-crc32c's C extension reads it in place (not a memoryview).
             actual = _crc32c()(np.frombuffer(view, dtype=np.uint8))
             if actual != s.crc:
-                self._fail("section '%s'" % name, s.offset, "CRC32C %08x" % s.crc,
+                self._fail("section '%s'" % s.name, s.offset, "CRC32C %08x" % s.crc,
                            "%08x (its %d bytes are damaged)" % (actual, s.length))
-            self._checked.add(name)
+            self._checked.add(s.id)
         return np.frombuffer(view, dtype=dtype)
 
     def _check_prefix(self, name, table, rows):
@@ -362,16 +329,14 @@ class Index:
             self._fail("section '%s'" % s.name, s.offset + 4 * i,
                        "%s in ascending order, at least %d" % (what, values[i - 1]), values[i])
 
-    def _ids_within(self, name, ids, count, gaps=False, width=4):
-        bad = (ids < 0) | (ids >= count)
-        if gaps:
-            bad &= ids != -1
-        bad = np.flatnonzero(bad)
+    def _ids_within(self, name, ids, count, width):
+        """Every label id of the rows in the dictionary, or -1 (a gap row)."""
+        bad = np.flatnonzero(((ids < 0) | (ids >= count)) & (ids != -1))
         if bad.size:
             i = int(bad[0])
             s = self.sections[name]
-            self._fail("section '%s'" % name, s.offset + width * i, "a label id in [0, %d)%s" % (
-                count, " or -1 (a gap)" if gaps else ""), ids[i])
+            self._fail("section '%s'" % name, s.offset + width * i,
+                       "a label id in [0, %d) or -1 (a gap)" % count, ids[i])
 
     def _text(self, name):
         a = self._array(name, np.uint8)
@@ -380,14 +345,18 @@ class Index:
     def _load(self):
         le = "<"
         i32, i64 = np.dtype(le + "i4"), np.dtype(le + "i8")
+        for s in self.skipped:  # optional sections of later minor versions: checksums only
+            self._array(s, np.uint8)
         self.prefix16 = self._array("prefix16", i32)
-        self.starts = self.ends = self.labels = self.keys = None
-        self.tiled = self.tiled6 = self.packed = False
+        self.starts = self.labels = self.keys = None
         self._label_offsets = self._label_bytes = self._join_labels = None
         self.starts6_hi = self.keys6_hi = None
         self.schema = None
         self.aliases = np.zeros((0, 3), dtype=np.int64)
         self.source_info = []
+        info = self._text("source_info")
+        if info:
+            self.source_info = [tuple(line.split("\t", 1)) for line in info.split("\n")]
         if self.kind_code == 3:
             hashes = self._array("id_hashes", i64)
             ints = self.sections["product_ints"]
@@ -427,24 +396,9 @@ class Index:
                 self._check_prefix("prefix16_v6", p6, len(self.keys6_hi))
             self._check_rest()
             return
-        self.packed = "range_starts_low" in self.sections
-        if self.packed:
-            self.starts, self.labels = self._packed_rows()
-        else:
-            self.starts = self._array("range_starts", i32)
-        self.tiled = self.packed or "tiled_labels" in self.sections
-        if self.tiled:
-            # Ranges without their ends (format version 6): a row ends where the next starts, the
-            # last at 255.255.255.255, and a gap row's label id is -1.
-            if not self.packed:
-                self.labels = self._array("tiled_labels", i32)
-            self.ends = np.empty_like(self.starts)
-            if len(self.starts):
-                self.ends[:-1] = self.starts[1:] - np.int32(1)
-                self.ends[-1] = np.iinfo(np.int32).max
-        else:
-            self.ends = self._array("range_ends", i32)
-            self.labels = self._array("range_labels", i32)
+        # The rows of ranges and the gaps between them: each row ends where the next starts, the
+        # last at the top of the space, and a gap row's label id is -1.
+        self.starts, self.labels = self._packed_rows()
         self._read_schema()
         if "label_value_ids" in self.sections:
             # Labels by field: checked now, joined at their first use (label_offsets, label_bytes).
@@ -454,68 +408,39 @@ class Index:
             self._label_bytes = self._array("label_bytes", np.uint8)
             self._spans("label_offsets", self._label_offsets, "label_bytes")
             self.label_count = len(self._label_offsets) - 1
-        self._check_prefix("prefix16", self.prefix16, len(self.starts))
         sub = self._array("prefix24", i32)
-        if "range6_starts_hi" in self.sections:
-            self.starts6_hi = self._array("range6_starts_hi", i64)
-            if "range6_starts_lo_zero" in self.sections:
-                self.starts6_lo = np.full(len(self.starts6_hi), np.iinfo(np.int64).min, i64)
-            else:
-                self.starts6_lo = self._array("range6_starts_lo", i64)
-            p6 = self._array("prefix16_v6", i32)
-            self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
-            self.tiled6 = "tiled6_labels" in self.sections or "tiled6_rows" in self.sections
-            if self.tiled6:
-                # As the IPv4 rows: each ends where the next starts (128 bits, flipped halves: a
-                # low half of 0 borrows from the high half), the last at the top of the space.
-                # Packed tiled rows (tiled6_rows) hold a row's label id plus one in their low 31
-                # bits; the search here reads the starts, not the rows' keys.
-                if "tiled6_rows" in self.sections:
-                    rows = self._array("tiled6_rows", i64)
-                    self.labels6 = ((rows & 0x7FFFFFFF) - 1).astype(i32)
-                else:
-                    self.labels6 = self._array("tiled6_labels", i32)
-                top = np.iinfo(np.int64).max
-                self.ends6_hi = np.full_like(self.starts6_hi, top)
-                self.ends6_lo = np.full_like(self.starts6_lo, top)
-                if len(self.starts6_hi) > 1:
-                    nh, nl = self.starts6_hi[1:], self.starts6_lo[1:]
-                    self.ends6_lo[:-1] = nl - np.int64(1)
-                    self.ends6_hi[:-1] = np.where(nl == np.iinfo(np.int64).min,
-                                                  nh - np.int64(1), nh)
-            else:
-                self.ends6_hi = self._array("range6_ends_hi", i64)
-                self.ends6_lo = self._array("range6_ends_lo", i64)
-                self.labels6 = self._array("range6_labels", i32)
         count = self.label_count
-        self._ids_within("row_label_ids" if self.packed else "tiled_labels" if self.tiled else
-                         "range_labels", self.labels, count, self.tiled,
-                         self.sections["row_label_ids"].length // max(1, len(self.labels))
-                         if self.packed else 4)
+        width = self.sections["row_label_ids"].length // max(1, len(self.labels))
+        self._ids_within("row_label_ids", self.labels, count, width)
         if sub is not None:
             self._check_sub(sub)
-        if self.starts6_hi is not None:
-            rows6 = "tiled6_rows" in self.sections
-            self._ids_within("tiled6_rows" if rows6 else "tiled6_labels" if self.tiled6 else
-                             "range6_labels", self.labels6, count, self.tiled6, 8 if rows6 else 4)
-        info = self._text("source_info")
-        if info:
-            self.source_info = [tuple(line.split("\t", 1)) for line in info.split("\n")]
+        if "range6_starts_hi" in self.sections:
+            self.starts6_hi = self._array("range6_starts_hi", i64)
+            lo = self._array("range6_starts_lo", i64)  # absent: every low half is 0
+            self.starts6_lo = np.full(len(self.starts6_hi), np.iinfo(np.int64).min, i64) \
+                if lo is None else lo
+            p6 = self._array("prefix16_v6", i32)
+            self._check_prefix("prefix16_v6", p6, len(self.starts6_hi))
+            # A row's label id plus one in its low 31 bits; this reader searches the starts.
+            rows = self._array("range6_rows", i64)
+            self.labels6 = ((rows & 0x7FFFFFFF) - 1).astype(i32)
+            self._ids_within("range6_rows", self.labels6, count, 8)
         al = self._array("ipv4_aliases", i64)
         if al is not None:
             self._check_aliases(al)
         self._check_rest()
 
     def _packed_rows(self):
-        """The flipped starts and label ids of packed rows (version 7): the rows ``prefix16``
-        puts in block b start at b << 16 and their 16 low bits; a label id of all bits set is a
-        gap's, -1."""
+        """The flipped starts and label ids of the IPv4 rows: the rows ``prefix16`` puts in block
+        b start at b << 16 and their 16 low bits; a label id of all bits set is a gap's, -1."""
         low = self._array("range_starts_low", np.dtype("<u2"))
+        raw = self._array("row_label_ids", np.uint8)
+        if not len(low):  # no IPv4 rows (and maybe no prefix16)
+            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
         self._check_prefix("prefix16", self.prefix16, len(low))
         blocks = np.repeat(np.arange(65536, dtype=np.int64), np.diff(self.prefix16))
         starts = (((blocks << 16) | low.astype(np.int64)) ^ 0x80000000).astype(np.uint32)
-        raw = self._array("row_label_ids", np.uint8)
-        width = len(raw) // len(low) if len(low) else 1
+        width = len(raw) // len(low)
         ids = np.zeros(len(low), dtype=np.int64)
         for b in range(width):
             ids |= raw[b::width].astype(np.int64) << (8 * b)
@@ -532,7 +457,7 @@ class Index:
         self._non_decreasing(s, offsets, "offsets")
 
     def _labels_by_field(self, i32):
-        """The labels of sections ``field_value_*`` and ``label_value_ids`` (version 7), checked:
+        """The labels of sections ``field_value_*`` and ``label_value_ids``, checked:
         their count, and a function that gives them as offsets and bytes, as ``label_offsets`` and
         ``label_bytes`` hold them (each label's values joined by the delimiter of
         ``label_fields``)."""
@@ -656,10 +581,7 @@ class Index:
     def _read_schema(self):
         fields = self._text("label_fields")
         types = self._text("label_types")
-        if fields is None:
-            if types is not None:
-                self._fail("section 'label_types'", self.sections["label_types"].offset,
-                           "a 'label_fields' section beside it", "none")
+        if fields is None:  # and no label_types: the table allows them only together
             return
         lines = fields.split("\n")
         delimiter, names = lines[0], lines[1:]
@@ -681,8 +603,8 @@ class Index:
 
     def _check_rest(self):
         """The CRC32C of every section no lookup reads (``prefix6``, the products' columns)."""
-        for name in self.sections:
-            self._array(name, np.uint8)
+        for s in self.sections.values():
+            self._array(s, np.uint8)
 
     # ---- properties -------------------------------------------------------------------------
 
@@ -702,8 +624,8 @@ class Index:
         return pa.struct([(n, _ARROW[t]()) for n, t in zip(self.schema[1], self.schema[2])])
 
     def __repr__(self):
-        return "<spindex.Index %s: %s, version %d, %d rows>" % (
-            self.path, self.kind, self.version, self.rows)
+        return "<spindex.Index %s: %s, format %s, %d rows>" % (
+            self.path, self.kind, self.format_version, self.rows)
 
     @property
     def label_offsets(self):
@@ -726,9 +648,9 @@ class Index:
     def close(self):
         """Drops this object's views of the mapping; the mapping goes with the last array that
         still views it (arrays returned by lookups are copies and never do)."""
-        for name in ("starts", "ends", "labels", "keys", "keys6_hi", "keys6_lo", "starts6_hi",
-                     "starts6_lo", "ends6_hi", "ends6_lo", "labels6", "prefix16", "_label_offsets",
-                     "_label_bytes", "_join_labels", "_dictionary", "_typed"):
+        for name in ("starts", "labels", "keys", "keys6_hi", "keys6_lo", "starts6_hi", "starts6_lo",
+                     "labels6", "prefix16", "_label_offsets", "_label_bytes", "_join_labels",
+                     "_dictionary", "_typed"):
             setattr(self, name, None)
         try:
             self._buf.release()
@@ -773,15 +695,14 @@ class Index:
     def _label_ids4(self, addresses, pool=None):
         n = len(addresses)
         if pool is None or n < 1 << 18:
-            return _find_ranges(self.starts, self.ends, self.labels, addresses)
+            return _find_ranges(self.starts, self.labels, addresses)
         parts = np.array_split(addresses, self.threads)  # each sorted and searched on its own
         return np.concatenate(list(pool.map(
-            lambda part: _find_ranges(self.starts, self.ends, self.labels, part), parts)))
+            lambda part: _find_ranges(self.starts, self.labels, part), parts)))
 
     def _label_ids6(self, hi, lo):
         if self.starts6_hi is not None:
-            ids = _find_ranges6(self.starts6_hi, self.starts6_lo, self.ends6_hi, self.ends6_lo,
-                                self.labels6, hi, lo)
+            ids = _find_ranges6(self.starts6_hi, self.starts6_lo, self.labels6, hi, lo)
         else:
             ids = np.full(len(hi), -1, dtype=np.int32)
         if len(self.aliases):
@@ -905,16 +826,14 @@ def _sorted(addresses):
     return q.view(np.int32), lo
 
 
-def _find_ranges(starts, ends, labels, addresses):
+def _find_ranges(starts, labels, addresses):
+    """The label id of the row each address is in (-1: before the first row, or a gap row)."""
     out = np.full(len(addresses), -1, dtype=np.int32)
     if len(addresses) == 0 or len(starts) == 0:
         return out
     q, order = _sorted(addresses)
     r = np.searchsorted(starts, q, side="right") - 1
-    ok = r >= 0
-    rr = np.where(ok, r, 0)
-    ok &= ends[rr] >= q
-    out[order] = np.where(ok, labels[rr], -1)
+    out[order] = np.where(r >= 0, labels[np.maximum(r, 0)], -1)
     return out
 
 
@@ -958,15 +877,12 @@ def _flip6(hi, lo):
     return (hi ^ FLIP64).view(np.int64), (lo ^ FLIP64).view(np.int64)
 
 
-def _find_ranges6(shi, slo, ehi, elo, labels, hi, lo):
+def _find_ranges6(shi, slo, labels, hi, lo):
     if len(shi) == 0:
         return np.full(len(hi), -1, dtype=np.int32)
     fh, fl = _flip6(hi, lo)
     r = _last_le6(shi, slo, fh, fl)
-    ok = r >= 0
-    rr = np.where(ok, r, 0)
-    ok &= (ehi[rr] > fh) | ((ehi[rr] == fh) & (elo[rr] >= fl))
-    return np.where(ok, labels[rr], -1).astype(np.int32)
+    return np.where(r >= 0, labels[np.maximum(r, 0)], -1).astype(np.int32)
 
 
 def _find_keys6(khi, klo, hi, lo):

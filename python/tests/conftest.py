@@ -72,7 +72,7 @@ def fixtures(tmp_path_factory):
         spindex("build", "ranges", f["ranges_txt"], "-o", f["ranges"])
         spindex("gen", "ranges", "--count", "30000", "--seed", "5", "-o", f["v4_txt"])
         spindex("build", "ranges", f["v4_txt"], "-o", f["v4"])
-        # Real-shaped: dense /16 blocks, so the index has /24 sub-tables (prefix24, version 3).
+        # Real-shaped: dense /16 blocks, so the index has /24 sub-tables (prefix24).
         spindex("gen", "ranges", "--count", "100000", "--seed", "8", "--shape", "real",
                 "-o", f["dense_txt"])
         spindex("build", "ranges", f["dense_txt"], "-o", f["dense"])

@@ -236,7 +236,7 @@ def _check_against_java(index, queries):
 
 def test_dual_stack_against_java(fixtures, queries):
     idx, checked, hits = _check_against_java(fixtures["ranges"], queries)
-    assert idx.version >= 2 and idx.starts6_hi is not None
+    assert idx.format_version == "1.0" and idx.starts6_hi is not None
     assert checked > 5000 and hits > 4000
     assert idx.unparseable > 0
 
@@ -247,74 +247,35 @@ def test_ipv4_only_against_java(fixtures, queries):
 
 def test_sub_tables_against_java(fixtures, queries):
     extra = spindex.open(fixtures["dense"])
-    # Real-shaped ranges: dense blocks (prefix24), stored without their ends and packed (the
-    # smallest layout, which the build picks by default: range_starts_low, version 7).
-    assert "prefix24" in extra.sections and extra.tiled and extra.packed and extra.version == 7
+    # Real-shaped ranges: dense blocks, with /24 sub-tables (prefix24).
+    assert "prefix24" in extra.sections
     with open(fixtures["dense_txt"]) as f:
         edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
     _check_against_java(fixtures["dense"], queries[:3000] + edges)
 
 
-def test_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_path):
-    """The same ranges stored with their ends (--range-ends stored, version 3) and without them
-    (the default: packed, version 7): the same rows once the gap rows are left out, the same
-    answers as Java and as each other."""
-    stored = str(tmp_path / "stored.spx")
-    cli("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
-    a, b = spindex.open(stored), spindex.open(fixtures["dense"])
-    assert not a.tiled and a.version == 3 and "range_ends" in a.sections
-    assert b.tiled and "range_ends" not in b.sections and "range_labels" not in b.sections
-    gaps = b.labels == -1
-    assert 0 < gaps.sum() < len(a.starts) / 2
-    assert len(b.starts) == len(a.starts) + gaps.sum()
-    for x, y in ((a.starts, b.starts), (a.ends, b.ends), (a.labels, b.labels)):
-        assert np.array_equal(x, y[~gaps])
-    # The gap rows hold what lies between a range's end and the next range's start.
-    g = np.flatnonzero(gaps)
-    assert np.array_equal(b.starts[g], b.ends[g - 1] + 1)
-    with open(fixtures["dense_txt"]) as f:
-        edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
-    q = queries[:3000] + edges
-    _check_against_java(stored, q)
-    assert a.label(q).to_pylist() == b.label(q).to_pylist()
-    # Fewer bytes: 3 to 6 a row and a gap against 12 a range.
-    assert os.path.getsize(fixtures["dense"]) < os.path.getsize(stored)
-
-
-def test_packed_rows_read_as_tiled_rows(fixtures, queries, tmp_path):
-    """The real-shaped ranges packed (--range-ends packed, version 7: 2 bytes a start below its
-    /16 block, the label id in the bytes the labels need) and tiled: the same rows, the same
-    answers as Java and as each other; a damaged label id or prefix table is refused."""
-    paths = {}
-    for how in ("tiled", "packed"):
-        paths[how] = str(tmp_path / (how + ".spx"))
-        cli("build", "ranges", fixtures["dense_txt"], "-o", paths[how], "--range-ends", how)
-    a, b = spindex.open(paths["tiled"]), spindex.open(paths["packed"])
-    assert b.version == 7 and b.packed and b.tiled and "range_starts" not in b.sections
-    rows = len(a.starts)
+def test_damaged_ipv4_rows_are_refused(fixtures, tmp_path):
+    """The IPv4 rows (2 bytes a start below its /16 block, the label id in the bytes the labels
+    need): a label id neither in the dictionary nor a gap's, a prefix table going down."""
+    path = fixtures["dense"]
+    b = spindex.open(path)
+    rows = len(b.starts)
     assert b.sections["range_starts_low"].length == 2 * rows
     width = b.sections["row_label_ids"].length // rows
-    assert (width == 1) == (a.label_count <= 255) and 1 <= width <= 4
-    for x, y in ((a.starts, b.starts), (a.ends, b.ends), (a.labels, b.labels)):
-        assert np.array_equal(x, y)
-    with open(fixtures["dense_txt"]) as f:
-        edges = [x for i, line in enumerate(f) if i % 11 == 0 for x in line.split("|")[:2]]
-    q = queries[:3000] + edges
-    _check_against_java(paths["packed"], q)
-    assert a.label(q).to_pylist() == b.label(q).to_pylist()
+    assert (width == 1) == (b.label_count <= 255) and 1 <= width <= 4
     bad = str(tmp_path / "bad.spx")
     top = (1 << (8 * width)) - 1
-    _rewrite_section(paths["packed"], bad, "row_label_ids",
+    _rewrite_section(path, bad, "row_label_ids",
                      lambda body: body.__setitem__(slice(width, 2 * width),
                                                    list((top - 1).to_bytes(width, "little"))))
     with pytest.raises(CorruptIndexError, match=r"section 'row_label_ids' at offset %d: expected "
                                                 r"a label id in \[0, %d\) or -1 \(a gap\), "
                                                 r"found %d" % (b.sections["row_label_ids"].offset
-                                                               + width, a.label_count, top - 1)):
+                                                               + width, b.label_count, top - 1)):
         spindex.open(bad)
-    p = a.prefix16
+    p = b.prefix16
     block = int(np.flatnonzero(np.diff(p))[0])  # the first block with rows
-    _rewrite_section(paths["packed"], bad, "prefix16",
+    _rewrite_section(path, bad, "prefix16",
                      lambda body: body.view("<i4").__setitem__(block + 2, 0))
     with pytest.raises(CorruptIndexError, match=r"section 'prefix16' at offset \d+: expected "
                                                 r"entries in ascending order, at least \d+, "
@@ -322,9 +283,9 @@ def test_packed_rows_read_as_tiled_rows(fixtures, queries, tmp_path):
         spindex.open(bad)
 
 
-def test_packed_ipv6_rows_without_low_halves(tmp_path):
-    """IPv6 ranges of /64s and wider, packed (--range-ends packed): no column for the starts' low
-    halves (range6_starts_lo_zero), the same rows and answers as tiled, and as Java."""
+def test_ipv6_rows_without_low_halves(tmp_path):
+    """IPv6 ranges of /64s and wider: no range6_starts_lo (every start's low half is 0), the label
+    ids in range6_rows; the same answers as Java; a row's label id beyond the dictionary refused."""
     lines, hi = [], 0x20010DB8 << 32
     for i in range(500):
         n = 1 + (i * 7919) % 5
@@ -334,63 +295,53 @@ def test_packed_ipv6_rows_without_low_halves(tmp_path):
     src = str(tmp_path / "six.txt")
     with open(src, "w") as f:
         f.write("\n".join(lines) + "\n")
-    paths = {}
-    for how in ("tiled", "packed"):
-        paths[how] = str(tmp_path / (how + ".spx"))
-        cli("build", "ranges", src, "-o", paths[how], "--range-ends", how)
-    a, b = spindex.open(paths["tiled"]), spindex.open(paths["packed"])
-    assert "range6_starts_lo_zero" in b.sections and "range6_starts_lo" not in b.sections
-    # The label ids in the packed tiled rows (tiled6_rows, version 8), read from their low 31 bits.
-    assert "tiled6_rows" in b.sections and "tiled6_labels" not in b.sections and b.version == 8
-    for x, y in ((a.starts6_hi, b.starts6_hi), (a.starts6_lo, b.starts6_lo),
-                 (a.ends6_hi, b.ends6_hi), (a.ends6_lo, b.ends6_lo), (a.labels6, b.labels6)):
-        assert np.array_equal(x, y)
+    path = str(tmp_path / "six.spx")
+    cli("build", "ranges", src, "-o", path)
+    b = spindex.open(path)
+    assert "range6_starts_lo" not in b.sections and "range6_rows" in b.sections
+    assert "prefix16" not in b.sections  # no IPv4 rows: nothing to place
+    assert (b.starts6_lo == np.iinfo(np.int64).min).all()
     q = [line.split("|")[k] for line in lines for k in (0, 1)]
     q += [str(ipaddress.IPv6Address(((0x20010DB8 << 32) + i * 977) << 64 | i)) for i in range(3000)]
-    _check_against_java(paths["packed"], q)
-    assert a.label(q).to_pylist() == b.label(q).to_pylist()
-    # A row's label id beyond the dictionary (its low 31 bits), refused with Java's message.
+    _check_against_java(path, q)
     bad = str(tmp_path / "bad.spx")
     count = b.label_count
-    _rewrite_section(paths["packed"], bad, "tiled6_rows",
+    _rewrite_section(path, bad, "range6_rows",
                      lambda body: body.view("<u8").__setitem__(
                          3, (int(body.view("<u8")[3]) & ~0x7FFFFFFF) | (count + 1)))
-    with pytest.raises(CorruptIndexError, match=r"section 'tiled6_rows' at offset %d: expected "
+    with pytest.raises(CorruptIndexError, match=r"section 'range6_rows' at offset %d: expected "
                                                 r"a label id in \[0, %d\) or -1 \(a gap\), "
-                                                r"found %d" % (b.sections["tiled6_rows"].offset
+                                                r"found %d" % (b.sections["range6_rows"].offset
                                                                + 24, count, count)):
         spindex.open(bad)
 
 
 def test_labels_by_field_read_as_whole_labels(fixtures, queries, tmp_path):
     """The dual-stack ranges with four declared fields, their labels stored by field
-    (label_value_ids, version 7) and whole: the same label bytes, the same answers as Java and as
-    each other, typed or not; the typed fixture (quoted fields with the delimiter inside, NULLs,
-    empty fields) likewise."""
+    (label_value_ids), and without fields (whole): the same label bytes, the same answers as Java
+    and as each other; the typed fixture (quoted fields with the delimiter inside, NULLs, empty
+    fields) likewise."""
     fields = "country,region,city,isp"
     for src, extra in ((fixtures["ranges_txt"], ["--label-fields", fields]),
                        (fixtures["typed_txt"], ["--label-fields", "country,lat:double,asn:bigint"])):
         paths = {}
-        for how in ("whole", "fields"):
+        for how, more in (("whole", []), ("fields", extra)):
             paths[how] = str(tmp_path / (how + ".spx"))
-            cli("build", "ranges", src, "-o", paths[how], "--label-store", how, *extra)
+            cli("build", "ranges", src, "-o", paths[how], *more)
         a, b = spindex.open(paths["whole"]), spindex.open(paths["fields"])
         assert "label_bytes" in a.sections and "label_value_ids" not in a.sections
-        # Version 8 when the dual-stack fixture's IPv6 rows are packed tiled rows (tiled6_rows).
-        assert b.version == (8 if "tiled6_rows" in b.sections else 7)
-        assert "label_bytes" not in b.sections
+        assert "label_bytes" not in b.sections and "label_value_ids" in b.sections
         assert np.array_equal(a.label_offsets, b.label_offsets)
         assert np.array_equal(a.label_bytes, b.label_bytes)
         _check_against_java(paths["fields"], queries + [r[0] for r in TYPED])
         assert a.label(queries).to_pylist() == b.label(queries).to_pylist()
-        assert a.lookup(queries).to_pylist() == b.lookup(queries).to_pylist()
-    # Each distinct value once: fewer bytes for the 20,000 generated ranges' labels.
+    # Each distinct value once: fewer bytes for the generated ranges' labels.
     assert b.sections["field_value_bytes"].length < a.sections["label_bytes"].length
 
 
 def test_damaged_labels_by_field_are_refused(fixtures, tmp_path):
     src, path = str(tmp_path / "fields.spx"), str(tmp_path / "bad.spx")
-    cli("build", "ranges", fixtures["ranges_txt"], "-o", src, "--label-store", "fields",
+    cli("build", "ranges", fixtures["ranges_txt"], "-o", src,
         "--label-fields", "country,region,city,isp")
     idx = spindex.open(src)
     countries = int(np.frombuffer(idx._buf, dtype="<i4", count=1,
@@ -409,25 +360,6 @@ def test_damaged_labels_by_field_are_refused(fixtures, tmp_path):
                                                 r"expected offsets in ascending order, at least "
                                                 r"\d+, found 0"):
         spindex.open(path)
-
-
-def test_ipv6_ranges_with_and_without_their_ends_read_alike(fixtures, queries, tmp_path):
-    """The dual-stack ranges both ways (--range-ends stored and tiled): the IPv6 rows once the
-    gap rows are left out, their ends from the next starts (128 bits), and the answers."""
-    paths = {}
-    for how in ("stored", "tiled"):
-        paths[how] = str(tmp_path / (how + ".spx"))
-        cli("build", "ranges", fixtures["ranges_txt"], "-o", paths[how], "--range-ends", how)
-    a, b = spindex.open(paths["stored"]), spindex.open(paths["tiled"])
-    assert not a.tiled6 and "range6_ends_hi" in a.sections
-    assert b.tiled6 and b.tiled and "range6_ends_hi" not in b.sections and b.version == 6
-    gaps = b.labels6 == -1
-    assert gaps.sum() > 0 and len(b.starts6_hi) == len(a.starts6_hi) + gaps.sum()
-    for x, y in ((a.starts6_hi, b.starts6_hi), (a.starts6_lo, b.starts6_lo),
-                 (a.ends6_hi, b.ends6_hi), (a.ends6_lo, b.ends6_lo), (a.labels6, b.labels6)):
-        assert np.array_equal(x, y[~gaps])
-    _check_against_java(paths["tiled"], queries)
-    assert a.label(queries).to_pylist() == b.label(queries).to_pylist()
 
 
 def _rewrite_section(src, dst, name, change):
@@ -452,7 +384,7 @@ def _rewrite_section(src, dst, name, change):
 def test_sub_table_damage_is_found_at_open(fixtures, tmp_path):
     """The prefix24 checks of SectionSource.tablesWithin (Java's SubTablesTest makes these files
     at run time too): a map entry past the sub-tables, a sub-table entry past its block's rows, a
-    first entry that is not 0; and label ids and offsets out of the dictionary."""
+    first entry that is not 0; and label offsets out of order."""
     path = str(tmp_path / "d.spx")
     idx = spindex.open(fixtures["dense"])
     halves = np.frombuffer(idx._array("prefix24", np.uint8).tobytes(), dtype="<u2")
@@ -480,14 +412,6 @@ def test_sub_table_damage_is_found_at_open(fixtures, tmp_path):
                             % (path, off + 4 * (32768 + 128 * t) + 14, used, rows, rows + 1))
     _rewrite_section(fixtures["dense"], path, "prefix24", put(65536 + 256 * t, 1))
     with pytest.raises(CorruptIndexError, match=r"expected block %d, /24 0: 0, found 1" % used):
-        spindex.open(path)
-    tiled = str(tmp_path / "tiled.spx")
-    cli("build", "ranges", fixtures["dense_txt"], "-o", tiled, "--range-ends", "tiled")
-    _rewrite_section(tiled, path, "tiled_labels",
-                     lambda body: body.view("<i4").__setitem__(5, -3))
-    with pytest.raises(CorruptIndexError, match=r"section 'tiled_labels' at offset \d+: expected "
-                                                r"a label id in \[0, \d+\) or -1 \(a gap\), "
-                                                r"found -3"):
         spindex.open(path)
     _rewrite_section(fixtures["dense"], path, "label_offsets",
                      lambda body: body.view("<i4").__setitem__(3, 0))
@@ -617,8 +541,6 @@ EXPECTED = _expected_errors()
 @pytest.mark.parametrize("name,stage,message", EXPECTED, ids=[r[0] for r in EXPECTED])
 def test_damaged_fixtures_same_verdict_as_java(name, stage, message):
     path = os.path.join(BAD, name)
-    if "format version 1 to 4" in message:  # a version 5 fixture of a version 4 writer: read
-        pytest.skip("%s is version 5, which this reader reads (see test_newer_version...)" % name)
     if stage == "open":
         with pytest.raises(CorruptIndexError) as e:
             spindex.open(path)
@@ -641,25 +563,81 @@ def _rewrite(src, dst, version):
         f.write(b)
 
 
-def test_newer_version_is_rejected_at_the_version_check(tmp_path):
-    path = str(tmp_path / "v9.spx")
-    _rewrite(os.path.join(BAD, "future-version.spx"), path, 9)
-    with pytest.raises(CorruptIndexError, match=r"v9.spx: header at offset 8: expected format "
-                                                r"version 1 to 8 \(written by a newer Spindex\), "
-                                                r"found 9"):
-        spindex.open(path)
-
-
-def test_version_5_and_prefix6_are_read(fixtures, tmp_path):
-    """A version 5 file opens (the section prefix6, id 26, is checked by its CRC and ignored)."""
-    path = str(tmp_path / "v5.spx")
-    stored = str(tmp_path / "stored.spx")  # with the ends: no section of version 6
-    cli("build", "ranges", fixtures["ranges_txt"], "-o", stored, "--range-ends", "stored")
-    _rewrite(stored, path, 5)
+def test_major_versions_other_than_1_are_one_line(fixtures, tmp_path):
+    """Major 0 (every pre-release file: versions 1 to 8) and major 2 are refused, each in one line
+    naming what to do; any minor of major 1 is read."""
+    path = str(tmp_path / "v.spx")
+    for version, line in ((7, "written by a pre-release Spindex (format 0.7); Spindex 1.x reads "
+                              "format 1 only: rebuild it with 'spindex build'"),
+                          (2 << 8 | 1, "written by a newer Spindex (format 2.1); Spindex 1.x "
+                                       "reads format 1 only: upgrade Spindex to read it")):
+        _rewrite(fixtures["typed"], path, version)
+        with pytest.raises(CorruptIndexError) as e:
+            spindex.open(path)
+        assert str(e.value) == path + ": " + line
+    _rewrite(fixtures["typed"], path, 1 << 8 | 9)
     idx = spindex.open(path)
-    assert idx.version == 5
-    assert idx.label(["2001:db8::1"]).to_pylist() == spindex.open(fixtures["ranges"]).label(
-        ["2001:db8::1"]).to_pylist()
+    assert idx.format_version == "1.9"
+    assert idx.label(["1.0.0.7"]).to_pylist() == [TYPED[0][2]]
+
+
+def _with_section(src, dst, sid, flags, damage=False):
+    """``src`` with one more section (id ``sid``, width 8, ``flags``) after the others, every
+    section moved to where the longer directory puts it, in format 1.1; ``damage`` flips a byte of
+    the new section after its CRC is taken."""
+    import google_crc32c
+    b = bytes(open(src, "rb").read())
+    count = struct.unpack_from("<I", b, 40)[0]
+    entries = [bytearray(b[128 + 32 * i:160 + 32 * i]) for i in range(count)]
+    bodies = [b[struct.unpack_from("<q", e, 8)[0]:][:struct.unpack_from("<q", e, 16)[0]]
+              for e in entries]
+    body = bytes(range(40))
+    entries.append(bytearray(struct.pack("<IHHqqIi", sid, 8, flags, 0, len(body),
+                                         google_crc32c.value(body), 0)))
+    bodies.append(body)
+    out = bytearray(b[:128])
+    offset = (128 + 32 * (count + 1) + 63) // 64 * 64
+    for e, part in zip(entries, bodies):
+        struct.pack_into("<q", e, 8, offset)
+        offset = (offset + len(part) + 63) // 64 * 64
+    out += b"".join(entries)
+    for e, part in zip(entries, bodies):
+        at = struct.unpack_from("<q", e, 8)[0]
+        out += bytes(at - len(out)) + part
+    out += bytes(offset - len(out))
+    if damage:
+        out[struct.unpack_from("<q", entries[-1], 8)[0] + 5] ^= 1
+    struct.pack_into("<H", out, 8, 1 << 8 | 1)
+    struct.pack_into("<q", out, 32, len(out))
+    struct.pack_into("<I", out, 40, count + 1)
+    struct.pack_into("<I", out, 124, google_crc32c.value(bytes(out[:124]) +
+                                                         bytes(out[128:128 + 32 * (count + 1)])))
+    open(dst, "wb").write(out)
+    return struct.unpack_from("<q", entries[-1], 8)[0]
+
+
+def test_an_optional_section_of_a_later_minor_version_is_skipped(fixtures, tmp_path):
+    """A section of an id 1.0 does not know, marked optional (flag bit 0): read past, its
+    checksum still checked; not marked optional, the file needs a newer Spindex."""
+    path = str(tmp_path / "later.spx")
+    with open(fixtures["set_txt"]) as f:
+        some = [line.strip() for line in f][::7] + ["1.2.3.4", "2001:db8::1"]
+    for src in (fixtures["set"], fixtures["ranges"]):
+        _with_section(src, path, 40, 1)
+        idx = spindex.open(path)
+        assert idx.format_version == "1.1" and [s.id for s in idx.skipped] == [40]
+        a, b = spindex.open(src), idx
+        ask = (lambda x: x.contains(some)) if a.kind == "set" else (lambda x: x.label(some))
+        assert ask(a).to_pylist() == ask(b).to_pylist()
+    offset = _with_section(fixtures["set"], path, 40, 1, damage=True)
+    with pytest.raises(CorruptIndexError, match=r"later.spx: section 'id 40' at offset %d: "
+                                                r"expected CRC32C [0-9a-f]{8}, found [0-9a-f]{8} "
+                                                r"\(its 40 bytes are damaged\)" % offset):
+        spindex.open(path)
+    _with_section(fixtures["set"], path, 40, 0)
+    with pytest.raises(CorruptIndexError, match=r"later.spx: directory at offset \d+: needs a "
+                                                r"newer Spindex \(section id 40\)$"):
+        spindex.open(path)
 
 
 def test_truncation_at_every_length_is_one_error(fixtures, tmp_path):
@@ -694,56 +672,3 @@ def test_not_an_index(tmp_path):
         spindex.open(str(p))
     with pytest.raises(FileNotFoundError):
         spindex.open(str(tmp_path / "missing.spx"))
-
-
-def _with_prefix6(src, dst, version=5, damage=False):
-    """``src`` with a section id 26 (``prefix6``, width 4: the other engineer's IPv6 prefix
-    table, format version 5) appended, its directory entry, file length, version and checksums
-    made to agree; ``damage`` flips a byte of the section after its CRC is taken."""
-    import google_crc32c
-    b = bytearray(open(src, "rb").read())
-    count = struct.unpack_from("<I", b, 40)[0]
-    first = min(struct.unpack_from("<q", b, 128 + 32 * i + 8)[0] for i in range(count))
-    assert 128 + 32 * (count + 1) <= first, "no room in the directory"
-    offset = (len(b) + 63) // 64 * 64
-    body = np.arange(65536 + 3 + 2, dtype="<i4").tobytes()
-    b += bytes(offset - len(b)) + body
-    struct.pack_into("<IHhqqIi", b, 128 + 32 * count, 26, 4, 0, offset, len(body),
-                     google_crc32c.value(body), 0)
-    if damage:
-        b[offset + 17] ^= 1
-    struct.pack_into("<H", b, 8, version)
-    struct.pack_into("<q", b, 32, len(b))
-    struct.pack_into("<I", b, 40, count + 1)
-    struct.pack_into("<I", b, 124, google_crc32c.value(bytes(b[:124]) +
-                                                       bytes(b[128:128 + 32 * (count + 1)])))
-    open(dst, "wb").write(b)
-    return offset
-
-
-def test_prefix6_section_of_version_5(fixtures, tmp_path):
-    """On a dual-stack set (prefix6 goes with IPv6 keys and prefix16_v6)."""
-    path = str(tmp_path / "p6.spx")
-    _with_prefix6(fixtures["set"], path)
-    idx = spindex.open(path)
-    assert idx.version == 5 and "prefix6" in idx.sections
-    with open(fixtures["set_txt"]) as f:
-        some = [line.strip() for line in f][::7] + ["1.2.3.4", "2001:db8::1"]
-    assert idx.contains(some).to_pylist() == spindex.open(fixtures["set"]).contains(some).to_pylist()
-    offset = _with_prefix6(fixtures["set"], path, damage=True)
-    with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset %d: "
-                                                r"expected CRC32C [0-9a-f]{8}, found [0-9a-f]{8} "
-                                                r"\(its 262164 bytes are damaged\)" % offset):
-        spindex.open(path)
-    _with_prefix6(fixtures["set"], path, version=4)
-    with pytest.raises(CorruptIndexError, match=r"p6.spx: directory at offset 288: expected a "
-                                                r"known, not yet listed section id \(1..25\), "
-                                                r"found 26"):
-        spindex.open(path)
-    stored = str(tmp_path / "stored.spx")  # seven sections: room for an eighth in the directory
-    cli("build", "ranges", fixtures["dense_txt"], "-o", stored, "--range-ends", "stored")
-    _with_prefix6(stored, path)  # no prefix16_v6 (an IPv4-only range index)
-    with pytest.raises(CorruptIndexError, match=r"p6.spx: section 'prefix6' at offset \d+: "
-                                                r"expected no 'prefix6' in an IP range index file "
-                                                r"without 'range6_starts_hi', found 262164 bytes"):
-        spindex.open(path)

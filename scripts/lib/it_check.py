@@ -111,7 +111,7 @@ def compare(output_dir, executors):
     check(s["identical answers"] is True, "loader-compare: every loader gives the same answers")
     check(s["every loader loaded rounds x jvms times"] is True, "loader-compare: every load ran")
     names = [row["loader"] for row in s["loads"]]
-    check(names == ["io", "nio", "mmap", "mapped"], "loader-compare: loaders %s" % names)
+    check(names == ["io", "nio", "mapped"], "loader-compare: loaders %s" % names)
     check(all(row["jvms"] == executors for row in s["loads"]), "loader-compare: every loader on every executor")
 
 

@@ -165,11 +165,10 @@ public final class BenchFiles {
     return out;
   }
 
-  /** Builds a range index from range text, with or without the /16 prefix table. */
-  public static Path rangeIndex(Path text, Path out, boolean prefixTable) throws IOException {
+  /** Builds a range index from range text. */
+  public static Path rangeIndex(Path text, Path out) throws IOException {
     new IpRangeBuilder()
         .delimiter('|')
-        .prefixTable(prefixTable)
         .createdMillis(0)
         .build(Collections.singletonList(text), out);
     return out;

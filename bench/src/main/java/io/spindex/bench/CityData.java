@@ -89,7 +89,7 @@ final class CityData implements AutoCloseable {
       BenchFiles.delete(dir);
       Files.createDirectories(dir);
       Path text = BenchFiles.rangeText(dir, ranges, RangeGenerator.Shape.REAL);
-      Path textIndex = BenchFiles.rangeIndex(text, dir.resolve("ranges.spx"), true);
+      Path textIndex = BenchFiles.rangeIndex(text, dir.resolve("ranges.spx"));
       RangeTable table = RangeTable.of(Loader.NIO.load(textIndex).asRanges());
       Files.delete(text);
       Files.delete(textIndex);

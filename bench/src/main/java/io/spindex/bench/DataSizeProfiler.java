@@ -21,8 +21,8 @@ import org.openjdk.jmh.results.ScalarResult;
 /**
  * What a benchmark's data holds, as its setup and its operations published it ({@link #put}): file
  * sizes and counts, reported after each iteration as secondary results {@code data.NAME}, and
- * {@code data.index/mmdb} and {@code data.index.packed/mmdb} (an index's size over the database's)
- * when both sizes are known. {@code -prof io.spindex.bench.DataSizeProfiler}.
+ * {@code data.index/mmdb} (the index's size over the database's) when both sizes are known. {@code
+ * -prof io.spindex.bench.DataSizeProfiler}.
  */
 public final class DataSizeProfiler implements InternalProfiler {
   private static final Map<String, Object[]> FIGURES = new ConcurrentSkipListMap<>();
@@ -52,16 +52,14 @@ public final class DataSizeProfiler implements InternalProfiler {
               "data." + e.getKey(), (Double) f[0], (String) f[1], AggregationPolicy.MAX));
     }
     Object[] mmdb = FIGURES.get("mmdb");
-    for (String name : new String[] {"index", "index.packed"}) {
-      Object[] index = FIGURES.get(name);
-      if (index != null && mmdb != null) {
-        out.add(
-            new ScalarResult(
-                "data." + name + "/mmdb",
-                (Double) index[0] / (Double) mmdb[0],
-                "ratio",
-                AggregationPolicy.MAX));
-      }
+    Object[] index = FIGURES.get("index");
+    if (index != null && mmdb != null) {
+      out.add(
+          new ScalarResult(
+              "data.index/mmdb",
+              (Double) index[0] / (Double) mmdb[0],
+              "ratio",
+              AggregationPolicy.MAX));
     }
     return out;
   }

@@ -75,13 +75,10 @@ public class DualStackLookupBenchmark {
     dir = BenchFiles.scratch("dual");
     Path text4 = BenchFiles.rangeText(dir, count4);
     Path text6 = BenchFiles.range6Text(dir, count6);
-    Path v4 = BenchFiles.rangeIndex(text4, dir.resolve("v4.spx"), true);
+    Path v4 = BenchFiles.rangeIndex(text4, dir.resolve("v4.spx"));
     Path dual = dir.resolve("dual.spx");
     // The delimiter is detected per file: '|' in the IPv4 range text, ',' in the IPv6 CIDR text.
-    new IpRangeBuilder()
-        .prefixTable(true)
-        .createdMillis(0)
-        .build(Arrays.asList(text4, text6), dual);
+    new IpRangeBuilder().createdMillis(0).build(Arrays.asList(text4, text6), dual);
     v4Heap = Loader.NIO.load(v4).asRanges();
     dualHeap = Loader.NIO.load(dual).asRanges();
     v4Mapped = Loader.MAPPED.load(v4).asRanges();

@@ -59,16 +59,13 @@ public class Ipv6BuildBenchmark {
 
   @Benchmark
   public BuildReport ipv6() throws IOException {
-    return new IpRangeBuilder()
-        .prefixTable(true)
-        .build(Collections.singletonList(text6), dir.resolve("ranges6.spx"));
+    return new IpRangeBuilder().build(Collections.singletonList(text6), dir.resolve("ranges6.spx"));
   }
 
   @Benchmark
   public BuildReport ipv4() throws IOException {
     return new IpRangeBuilder()
         .delimiter('|')
-        .prefixTable(true)
         .build(Collections.singletonList(text4), dir.resolve("ranges4.spx"));
   }
 }

@@ -77,7 +77,6 @@ public class Ipv6LookupBenchmark {
 
   private Range6Data data;
   private IpRanges heap;
-  private IpRanges columns;
   private IpRanges mapped;
   private IpRanges noTables;
   private IpRanges ipv4;
@@ -93,22 +92,18 @@ public class Ipv6LookupBenchmark {
     data = source.isEmpty() ? Range6Data.create(count) : Range6Data.fromSource(Paths.get(source));
     heap = Loader.NIO.load(data.index).asRanges();
     mapped = Loader.MAPPED.load(data.index).asRanges();
-    // The same file with the IPv6 ranges in the file's columns, as the heap loaders kept them
-    // before the rows: the layout the rows are paired against.
-    columns = Loader.heapColumns().load(data.index).asRanges();
-    // The same ranges without the prefix6 tables (the /16 prefix table only) in the file's columns
-    // (the heap rows search without the tables anyway), and as many IPv4 ranges shaped like the
-    // published databases: the baselines of the same run.
+    // The same ranges without the prefix6 tables (the /16 prefix table only), and as many IPv4
+    // ranges shaped like the published databases: the baselines of the same run.
     Path plain = data.dir.resolve("no-tables.spx");
     new IpRangeBuilder()
         .ipv6Tables(0)
         .createdMillis(0)
         .build(Collections.singletonList(data.text), plain);
-    noTables = Loader.heapColumns().load(plain).asRanges();
+    noTables = Loader.NIO.load(plain).asRanges();
     Path index4 = data.dir.resolve("ipv4.spx");
     if (source4.isEmpty()) {
       Path text4 = BenchFiles.rangeText(data.dir, heap.ipv6RangeCount(), RangeGenerator.Shape.REAL);
-      BenchFiles.rangeIndex(text4, index4, true);
+      BenchFiles.rangeIndex(text4, index4);
     } else {
       BenchFiles.publishedIndex(Paths.get(source4), index4);
     }
@@ -133,9 +128,7 @@ public class Ipv6LookupBenchmark {
       inet[i] = Address6Pool.inet(hi, lo);
       keys[i] = Address6Pool.bytes(hi, lo);
       int expected = heap.labelId(hi, lo);
-      if (mapped.labelId(hi, lo) != expected
-          || noTables.labelId(hi, lo) != expected
-          || columns.labelId(hi, lo) != expected) {
+      if (mapped.labelId(hi, lo) != expected || noTables.labelId(hi, lo) != expected) {
         throw new IllegalStateException("answers differ for " + Ipv6Text.format(hi, lo));
       }
       hits += expected != IpRanges.NONE ? 1 : 0;
@@ -192,10 +185,7 @@ public class Ipv6LookupBenchmark {
     return labelIds(mapped);
   }
 
-  /**
-   * The same ranges and addresses without the prefix6 tables, in the file's columns: what the
-   * tables buy the columns ({@code mapped}).
-   */
+  /** The same ranges and addresses without the prefix6 tables, heap: what the tables buy. */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int heapLabelIdNoTables() {
@@ -204,15 +194,14 @@ public class Ipv6LookupBenchmark {
 
   /**
    * Nanoseconds spent by {@link #heapPaired} in each of the four lookups, per iteration (JMH
-   * counters): IPv6 in the heap loaders' rows, the same file in its columns ({@link
-   * Loader#heapColumns()}, with the prefix6 tables), the columns of a file without the tables,
-   * IPv4.
+   * counters): IPv6 in the heap loaders' rows, the same file read in place ({@code mapped}), the
+   * heap rows of a file without the prefix6 tables, IPv4.
    */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class TrioNanos {
     public long rowsNanos;
-    public long columnsNanos;
+    public long mappedNanos;
     public long noTablesNanos;
     public long ipv4Nanos;
     private int turn;
@@ -220,16 +209,16 @@ public class Ipv6LookupBenchmark {
     @Setup(Level.Iteration)
     public void reset() {
       rowsNanos = 0;
-      columnsNanos = 0;
+      mappedNanos = 0;
       noTablesNanos = 0;
       ipv4Nanos = 0;
     }
   }
 
   /**
-   * The four heap lookups of one run interleaved, a batch each, in rotating order, each timed: they
-   * see the same load at the same moments, so the ratios of the counters are far steadier on a
-   * shared machine than the ratio of separate runs (as {@code DualStackLookupBenchmark} pairs).
+   * The four lookups of one run interleaved, a batch each, in rotating order, each timed: they see
+   * the same load at the same moments, so the ratios of the counters are far steadier on a shared
+   * machine than the ratio of separate runs (as {@code DualStackLookupBenchmark} pairs).
    */
   @Benchmark
   @OperationsPerInvocation(4 * AddressPool.BATCH)
@@ -243,8 +232,8 @@ public class Ipv6LookupBenchmark {
         sum += labelIds(heap);
         n.rowsNanos += System.nanoTime() - t0;
       } else if (which == 1) {
-        sum += labelIds(columns);
-        n.columnsNanos += System.nanoTime() - t0;
+        sum += labelIds(mapped);
+        n.mappedNanos += System.nanoTime() - t0;
       } else if (which == 2) {
         sum += labelIds(noTables);
         n.noTablesNanos += System.nanoTime() - t0;
@@ -300,24 +289,24 @@ public class Ipv6LookupBenchmark {
     return sum;
   }
 
-  /** Nanoseconds spent by {@link #heapBatchPaired} in the batch lookups of the two layouts. */
+  /** Nanoseconds spent by {@link #heapBatchPaired} in the batch lookups of the two loaders. */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class PairNanos {
     public long rowsNanos;
-    public long columnsNanos;
+    public long mappedNanos;
     private int turn;
 
     @Setup(Level.Iteration)
     public void reset() {
       rowsNanos = 0;
-      columnsNanos = 0;
+      mappedNanos = 0;
     }
   }
 
   /**
-   * The batch API ({@link #heapLabelIdBatch}) over the heap loaders' rows and over the file's
-   * columns, interleaved in one run like {@link #heapPaired}.
+   * The batch API ({@link #heapLabelIdBatch}) over the heap loaders' rows and over the rows read in
+   * place ({@code mapped}), interleaved in one run like {@link #heapPaired}.
    */
   @Benchmark
   @OperationsPerInvocation(2 * AddressPool.BATCH)
@@ -330,8 +319,8 @@ public class Ipv6LookupBenchmark {
         sum += labelIdBatch(heap);
         n.rowsNanos += System.nanoTime() - t0;
       } else {
-        sum += labelIdBatch(columns);
-        n.columnsNanos += System.nanoTime() - t0;
+        sum += labelIdBatch(mapped);
+        n.mappedNanos += System.nanoTime() - t0;
       }
     }
     return sum;

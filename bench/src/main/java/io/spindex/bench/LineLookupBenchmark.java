@@ -55,8 +55,7 @@ public class LineLookupBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = BenchFiles.scratch("line-lookup");
-    Path index =
-        BenchFiles.rangeIndex(BenchFiles.rangeText(dir, count), dir.resolve("r.spx"), true);
+    Path index = BenchFiles.rangeIndex(BenchFiles.rangeText(dir, count), dir.resolve("r.spx"));
     SpindexIndex ranges = Loader.MAPPED.load(index);
     lookup = new LineLookup(IpLocator.first(), ranges, LookupMode.ANNOTATE, true);
     AccessLogGenerator gen = new AccessLogGenerator(BenchFiles.SEED, 10);

@@ -12,7 +12,6 @@ import com.maxmind.db.Networks;
 import com.maxmind.db.Reader;
 import io.spindex.builder.BuildReport;
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * same file (its default: {@code MEMORY_MAPPED}, no cache, as the build opens it), the seven values
  * pulled out of each network's record (and, for reference, the same with the reader's {@code
  * CHMCache}). Run with {@code -prof io.spindex.bench.DataSizeProfiler} for the sizes ({@code
- * data.mmdb}, {@code data.index}, {@code data.index.packed}) and counts.
+ * data.mmdb}, {@code data.index}) and counts.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -77,21 +76,6 @@ public class MmdbBuildBenchmark {
             .mmdbFields(CityRecords.FIELDS, false)
             .build(Collections.singletonList(data.mmdb), out);
     DataSizeProfiler.put("index", Files.size(out) / 1e6, "MB");
-    return r;
-  }
-
-  /**
-   * The same build, its IPv4 rows packed ({@code --range-ends packed}: each start in the 2 bytes
-   * below its /16 block, each label id in the bytes the labels need), the smallest file.
-   */
-  @Benchmark
-  public BuildReport spindexPacked() throws IOException {
-    BuildReport r =
-        new IpRangeBuilder()
-            .mmdbFields(CityRecords.FIELDS, false)
-            .rangeEnds(RangeEnds.PACKED)
-            .build(Collections.singletonList(data.mmdb), out);
-    DataSizeProfiler.put("index.packed", Files.size(out) / 1e6, "MB");
     return r;
   }
 

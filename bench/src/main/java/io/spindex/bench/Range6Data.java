@@ -81,10 +81,7 @@ final class Range6Data implements AutoCloseable {
         published.writeText(text);
         lines = published.size();
       }
-      new IpRangeBuilder()
-          .prefixTable(true)
-          .createdMillis(0)
-          .build(Collections.singletonList(text), index);
+      new IpRangeBuilder().createdMillis(0).build(Collections.singletonList(text), index);
       IpRanges r = Loader.NIO.load(index).asRanges();
       if (r.ipv6RangeCount() != lines || r.size() != 0) {
         throw new IllegalStateException(

@@ -17,45 +17,39 @@ import java.util.Objects;
 import org.lionsoul.ip2region.xdb.Searcher;
 
 /**
- * One set of generated ranges in every format measured: the range text, Spindex indexes (with and
- * without the /16 prefix table), an ip2region xdb file and a MaxMind DB file written from the
- * Spindex index. {@link #check} proves that all of them give the same answers before anything is
- * timed.
+ * One set of generated ranges in every format measured: the range text, a Spindex index, an
+ * ip2region xdb file and a MaxMind DB file written from the Spindex index. {@link #check} proves
+ * that all of them give the same answers before anything is timed.
  */
 final class RangeData implements AutoCloseable {
   final Path dir;
   final Path text;
   final Path index;
-  final Path indexNoPrefix;
   final Path xdb;
   final Path mmdb;
 
-  private RangeData(Path dir, Path text, Path index, Path indexNoPrefix, Path xdb, Path mmdb) {
+  private RangeData(Path dir, Path text, Path index, Path xdb, Path mmdb) {
     this.dir = dir;
     this.text = text;
     this.index = index;
-    this.indexNoPrefix = indexNoPrefix;
     this.xdb = xdb;
     this.mmdb = mmdb;
   }
 
-  static RangeData create(int count, boolean noPrefixToo) throws IOException {
-    return create(count, noPrefixToo, RangeGenerator.Shape.UNIFORM);
+  static RangeData create(int count) throws IOException {
+    return create(count, RangeGenerator.Shape.UNIFORM);
   }
 
-  static RangeData create(int count, boolean noPrefixToo, RangeGenerator.Shape shape)
-      throws IOException {
+  static RangeData create(int count, RangeGenerator.Shape shape) throws IOException {
     Path dir = BenchFiles.scratch("ranges");
     Path text = BenchFiles.rangeText(dir, count, shape);
-    Path index = BenchFiles.rangeIndex(text, dir.resolve("ranges.spx"), true);
-    Path noPrefix =
-        noPrefixToo ? BenchFiles.rangeIndex(text, dir.resolve("ranges-np.spx"), false) : null;
+    Path index = BenchFiles.rangeIndex(text, dir.resolve("ranges.spx"));
     RangeTable table = RangeTable.of(Loader.NIO.load(index).asRanges());
     Path xdb = dir.resolve("ranges.xdb");
     Ip2RegionXdb.write(table, xdb);
     Path mmdb = dir.resolve("ranges.mmdb");
     MmdbWriter.write(table, mmdb);
-    RangeData d = new RangeData(dir, text, index, noPrefix, xdb, mmdb);
+    RangeData d = new RangeData(dir, text, index, xdb, mmdb);
     d.check(BenchFiles.randomAddresses(20_000, 7));
     return d;
   }

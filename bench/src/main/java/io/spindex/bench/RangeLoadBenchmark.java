@@ -45,7 +45,7 @@ public class RangeLoadBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    data = RangeData.create(count, false);
+    data = RangeData.create(count);
   }
 
   @TearDown(Level.Trial)

@@ -29,11 +29,11 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Range lookups, single thread, uniformly random addresses (about 90% fall in a range): Spindex
- * label ids on the heap and mapped, with and without the /16 prefix table; a plain binary search
- * over the same starts/ends arrays; and, for the label text that a user wants, Spindex {@code
- * label()} next to ip2region (content mode) and MaxMind's reader (both file modes, with and without
- * its node cache). The MaxMind keys are {@code InetAddress} objects made in advance, so only the
- * library's own work is timed.
+ * label ids on the heap and mapped, single and batch; a plain binary search over the same
+ * starts/ends arrays; and, for the label text that a user wants, Spindex {@code label()} next to
+ * ip2region (content mode) and MaxMind's reader (both file modes, with and without its node cache).
+ * The MaxMind keys are {@code InetAddress} objects made in advance, so only the library's own work
+ * is timed.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -47,9 +47,7 @@ public class RangeLookupBenchmark {
 
   private RangeData data;
   private IpRanges heapPrefix;
-  private IpRanges heapNoPrefix;
   private IpRanges mappedPrefix;
-  private IpRanges mappedNoPrefix;
   private int[] starts;
   private int[] ends;
   private int[] labelIds;
@@ -62,11 +60,9 @@ public class RangeLookupBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    data = RangeData.create(count, true);
+    data = RangeData.create(count);
     heapPrefix = Loader.NIO.load(data.index).asRanges();
-    heapNoPrefix = Loader.NIO.load(data.indexNoPrefix).asRanges();
     mappedPrefix = Loader.MAPPED.load(data.index).asRanges();
-    mappedNoPrefix = Loader.MAPPED.load(data.indexNoPrefix).asRanges();
     int n = heapPrefix.size();
     starts = new int[n];
     ends = new int[n];
@@ -86,10 +82,7 @@ public class RangeLookupBenchmark {
       int a = pool.addresses[i];
       inet[i] = RangeData.inet(a);
       int expected = heapPrefix.labelId(a);
-      if (heapNoPrefix.labelId(a) != expected
-          || mappedPrefix.labelId(a) != expected
-          || mappedNoPrefix.labelId(a) != expected
-          || binarySearch(a) != expected) {
+      if (mappedPrefix.labelId(a) != expected || binarySearch(a) != expected) {
         throw new IllegalStateException(String.format("answers differ for %08x", a));
       }
     }
@@ -140,20 +133,8 @@ public class RangeLookupBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
-  public int heapNoPrefix() {
-    return labelIds(heapNoPrefix);
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(AddressPool.BATCH)
   public int mappedPrefix() {
     return labelIds(mappedPrefix);
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(AddressPool.BATCH)
-  public int mappedNoPrefix() {
-    return labelIds(mappedNoPrefix);
   }
 
   /** Plain {@code Arrays}-style binary search over int[] starts, then the end check. */

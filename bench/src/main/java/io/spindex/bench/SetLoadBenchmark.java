@@ -111,11 +111,6 @@ public class SetLoadBenchmark {
   }
 
   @Benchmark
-  public SpindexIndex mmap() throws IOException {
-    return Loader.MMAP.load(index);
-  }
-
-  @Benchmark
   public SpindexIndex mapped() throws IOException {
     return Loader.MAPPED.load(index);
   }

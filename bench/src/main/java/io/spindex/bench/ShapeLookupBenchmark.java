@@ -72,7 +72,7 @@ public class ShapeLookupBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    data = RangeData.create(count, false, RangeGenerator.Shape.parse(shape));
+    data = RangeData.create(count, RangeGenerator.Shape.parse(shape));
     heap = Loader.NIO.load(data.index).asRanges();
     mapped = Loader.MAPPED.load(data.index).asRanges();
     Path plain = data.dir.resolve("no-sub-tables.spx");

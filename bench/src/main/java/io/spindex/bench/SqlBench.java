@@ -175,8 +175,7 @@ public final class SqlBench {
      * a build of an older format is made anew, or a format change would be timed on the files of
      * the format before it.
      */
-    private static final String MADE_BY =
-        "newest index format " + IndexHeader.NEWEST_FORMAT_VERSION + "\n";
+    private static final String MADE_BY = "index format " + IndexHeader.FORMAT_VERSION + "\n";
 
     static Data create(Path work, int rangeCount, int rows) throws IOException {
       Path dir = work.resolve("ranges-" + rangeCount + "-rows-" + rows);

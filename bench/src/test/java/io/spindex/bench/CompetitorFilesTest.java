@@ -24,9 +24,9 @@ import org.lionsoul.ip2region.xdb.Searcher;
 class CompetitorFilesTest {
   @Test
   void allLibrariesAgreeOnRandomAndEdgeAddresses() throws IOException {
-    try (RangeData d = RangeData.create(3_000, true)) {
+    try (RangeData d = RangeData.create(3_000)) {
       d.check(BenchFiles.randomAddresses(50_000, 99));
-      RangeTable t = RangeTable.of(io.spindex.index.Loader.MAPPED.load(d.indexNoPrefix).asRanges());
+      RangeTable t = RangeTable.of(io.spindex.index.Loader.MAPPED.load(d.index).asRanges());
       int[] edges = new int[t.size() * 4 + 2];
       int k = 0;
       for (int i = 0; i < t.size(); i++) {
@@ -43,7 +43,7 @@ class CompetitorFilesTest {
 
   @Test
   void gapsAreUnknownToEveryLibrary() throws IOException {
-    try (RangeData d = RangeData.create(2_000, false)) {
+    try (RangeData d = RangeData.create(2_000)) {
       RangeTable t = RangeTable.of(io.spindex.index.Loader.NIO.load(d.index).asRanges());
       Searcher ip2r = Searcher.newWithBuffer(Searcher.loadContentFromFile(d.xdb.toString()));
       try (Reader mm = new Reader(d.mmdb.toFile(), Reader.FileMode.MEMORY)) {

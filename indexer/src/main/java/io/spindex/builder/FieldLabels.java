@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A label dictionary stored by field (docs/FORMAT.md, "Labels by field"): each field's distinct
- * values once, in the order the labels first use them, and each label as the ids of its values. A
- * label splits into its fields at the delimiter as {@link LabelSchema} splits it (a double-quoted
- * field keeps the delimiters inside it), and its bytes are its fields' bytes joined by the
- * delimiter again, exactly as in the source.
+ * A label dictionary stored by field (docs/FORMAT.md, "Labels"): each field's distinct values once,
+ * in the order the labels first use them, and each label as the ids of its values. A label splits
+ * into its fields at the delimiter as {@link LabelSchema} splits it (a double-quoted field keeps
+ * the delimiters inside it), and its bytes are its fields' bytes joined by the delimiter again,
+ * exactly as in the source.
  */
 final class FieldLabels {
   /** Per field: how many distinct values. */

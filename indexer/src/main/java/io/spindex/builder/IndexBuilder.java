@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.LongAdder;
 @Internal
 public abstract class IndexBuilder<B extends IndexBuilder<B>> {
   boolean strict;
-  boolean prefixTable = true;
   double ipv6TableBudget = IndexWriter.IPV6_TABLE_BUDGET;
   LongAdder progress;
   Long createdMillis;
@@ -38,18 +37,11 @@ public abstract class IndexBuilder<B extends IndexBuilder<B>> {
     return self();
   }
 
-  /** Whether to write the /16 prefix table (default yes; off only to measure what it buys). */
-  public B prefixTable(boolean on) {
-    this.prefixTable = on;
-    return self();
-  }
-
   /**
    * How much the tables of the dense IPv6 /16 blocks ({@code prefix6}) may add: at most {@code
    * budget} times the IPv6 rows' own bytes (16 a set key, 36 a range). The default ({@value
    * IndexWriter#IPV6_TABLE_BUDGET}) suits every index; tests raise it to give small indexes tables
-   * (the block map alone is 256 KiB). A budget of 0 writes none; so does {@code
-   * prefixTable(false)}.
+   * (the block map alone is 256 KiB). A budget of 0 writes none.
    */
   public B ipv6Tables(double budget) {
     if (!(budget >= 0)) {

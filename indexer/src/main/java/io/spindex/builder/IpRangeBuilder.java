@@ -21,13 +21,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds an IP range index from range text ({@link RangeLine}): delimiter given or detected per
- * file, a header line skipped (and said so), blank lines and {@code #} comments skipped, ranges
- * sorted, overlaps failed or flattened by an {@link OverlapPolicy} (within each family), labels
- * stored once each. IPv4 and IPv6 lines may come in one file or in several; with any IPv6 range the
- * index is dual-stack (format version 2), else it is the IPv4 index of version 1. With the prefix
- * table on, /16 blocks of more than {@value IndexWriter#DENSE_ROWS} ranges get /24 sub-tables
- * (section {@code prefix24}, format version 3) within a size budget, densest first.
+ * Builds an IP range index from range text ({@link RangeLine}) or MaxMind databases: delimiter
+ * given or detected per file, a header line skipped (and said so), blank lines and {@code #}
+ * comments skipped, ranges sorted, overlaps failed or flattened by an {@link OverlapPolicy} (within
+ * each family), labels stored once each (by field when the build declares fields). IPv4 and IPv6
+ * lines may come in one file or in several. The layout is the one docs/FORMAT.md specifies: rows of
+ * ranges and the gaps between them, packed; /16 blocks of more than {@value IndexWriter#DENSE_ROWS}
+ * ranges get /24 sub-tables within a size budget, densest first.
  */
 @Internal
 public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
@@ -136,31 +136,6 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     }
     this.denseRows = minRows;
     this.subTableBudget = budget;
-    return this;
-  }
-
-  private RangeEnds ends = RangeEnds.AUTO;
-
-  /**
-   * Whether the IPv4 ranges are stored with their ends ({@link RangeEnds#STORED}: a file every
-   * older reader reads), without them ({@link RangeEnds#TILED}, format version 6) or without them
-   * and packed ({@link RangeEnds#PACKED}, format version 7); by default ({@link RangeEnds#AUTO})
-   * the smallest.
-   */
-  public IpRangeBuilder rangeEnds(RangeEnds e) {
-    this.ends = e;
-    return this;
-  }
-
-  private LabelStore labelStore = LabelStore.AUTO;
-
-  /**
-   * Whether labels with declared fields are stored whole ({@link LabelStore#WHOLE}: a file every
-   * older reader reads) or by field ({@link LabelStore#FIELDS}, format version 7); by default
-   * ({@link LabelStore#AUTO}) by field when that is smaller.
-   */
-  public IpRangeBuilder labelStore(LabelStore s) {
-    this.labelStore = s;
     return this;
   }
 
@@ -376,91 +351,31 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     b.counts.put("labels", (long) rows.labelCount());
     b.counts.put("source bytes", lineCounts[3]);
     int gaps = flat.gaps();
-    // Each layout that may be written, with its tables; auto keeps the smallest. Rows without
-    // their ends are packed (2 bytes a start below its /16 block, the label id in the bytes its
-    // count needs) by auto and packed when a prefix table gives the blocks.
-    int idBytes = PackedRows.labelIdBytes(rows.labelCount());
-    boolean packs = ends == RangeEnds.AUTO || ends == RangeEnds.PACKED;
-    boolean pack =
-        prefixTable && packs && (long) (2 + idBytes) * (flat.size + gaps) <= Integer.MAX_VALUE / 2;
-    Rows4Layout rows4 =
-        ends == RangeEnds.TILED || ends == RangeEnds.PACKED
-            ? null
-            : new Rows4Layout(flat.starts, flat.size, null, 0, flat.size);
-    if (ends.tile(flat.size, gaps, 12, pack ? 2 + idBytes : 8)) {
-      int[][] t = flat.tiled(gaps);
-      Rows4Layout tiled = new Rows4Layout(t[0], t[0].length, t[1], pack ? idBytes : 0, flat.size);
-      rows4 = rows4 == null || tiled.bytes() < rows4.bytes() ? tiled : rows4;
-    }
-    if (rows4.tiledLabels != null) {
-      b.counts.put("gap rows", (long) gaps);
-    }
-    Rows6Layout rows6out = null;
+    int gaps6 = flat6 == null ? 0 : flat6.gaps();
+    b.counts.put("gap rows", (long) gaps);
     if (flat6 != null) {
-      rows6out =
-          ends == RangeEnds.TILED || ends == RangeEnds.PACKED
-              ? null
-              : new Rows6Layout(
-                  flat6.startHi, flat6.startLo, flat6.size, null, false, flat6.size, false);
-      int gaps6 = flat6.gaps();
-      boolean zeros = packs && lowHalvesZero(flat6.startLo, flat6.size);
-      if (ends.tile(flat6.size, gaps6, 36, zeros ? 12 : 20)) {
-        int[] labels = new int[flat6.size + gaps6];
-        long[][] t = flat6.tiled(gaps6, labels);
-        boolean lowsZero = packs && lowHalvesZero(t[1], labels.length);
-        // Tiled rows are packed with their label ids (tiled6_rows) by auto and packed: 4 bytes
-        // a row more than tiled6_labels, for lookups that read one cache line of rows.
-        Rows6Layout tiled =
-            new Rows6Layout(t[0], t[1], labels.length, labels, lowsZero, flat6.size, packs);
-        rows6out = rows6out == null || tiled.bytes() < rows6out.bytes() ? tiled : rows6out;
-      }
-      if (rows6out.tiledLabels != null) {
-        b.counts.put("ipv6 gap rows", (long) gaps6);
-      }
+      b.counts.put("ipv6 gap rows", (long) gaps6);
     }
-    int count6 = rows6out == null ? 0 : rows6out.size;
-    IndexWriter w = new IndexWriter(IndexKind.IPV4_RANGES, (long) rows4.size + count6, digest);
-    created(w);
-    if (rows4.idBytes > 0) {
-      byte[] low = PackedRows.lows(rows4.starts, rows4.size);
-      w.bytes(Section.RANGE_STARTS_LOW, low, low.length);
-      byte[] ids = PackedRows.labelIds(rows4.tiledLabels, rows4.size, rows4.idBytes);
-      w.bytes(Section.ROW_LABEL_IDS, ids, ids.length);
-    } else {
-      w.ints(Section.RANGE_STARTS, rows4.starts, rows4.size);
-    }
-    if (rows4.tiledLabels == null) {
-      w.ints(Section.RANGE_ENDS, flat.ends, flat.size);
-      w.ints(Section.RANGE_LABELS, flat.labels, flat.size);
-    } else if (rows4.idBytes == 0) {
-      w.ints(Section.TILED_LABELS, rows4.tiledLabels, rows4.size);
-    }
-    if (rows4.prefix != null) {
-      w.ints(Section.PREFIX16, rows4.prefix, rows4.prefix.length);
-      if (rows4.sub != null) {
-        w.ints(Section.PREFIX24, rows4.sub, rows4.sub.length);
-      }
+    long rowCount = (long) flat.size + gaps + size6 + gaps6;
+    IndexWriter w = created(new IndexWriter(IndexKind.IPV4_RANGES, rowCount, digest));
+    packedRows(w, flat, gaps, rows.labelCount());
+    if (flat6 != null) {
+      packedRows6(w, flat6, gaps6);
     }
     int[] offsets = rows.labelOffsets();
-    FieldLabels byField = null;
-    if (schema != null && labelStore != LabelStore.WHOLE) {
-      long t2 = System.nanoTime();
-      byField = FieldLabels.of(offsets, rows.labelBytes(), rows.labelCount(), schema);
-      b.phases.put("labels", System.nanoTime() - t2);
-    }
-    if (byField != null
-        && labelStore == LabelStore.AUTO
-        && byField.bytes() >= FieldLabels.wholeBytes(rows.labelCount(), rows.labelBytesLength())) {
-      byField = null;
-    }
-    if (byField == null) {
+    if (schema == null) {
       w.ints(Section.LABEL_OFFSETS, offsets, offsets.length);
       w.bytes(Section.LABEL_BYTES, rows.labelBytes(), rows.labelBytesLength());
     } else {
+      long t2 = System.nanoTime();
+      FieldLabels byField = FieldLabels.of(offsets, rows.labelBytes(), rows.labelCount(), schema);
+      if (byField == null) {
+        // Every line's label was checked against the fields (or made from them): a bug.
+        throw new IllegalStateException("a label that does not split into its declared fields");
+      }
+      b.phases.put("labels", System.nanoTime() - t2);
       byField.write(w);
       b.counts.put("label values", (long) byField.offsets.length - 1);
-    }
-    if (schema != null) {
       byte[] f = schema.fieldsSection();
       w.bytes(Section.LABEL_FIELDS, f, f.length);
       if (schema.typed()) {
@@ -468,33 +383,77 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         w.bytes(Section.LABEL_TYPES, t, t.length);
       }
     }
-    if (rows6out != null) {
-      w.longs(Section.RANGE6_STARTS_HI, rows6out.startHi, count6);
-      if (rows6out.lowsZero) {
-        // Tiled IPv6 rows whose starts all have a low half of 0 (auto, packed): no column for
-        // them.
-        w.bytes(Section.RANGE6_STARTS_LO_ZERO, new byte[0], 0);
-      } else {
-        w.longs(Section.RANGE6_STARTS_LO, rows6out.startLo, count6);
-      }
-      if (rows6out.prefix != null) {
-        w.ints(Section.PREFIX16_V6, rows6out.prefix, rows6out.prefix.length);
-        if (rows6out.tables != null) {
-          w.ints(Section.PREFIX6, rows6out.tables, rows6out.tables.length);
-        }
-      }
-      if (rows6out.tiledLabels == null) {
-        w.longs(Section.RANGE6_ENDS_HI, flat6.endHi, size6);
-        w.longs(Section.RANGE6_ENDS_LO, flat6.endLo, size6);
-        w.ints(Section.RANGE6_LABELS, flat6.labels, size6);
-      } else if (rows6out.packedRows != null) {
-        w.longs(Section.TILED6_ROWS, rows6out.packedRows, count6);
-      } else {
-        w.ints(Section.TILED6_LABELS, rows6out.tiledLabels, count6);
-      }
-    }
     b.writer = w;
   }
+
+  /**
+   * The IPv4 rows (docs/FORMAT.md, "IPv4 ranges"): a row a range and a row a gap after one, each
+   * start as its 16 bits below the /16 block of {@code prefix16}, each label id in the fewest bytes
+   * that hold every id and the gap's; the /24 sub-tables of the dense blocks. Without rows, no
+   * tables.
+   */
+  private void packedRows(IndexWriter w, RangeFlattener.Flat flat, int gaps, int labels)
+      throws InputException {
+    int[][] t = flat.tiled(gaps);
+    int n = t[0].length;
+    if (n > MAX_IPV4_ROWS) {
+      throw new InputException(
+          "too many IPv4 ranges and gaps between them for one index: "
+              + n
+              + " rows (at most "
+              + MAX_IPV4_ROWS
+              + ")");
+    }
+    int idBytes = PackedRows.labelIdBytes(labels);
+    byte[] low = PackedRows.lows(t[0], n);
+    w.bytes(Section.RANGE_STARTS_LOW, low, low.length);
+    byte[] ids = PackedRows.labelIds(t[1], n, idBytes);
+    w.bytes(Section.ROW_LABEL_IDS, ids, ids.length);
+    if (n == 0) {
+      return; // no IPv4 rows: no tables to place them
+    }
+    int[] prefix = prefixTable(t[0], n);
+    w.ints(Section.PREFIX16, prefix, prefix.length);
+    // A block of more than denseRows ranges has about n / ranges times as many rows.
+    int minRows = (int) ((long) denseRows * n / flat.size);
+    int[] sub = IndexWriter.subTables(t[0], flat.size, prefix, minRows, subTableBudget);
+    if (sub != null) {
+      w.ints(Section.PREFIX24, sub, sub.length);
+    }
+  }
+
+  /**
+   * The IPv6 rows (docs/FORMAT.md, "IPv6 ranges"): a row a range and a row a gap after one, the
+   * starts' halves (the low ones only when one is not 0), the /16 prefix table and the prefix6
+   * tables sized for the rows, each row with its label id.
+   */
+  private void packedRows6(IndexWriter w, Ipv6RangeRows.Flat flat6, int gaps) {
+    int[] labels = new int[Math.addExact(flat6.size, gaps)];
+    long[][] t = flat6.tiled(gaps, labels);
+    int n = labels.length;
+    boolean lowsZero = lowHalvesZero(t[1], n);
+    w.longs(Section.RANGE6_STARTS_HI, t[0], n);
+    if (!lowsZero) {
+      w.longs(Section.RANGE6_STARTS_LO, t[1], n);
+    }
+    int[] prefix = IndexWriter.prefixTable128(t[0], n);
+    w.ints(Section.PREFIX16_V6, prefix, prefix.length);
+    // The tables' budget is a share of 36 bytes a range (its start, end and label id), so that gap
+    // rows do not buy a file more tables.
+    int rowBytes = (int) ((36L * flat6.size + n - 1) / n);
+    int[] tables = IndexWriter.tablesForRows6(t[0], n, prefix, rowBytes, ipv6TableBudget);
+    if (tables != null) {
+      w.ints(Section.PREFIX6, tables, tables.length);
+    }
+    long[] packed = IndexWriter.rows6(t[0], lowsZero ? null : t[1], labels, n, prefix, tables);
+    w.longs(Section.RANGE6_ROWS, packed, n);
+  }
+
+  /**
+   * The most IPv4 rows an index holds: their starts (2 bytes a row) and label ids (up to 4) are
+   * byte sections, each viewed through one mapping of at most 1 GiB.
+   */
+  private static final int MAX_IPV4_ROWS = 1 << 28;
 
   /** Whether each of the first {@code n} flipped low halves is 0 (stored as the flip alone). */
   private static boolean lowHalvesZero(long[] flippedLo, int n) {
@@ -504,115 +463,6 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       }
     }
     return true;
-  }
-
-  /** The IPv6 rows of one layout, with their /16 prefix table and prefix6 tables. */
-  private final class Rows6Layout {
-    final long[] startHi;
-    final long[] startLo;
-    final int size;
-
-    /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
-    final int[] tiledLabels;
-
-    /** Whether the rows are tiled and written without their starts' low halves, all 0. */
-    final boolean lowsZero;
-
-    final int[] prefix;
-    final int[] tables;
-
-    /**
-     * The tiled rows packed 8 bytes a row with their label ids ({@code tiled6_rows}), or {@code
-     * null}.
-     */
-    final long[] packedRows;
-
-    /**
-     * @param ranges the ranges the rows hold: the tables' budget is a share of their 36 bytes each
-     *     whatever the layout, so that gap rows do not buy a file more tables
-     * @param pack whether to pack tiled rows with a prefix table ({@code tiled6_rows})
-     */
-    Rows6Layout(
-        long[] startHi,
-        long[] startLo,
-        int size,
-        int[] tiledLabels,
-        boolean lowsZero,
-        int ranges,
-        boolean pack) {
-      this.startHi = startHi;
-      this.startLo = startLo;
-      this.size = size;
-      this.tiledLabels = tiledLabels;
-      this.lowsZero = lowsZero;
-      int rowBytes = size == 0 ? 36 : (int) ((36L * ranges + size - 1) / size);
-      if (prefixTable && pack && tiledLabels != null && size > 0) {
-        prefix = IndexWriter.prefixTable128(startHi, size);
-        tables = IndexWriter.tablesForPackedRows6(startHi, size, prefix, rowBytes, ipv6TableBudget);
-        packedRows =
-            IndexWriter.packedRows6(
-                startHi, lowsZero ? null : startLo, tiledLabels, size, prefix, tables);
-      } else if (prefixTable) {
-        prefix = IndexWriter.prefixTable128(startHi, size);
-        tables = IndexWriter.tables128(startHi, size, prefix, rowBytes, ipv6TableBudget);
-        packedRows = null;
-      } else {
-        prefix = null;
-        tables = null;
-        packedRows = null;
-      }
-    }
-
-    /**
-     * Bytes of the rows and the prefix6 tables (the rest of the file is the same either way), by
-     * which auto chooses. Tiled rows count 4 bytes a row for their label ids, packed or not:
-     * packing them (4 bytes a row more, for speed) never makes auto store the ends instead.
-     */
-    long bytes() {
-      return (long) size * (tiledLabels == null ? 36 : lowsZero ? 12 : 20)
-          + (tables == null ? 0 : 4L * tables.length);
-    }
-  }
-
-  /** The IPv4 rows of one layout, with their /16 prefix table and /24 sub-tables. */
-  private final class Rows4Layout {
-    final int[] starts;
-    final int size;
-
-    /** The tiled rows' label ids (-1 for a gap), or {@code null} with the ends stored. */
-    final int[] tiledLabels;
-
-    /** Bytes a packed row's label id takes, or 0 for rows that are not packed. */
-    final int idBytes;
-
-    final int[] prefix;
-    final int[] sub;
-
-    /**
-     * @param ranges the ranges the rows hold: the dense blocks and the sub-tables' budget are
-     *     counted in ranges whatever the layout, so that gap rows do not buy a file more tables
-     */
-    private Rows4Layout(int[] starts, int size, int[] tiledLabels, int idBytes, int ranges) {
-      this.starts = starts;
-      this.size = size;
-      this.tiledLabels = tiledLabels;
-      this.idBytes = idBytes;
-      if (prefixTable) {
-        prefix = prefixTable(starts, size);
-        // A block of more than denseRows ranges has about size / ranges times as many rows.
-        int minRows = ranges == 0 ? denseRows : (int) ((long) denseRows * size / ranges);
-        sub = IndexWriter.subTables(starts, ranges, prefix, minRows, subTableBudget);
-      } else {
-        prefix = null;
-        sub = null;
-      }
-    }
-
-    /** Bytes of the rows and the /24 sub-tables (the rest of the file is the same either way). */
-    long bytes() {
-      long row = idBytes > 0 ? 2 + idBytes : tiledLabels != null ? 8 : 12;
-      return row * size + (sub == null ? 0 : 4L * sub.length);
-    }
   }
 
   /** The label fields named by the first header whose file has a parsed range after it. */
@@ -660,6 +510,22 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
       } catch (IllegalArgumentException e) {
         throw new InputException(
             where + ": the header's label fields must be distinct and not empty, found " + fields);
+      }
+      // The index declares one delimiter, and its labels are stored split by it: every file's
+      // labels must be split by the same one (each line's fields were counted by its own file's).
+      for (RangeSink.FileHead o : heads) {
+        if (o.fieldsBeforeLabel >= 0 && o.dataDelimiter != d) {
+          throw new InputException(
+              o.source
+                  + ": its lines are split by "
+                  + describe(o.dataDelimiter)
+                  + ", the label fields of "
+                  + where
+                  + " by "
+                  + describe(d)
+                  + " (--label-fields-from-header declares one delimiter for every file's labels:"
+                  + " give the files one delimiter)");
+        }
       }
       return;
     }

@@ -25,7 +25,7 @@ import java.util.Map;
  * and one pair of double quotes trimmed, blank lines and {@code #} comments skipped, duplicates
  * removed, anything else rejected by reason ({@link AddressText#PLAIN}: no brackets, no ports). An
  * IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}) is stored as its IPv4 address (the reader folds
- * it); with any other IPv6 address the index is dual-stack (format version 2).
+ * it); with any other IPv6 address the index is dual-stack.
  *
  * <p>Pieces of the input are parsed in parallel into plain {@code int} arrays while each thread
  * counts addresses per /16 prefix; those counts place every address in its /16 bucket in one pass,
@@ -44,6 +44,17 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   /** Parser threads (default: available processors). */
   public IpSetBuilder threads(int n) {
     this.threads = Math.max(1, n);
+    return this;
+  }
+
+  private boolean prefixTable = true;
+
+  /**
+   * Whether to write the optional /16 prefix tables (default yes): off for the benchmarks that
+   * measure what they buy, and for test files that must stay a few hundred bytes.
+   */
+  public IpSetBuilder prefixTable(boolean on) {
+    this.prefixTable = on;
     return this;
   }
 

@@ -67,7 +67,7 @@ final class Ipv6RangeRows implements java.io.Serializable {
     }
 
     /**
-     * These ranges as tiled rows ({@code tiled6_labels}): a row a range and a row a gap ({@code
+     * These ranges as rows (docs/FORMAT.md, "IPv6 ranges"): a row a range and a row a gap ({@code
      * gaps} of them), the gap rows' label id -1; {@code [0]} the starts' high halves, {@code [1]}
      * their low halves (flipped), with the label ids in {@code labelsOut}.
      */

@@ -241,7 +241,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     created(w);
     byte[] names = String.join("\n", columns.columnNames()).getBytes(StandardCharsets.UTF_8);
     w.longs(Section.ID_HASHES, outHashes, kept);
-    if (prefixTable && kept >= prefixTableMinRows) {
+    if (kept >= prefixTableMinRows) {
       w.ints(Section.PREFIX16, prefix, prefix.length);
     }
     w.ints(Section.PRODUCT_INTS, ints, ints.length);

@@ -63,9 +63,9 @@ final class RangeFlattener {
     }
 
     /**
-     * The rows of these ranges stored without their ends ({@code tiled_labels}): a row a range and
-     * a row a gap ({@code gaps} of them, {@link #gaps}), the starts flipped and the gap rows' label
-     * id -1; {@code [0]} the starts, {@code [1]} the label ids.
+     * The rows of these ranges (docs/FORMAT.md, "IPv4 ranges"): a row a range and a row a gap
+     * ({@code gaps} of them, {@link #gaps}), the starts flipped and the gap rows' label id -1;
+     * {@code [0]} the starts, {@code [1]} the label ids.
      */
     int[][] tiled(int gaps) {
       int n = Math.addExact(size, gaps);

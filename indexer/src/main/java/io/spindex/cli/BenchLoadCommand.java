@@ -44,8 +44,8 @@ final class BenchLoadCommand implements Callable<Integer> {
   @Option(
       names = "--loaders",
       split = ",",
-      defaultValue = "io,nio,mmap,mapped",
-      description = "Loaders to time (default io,nio,mmap,mapped).")
+      defaultValue = "io,nio,mapped",
+      description = "Loaders to time (default io,nio,mapped).")
   List<String> loaders;
 
   @Option(names = "--runs", defaultValue = "5", description = "Timed runs per loader (default 5).")

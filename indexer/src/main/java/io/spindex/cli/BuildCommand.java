@@ -47,12 +47,6 @@ final class BuildCommand {
     @Option(names = "--strict", description = "Fail on the first rejected line.")
     boolean strict;
 
-    @Option(
-        names = "--no-prefix-table",
-        negatable = false,
-        description = "Leave out the /16 prefix table (smaller by 256 KiB, slower lookups).")
-    boolean noPrefixTable;
-
     @Parameters(
         paramLabel = "IN",
         arity = "1..*",
@@ -90,7 +84,6 @@ final class BuildCommand {
       List<String> a = new ArrayList<>();
       Collections.addAll(a, "--kind", kind, "--input", inputs.get(0).toString(), "--output", "-");
       Collections.addAll(a, "--strict", String.valueOf(strict));
-      Collections.addAll(a, "--prefix-table", String.valueOf(!noPrefixTable));
       for (int i = 0; i < kindOptions.length; i += 2) {
         if (kindOptions[i + 1] != null) {
           Collections.addAll(a, "--" + kindOptions[i], kindOptions[i + 1]);
@@ -172,28 +165,6 @@ final class BuildCommand {
     String onOverlap;
 
     @Option(
-        names = "--range-ends",
-        paramLabel = "HOW",
-        defaultValue = "auto",
-        description =
-            "auto (default: the smallest of the others), packed (without the IPv4 ranges' ends,"
-                + " each start as its 16 bits below its /16 block and each label id in the bytes"
-                + " it needs, format version 7; tiled IPv6 rows with their label ids, 8 bytes a"
-                + " row, format version 8), tiled (without them, format version 6) or stored"
-                + " (with them: a file Spindex before format version 6 reads).")
-    String rangeEnds;
-
-    @Option(
-        names = "--label-store",
-        paramLabel = "HOW",
-        defaultValue = "auto",
-        description =
-            "Labels with fields: auto (default: by field when that is smaller, format version 7),"
-                + " fields (each field's distinct values once, a label as their ids) or whole"
-                + " (each label's text: a file Spindex before format version 7 reads).")
-    String labelStore;
-
-    @Option(
         names = "--label-fields",
         paramLabel = "NAME,...",
         split = LabelSchema.LIST_SPLIT,
@@ -242,10 +213,6 @@ final class BuildCommand {
               delimiter,
               "on-overlap",
               onOverlap,
-              "range-ends",
-              rangeEnds,
-              "label-store",
-              labelStore,
               "label-fields",
               labelFields == null ? null : String.join(",", labelFields),
               "label-fields-from-header",

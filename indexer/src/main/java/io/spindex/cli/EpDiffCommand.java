@@ -63,8 +63,8 @@ final class EpDiffCommand implements Callable<Integer> {
 
   @Option(
       names = "--loader",
-      defaultValue = "mmap",
-      description = "How to load the index: io, nio, mmap (default) or mapped.")
+      defaultValue = "nio",
+      description = "How to load the index: io, nio (default) or mapped.")
   String loader;
 
   @Option(

@@ -52,7 +52,7 @@ final class InspectCommand implements Callable<Integer> {
     } else {
       out.printf(Locale.ROOT, "file           %s%n", h.file());
       out.printf(Locale.ROOT, "kind           %s%n", h.kind().displayName());
-      out.printf(Locale.ROOT, "format         %d%n", h.version());
+      out.printf(Locale.ROOT, "format         %s%n", h.formatVersion());
       out.printf(Locale.ROOT, "rows           %,d%n", h.rowCount());
       if (h.kind() != IndexKind.PRODUCTS) {
         out.printf(Locale.ROOT, "ipv4 rows      %,d%n", h.rowCount() - h.ipv6Rows());
@@ -80,7 +80,7 @@ final class InspectCommand implements Callable<Integer> {
         out.printf(
             Locale.ROOT,
             "%-21s %12d %,14d %,14d %08x%n",
-            e.section().displayName(),
+            e.section() != null ? e.name() : e.name() + " (optional)",
             e.offset(),
             e.length(),
             e.elements(),
@@ -93,19 +93,9 @@ final class InspectCommand implements Callable<Integer> {
 
   /** The label fields (with their types when typed), the sources' metadata and the aliases. */
   private static void ranges(PrintWriter out, IpRanges r) {
-    if (r.tiled()) {
-      out.printf(
-          Locale.ROOT,
-          "ipv4 gap rows  %,d (ranges stored without their ends%s)%n",
-          r.size() - r.rangeCount(),
-          r.header().find(Section.RANGE_STARTS_LOW) == null ? "" : ", packed");
-    }
-    if (r.ipv6Tiled()) {
-      out.printf(
-          Locale.ROOT,
-          "ipv6 gap rows  %,d (ranges stored without their ends%s)%n",
-          r.ipv6Size() - r.ipv6RangeCount(),
-          r.header().find(Section.TILED6_ROWS) == null ? "" : ", packed");
+    out.printf(Locale.ROOT, "ipv4 gap rows  %,d%n", r.size() - r.rangeCount());
+    if (r.ipv6Size() > 0) {
+      out.printf(Locale.ROOT, "ipv6 gap rows  %,d%n", r.ipv6Size() - r.ipv6RangeCount());
     }
     LabelSchema schema = r.labelSchema();
     if (schema != null) {
@@ -135,7 +125,7 @@ final class InspectCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder();
     sb.append("{\"file\":").append(Json.quote(h.file().toString()));
     sb.append(",\"kind\":").append(Json.quote(h.kind().name()));
-    sb.append(",\"format\":").append(h.version());
+    sb.append(",\"format\":").append(Json.quote(h.formatVersion()));
     sb.append(",\"rows\":").append(h.rowCount());
     if (h.kind() != IndexKind.PRODUCTS) {
       sb.append(",\"ipv4Rows\":").append(h.rowCount() - h.ipv6Rows());
@@ -197,7 +187,10 @@ final class InspectCommand implements Callable<Integer> {
     sb.append(",\"sections\":[");
     String sep = "";
     for (SectionEntry e : h.sections()) {
-      sb.append(sep).append("{\"name\":").append(Json.quote(e.section().displayName()));
+      sb.append(sep).append("{\"name\":").append(Json.quote(e.name()));
+      if (e.section() == null) {
+        sb.append(",\"optional\":true");
+      }
       sb.append(",\"offset\":").append(e.offset());
       sb.append(",\"bytes\":").append(e.length());
       sb.append(",\"elements\":").append(e.elements());

@@ -93,7 +93,7 @@ final class LookupCommand implements Callable<Integer> {
   @Option(
       names = "--loader",
       defaultValue = "mapped",
-      description = "io, nio, mmap or mapped (default: mapped, ready at once).")
+      description = "io, nio or mapped (default: mapped, ready at once).")
   String loader;
 
   @Option(

@@ -7,6 +7,7 @@ package io.spindex.cli;
 
 import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,8 +115,8 @@ public final class SpindexCli implements Runnable {
    * build without git metadata (a source archive) has no commit: "unknown".
    */
   static final class Version implements CommandLine.IVersionProvider {
-    /** The index format version (major.minor) this code writes and reads. */
-    static final String INDEX_FORMAT = "1.0";
+    /** The index format version (major.minor) this code writes; it reads any minor of the major. */
+    static final String INDEX_FORMAT = IndexHeader.FORMAT_VERSION;
 
     static final String UNKNOWN = "unknown";
 

@@ -179,7 +179,7 @@ final class StepParser {
       throw new IllegalArgumentException(
           where + ": keep must be present or absent, not '" + keep + "'");
     }
-    String loader = c.hasPath("loader") ? c.getString("loader") : "mmap";
+    String loader = c.hasPath("loader") ? c.getString("loader") : "nio";
     try {
       io.spindex.index.Loader.forOption(loader);
     } catch (IllegalArgumentException e) {

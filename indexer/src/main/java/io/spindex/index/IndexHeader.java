@@ -22,8 +22,11 @@ public final class IndexHeader {
   private final Path file;
   private final IndexKind kind;
 
-  /** The newest index format version this code writes; it reads every older one too. */
-  public static final int NEWEST_FORMAT_VERSION = Layout.VERSION;
+  /**
+   * The format version this code writes, {@code major.minor}: {@code 1.0}. It reads every file of
+   * major version 1.
+   */
+  public static final String FORMAT_VERSION = Layout.versionText(Layout.VERSION);
 
   private final int version;
   private final long rowCount;
@@ -99,8 +102,9 @@ public final class IndexHeader {
     return kind;
   }
 
-  public int version() {
-    return version;
+  /** The file's format version, {@code major.minor} (1.0 for this code's files). */
+  public String formatVersion() {
+    return Layout.versionText(version);
   }
 
   /** Addresses in a set, ranges in a range index. */
@@ -147,14 +151,16 @@ public final class IndexHeader {
         + ")";
   }
 
-  /** The directory, in file order. */
   /** IPv6 rows of a set or range index (0 for an IPv4-only file); the rest are IPv4 rows. */
   public long ipv6Rows() {
     SectionEntry e = find(kind == IndexKind.IPV4_SET ? Section.KEYS6_HI : Section.RANGE6_STARTS_HI);
     return e == null ? 0 : e.elements();
   }
 
-  /** The section table, in file order. */
+  /**
+   * The section directory, in its order (which is file order for files Spindex writes), optional
+   * sections of ids this version does not know included ({@link SectionEntry#section} null).
+   */
   @Internal
   public List<SectionEntry> sections() {
     return sections;

@@ -16,7 +16,7 @@ import java.nio.file.Path;
  */
 @Internal
 public interface IndexLoader {
-  /** Short lower-case name: {@code text}, {@code io}, {@code nio}, {@code mmap}, {@code mapped}. */
+  /** Short lower-case name: {@code text}, {@code io}, {@code nio}, {@code mapped}. */
   String loaderName();
 
   /**

@@ -19,11 +19,12 @@ import java.util.List;
 
 /**
  * The deep check behind {@code spindex verify}: everything the loaders check at open (header,
- * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, ranges
- * sorted and non-overlapping with {@code start <= end}, label ids and offsets within the
- * dictionary, product id hashes strictly ascending and equal to the hashes of the stored ids, the
- * prefix tables (/16, and the /24 sub-tables of a range index) equal to the ones the keys imply,
- * and zero padding between sections. Reads through a mapping, so it needs no heap for the data.
+ * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, rows of
+ * ranges with starts strictly ascending and gap rows where a gap can be, label ids and offsets
+ * within the dictionary, product id hashes strictly ascending and equal to the hashes of the stored
+ * ids, the prefix tables (/16, and the /24 sub-tables of a range index) equal to the ones the keys
+ * imply, and zero padding between sections. Reads through a mapping, so it needs no heap for the
+ * data.
  */
 @Internal
 public final class IndexVerifier {
@@ -50,7 +51,7 @@ public final class IndexVerifier {
   public static IndexHeader checksums(Path file, String shownAs) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
-      SectionSource.assemble(h, "verify", new MapSource(h, ch, false, true));
+      SectionSource.assemble(h, "verify", new MapSource(h, ch, true));
       return h;
     } catch (CorruptIndexException e) {
       throw shown(e, file, shownAs);
@@ -105,7 +106,7 @@ public final class IndexVerifier {
         if (i > 0 && compare(k, i - 1, k, i) >= 0) {
           throw unordered6(h, Section.KEYS6_HI, i, k, i - 1, k, "strictly ascending");
         }
-        requireNotMapped(h, Section.KEYS6_HI, i, k, k);
+        requireNotMapped(h, Section.KEYS6_HI, i, k.hi(i), k.lo(i), k.hi(i), k.lo(i));
       }
       checkPrefix(
           h, Section.PREFIX16_V6, k.prefixTable(), k.size(), row -> (int) (k.hi(row) >>> 48));
@@ -114,47 +115,11 @@ public final class IndexVerifier {
       verifyProducts(h, (ProductIndex) index);
     } else {
       IpRanges r = (IpRanges) index;
-      // Packed rows' starts and label ids are named in their own sections (2 and 1 to 4 bytes a
-      // row); the loader read them into the columns checked here.
-      boolean packed = h.find(Section.RANGE_STARTS_LOW) != null;
-      SectionEntry starts = h.require(packed ? Section.RANGE_STARTS_LOW : Section.RANGE_STARTS);
-      SectionEntry labels =
-          h.require(
-              packed
-                  ? Section.ROW_LABEL_IDS
-                  : r.tiled() ? Section.TILED_LABELS : Section.RANGE_LABELS);
+      // The starts and label ids of the IPv4 rows, as the loader read them from their sections.
+      SectionEntry starts = h.require(Section.RANGE_STARTS_LOW);
+      SectionEntry labels = h.require(Section.ROW_LABEL_IDS);
       for (int i = 0; i < r.size(); i++) {
-        if (r.tiled()) {
-          verifyTiledRow(h, r, starts, labels, i);
-          continue;
-        }
-        if (Layout.flip(r.start(i)) > Layout.flip(r.end(i))) {
-          throw CorruptIndexException.at(
-              file,
-              "section 'range_ends'",
-              h.require(Section.RANGE_ENDS).offset() + 4L * i,
-              "row " + i + " to end at or after its start " + Ipv4Text.format(r.start(i)),
-              Ipv4Text.format(r.end(i)));
-        }
-        if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.end(i - 1))) {
-          throw unordered(
-              h,
-              starts,
-              i,
-              r.size(),
-              r.end(i - 1),
-              r.start(i),
-              "after the end of the previous range");
-        }
-        int id = r.labelIdOfRow(i);
-        if (id < 0 || id >= r.labelCount()) {
-          throw CorruptIndexException.at(
-              file,
-              "section 'range_labels'",
-              labels.offset() + 4L * i,
-              "a label id in [0, " + r.labelCount() + ")",
-              String.valueOf(id));
-        }
+        verifyRow(h, r, starts, labels, i);
       }
       r.dictionary().check();
       checkPrefix(h, Section.PREFIX16, r.prefixTable(), r.size(), row -> r.start(row) >>> 16);
@@ -165,11 +130,11 @@ public final class IndexVerifier {
   }
 
   /**
-   * Row {@code i} of ranges stored without their ends: its start after the previous row's (so that
-   * each row ends where the next starts, at or after its own start), its label id in the dictionary
-   * or a gap's, and a gap row neither first nor after another gap (the writer never stores those).
+   * IPv4 row {@code i}: its start after the previous row's (so that each row ends where the next
+   * starts, at or after its own start), its label id in the dictionary or a gap's, and a gap row
+   * neither first nor after another gap (the writer never stores those).
    */
-  private static void verifyTiledRow(
+  private static void verifyRow(
       IndexHeader h, IpRanges r, SectionEntry starts, SectionEntry labels, int i)
       throws CorruptIndexException {
     if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.start(i - 1))) {
@@ -182,14 +147,14 @@ public final class IndexVerifier {
           r.start(i),
           "after the start of the previous row");
     }
-    tiledLabel(h, labels, r.size(), i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
+    rowLabel(h, labels, r.size(), i, r.labelIdOfRow(i), i == 0 ? 0 : r.labelIdOfRow(i - 1), r);
   }
 
   /**
-   * The label id {@code id} of tiled row {@code i} ({@code before}: the previous row's): in the
+   * The label id {@code id} of row {@code i} ({@code before}: the previous row's): in the
    * dictionary, or a gap's if the row is neither the first nor after a gap.
    */
-  private static void tiledLabel(
+  private static void rowLabel(
       IndexHeader h, SectionEntry labels, int rows, int i, int id, int before, IpRanges r)
       throws CorruptIndexException {
     boolean gap = id == Layout.GAP_LABEL;
@@ -204,7 +169,7 @@ public final class IndexVerifier {
     if (wrong != null) {
       throw CorruptIndexException.at(
           h.file(),
-          "section '" + labels.section().displayName() + "'",
+          "section '" + labels.name() + "'",
           rowAt(labels, i, rows),
           wrong,
           String.valueOf(id));
@@ -212,60 +177,45 @@ public final class IndexVerifier {
   }
 
   /**
-   * IPv6 ranges: each ends at or after its start, starts after the previous one ends, has a label
-   * id in the dictionary and lies outside the IPv4-mapped block (whose addresses are looked up as
-   * IPv4); the prefix table is the one the starts imply.
+   * IPv6 rows: each starts after the previous one, its label id is in the dictionary (or a gap's,
+   * neither first nor after another gap), a range lies outside the IPv4-mapped block (whose
+   * addresses are looked up as IPv4); the prefix table and the tables are the ones the starts
+   * imply, and each row's element the one its start and label id give.
    */
   private static void verifyRanges6(IndexHeader h, IpRanges r) throws CorruptIndexException {
     Keys128 s = r.starts6();
-    Keys128 e = r.ends6();
-    SectionEntry tiled = h.find(Section.TILED6_LABELS);
-    if (tiled == null) {
-      tiled = h.find(Section.TILED6_ROWS);
-    }
-    for (int i = 0; tiled != null && i < s.size(); i++) {
-      // Tiled rows: each ends where the next starts; a gap row may span the IPv4-mapped block.
+    SectionEntry rows = h.find(Section.RANGE6_ROWS);
+    for (int i = 0; i < s.size(); i++) {
+      // A gap row may span the IPv4-mapped block.
       if (i > 0 && compare(s, i - 1, s, i) >= 0) {
         throw unordered6(
             h, Section.RANGE6_STARTS_HI, i, s, i - 1, s, "after the start of the previous row");
       }
       int id = r.ipv6LabelIdOfRow(i);
-      tiledLabel(h, tiled, r.ipv6Size(), i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
+      rowLabel(h, rows, r.ipv6Size(), i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
       if (id != Layout.GAP_LABEL) {
-        requireNotMapped(h, Section.RANGE6_STARTS_HI, i, s, e);
-      }
-    }
-    for (int i = 0; tiled == null && i < s.size(); i++) {
-      if (compare(s, i, e, i) > 0) {
-        throw unordered6(h, Section.RANGE6_ENDS_HI, i, s, i, e, "to end at or after its start");
-      }
-      if (i > 0 && compare(e, i - 1, s, i) >= 0) {
-        throw unordered6(h, Section.RANGE6_STARTS_HI, i, e, i - 1, s, "after the previous end");
-      }
-      requireNotMapped(h, Section.RANGE6_STARTS_HI, i, s, e);
-      int id = r.ipv6LabelIdOfRow(i);
-      if (id < 0 || id >= r.labelCount()) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section 'range6_labels'",
-            h.require(Section.RANGE6_LABELS).offset() + 4L * i,
-            "a label id in [0, " + r.labelCount() + ")",
-            String.valueOf(id));
+        requireNotMapped(
+            h,
+            Section.RANGE6_STARTS_HI,
+            i,
+            r.ipv6StartHi(i),
+            r.ipv6StartLo(i),
+            r.ipv6EndHi(i),
+            r.ipv6EndLo(i));
       }
     }
     checkPrefix(h, Section.PREFIX16_V6, s.prefixTable(), s.size(), row -> (int) (s.hi(row) >>> 48));
     checkTables6(h, s);
-    SectionEntry packed = h.find(Section.TILED6_ROWS);
-    if (packed != null) {
-      checkPackedRows6(h, packed, r, s);
+    if (rows != null) {
+      checkRows6(h, rows, r, s);
     }
   }
 
   /**
-   * Packed tiled IPv6 rows: each row's key and flag are the ones its start gives in the bucket of
-   * the file's tables whose rows it is in (the tables were checked against the starts first).
+   * The IPv6 rows: each row's key and flag are the ones its start gives in the bucket of the file's
+   * tables whose rows it is in (the tables were checked against the starts first).
    */
-  private static void checkPackedRows6(IndexHeader h, SectionEntry e, IpRanges r, Keys128 s)
+  private static void checkRows6(IndexHeader h, SectionEntry e, IpRanges r, Keys128 s)
       throws CorruptIndexException {
     LongColumn rows = r.packedRows6();
     long[] expected = Tiled6.pack(s, r.labelIds6(), s);
@@ -274,7 +224,7 @@ public final class IndexVerifier {
       if (expected == null || found != expected[i]) {
         throw CorruptIndexException.at(
             h.file(),
-            "section 'tiled6_rows'",
+            "section 'range6_rows'",
             e.offset() + 8L * i,
             expected == null
                 ? "every row inside the bucket of the tables whose rows it is in"
@@ -302,23 +252,22 @@ public final class IndexVerifier {
     return c != 0 ? c : Long.compareUnsigned(a.lo(i), b.lo(j));
   }
 
-  /** Rows from {@code from[row]} to {@code to[row]} must not touch {@code ::ffff:0:0/96}. */
+  /**
+   * IPv6 row {@code row}, from {@code from} to {@code to}, must not touch {@code ::ffff:0:0/96}.
+   */
   private static void requireNotMapped(
-      IndexHeader h, Section section, int row, Keys128 from, Keys128 to)
+      IndexHeader h, Section section, int row, long fromHi, long fromLo, long toHi, long toLo)
       throws CorruptIndexException {
     // The block is [0:0:0:0:0:ffff::, ...ffff:ffff]: high half 0, low half 0x0000ffff_xxxxxxxx.
-    boolean startsAfter =
-        from.hi(row) != 0 || Long.compareUnsigned(from.lo(row), 0xFFFF_FFFF_FFFFL) > 0;
-    boolean endsBefore = to.hi(row) == 0 && Long.compareUnsigned(to.lo(row), 0xFFFF_0000_0000L) < 0;
+    boolean startsAfter = fromHi != 0 || Long.compareUnsigned(fromLo, 0xFFFF_FFFF_FFFFL) > 0;
+    boolean endsBefore = toHi == 0 && Long.compareUnsigned(toLo, 0xFFFF_0000_0000L) < 0;
     if (!startsAfter && !endsBefore) {
       throw CorruptIndexException.at(
           h.file(),
           "section '" + section.displayName() + "'",
           h.require(section).offset() + 8L * row,
           "row " + row + " outside ::ffff:0:0/96 (IPv4-mapped addresses are stored as IPv4)",
-          Ipv6Text.format(from.hi(row), from.lo(row))
-              + " - "
-              + Ipv6Text.format(to.hi(row), to.lo(row)));
+          Ipv6Text.format(fromHi, fromLo) + " - " + Ipv6Text.format(toHi, toLo));
     }
   }
 
@@ -508,7 +457,7 @@ public final class IndexVerifier {
       IndexHeader h, SectionEntry e, int row, int rows, int before, int found, String rule) {
     return CorruptIndexException.at(
         h.file(),
-        "section '" + e.section().displayName() + "'",
+        "section '" + e.name() + "'",
         rowAt(e, row, rows),
         "row " + row + " " + rule + " (" + Ipv4Text.format(before) + " at row " + (row - 1) + ")",
         Ipv4Text.format(found));

@@ -18,10 +18,11 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Writes an index file atomically: sections go to a temporary file beside the target, the header
- * (with every checksum) last, the file is forced to disk and then renamed over the target. A crash
- * at any point leaves the target as it was; a leftover temporary file has a name that starts with a
- * dot and ends in {@code .tmp}, and nothing reads it.
+ * Writes an index file atomically: sections go to a temporary file beside the target in ascending
+ * id order (whatever order they were added in), the header (with every checksum) last, the file is
+ * forced to disk and then renamed over the target. A crash at any point leaves the target as it
+ * was; a leftover temporary file has a name that starts with a dot and ends in {@code .tmp}, and
+ * nothing reads it.
  *
  * <p>Not thread-safe; the arrays handed in are read at {@link #writeTo} and must not change before.
  */
@@ -104,22 +105,22 @@ public final class IndexWriter {
   }
 
   /**
-   * The {@link Section#PREFIX6} tables for packed tiled IPv6 rows ({@link Section#TILED6_ROWS}):
-   * wider buckets than {@link #tables128} makes for the columns, since 8 packed rows fill a cache
-   * line; {@code null} when no /16 block needs one or they would take more than {@code budget}
-   * times the {@code rowBytes} of each of the {@code n} rows.
+   * The {@link Section#PREFIX6} tables for IPv6 range rows ({@link Section#RANGE6_ROWS}): wider
+   * buckets than {@link #tables128} makes for a set's keys, since 8 rows fill a cache line; {@code
+   * null} when no /16 block needs one or they would take more than {@code budget} times the {@code
+   * rowBytes} of each of the {@code n} rows.
    */
-  public static int[] tablesForPackedRows6(
+  public static int[] tablesForRows6(
       long[] flippedHi, int n, int[] prefix, int rowBytes, double budget) {
     return Tiled6.fileTables(flippedHi, prefix, (long) (budget * rowBytes * n / 4));
   }
 
   /**
-   * The {@link Section#TILED6_ROWS} section of tiled IPv6 rows: their starts (flipped, in order,
+   * The {@link Section#RANGE6_ROWS} section of IPv6 range rows: their starts (flipped, in order,
    * the low halves {@code null} when all 0), label ids (-1 for a gap) and the /16 prefix table and
-   * tables (from {@link #tablesForPackedRows6}, may be {@code null}) the file holds.
+   * tables (from {@link #tablesForRows6}, may be {@code null}) the file holds.
    */
-  public static long[] packedRows6(
+  public static long[] rows6(
       long[] flippedHi, long[] flippedLo, int[] labels, int n, int[] prefix, int[] tables) {
     Keys128 starts =
         new Keys128(
@@ -214,6 +215,7 @@ public final class IndexWriter {
    * The header is the one {@link #writeTo} would write (same checksums), naming {@code source}.
    */
   public SpindexIndex toIndex(Path source, String loaderName) throws IOException {
+    sortById();
     List<SectionEntry> entries = new ArrayList<>(pending.size());
     long offset = Layout.firstSectionOffset(pending.size());
     ByteBuffer buf = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -249,7 +251,17 @@ public final class IndexWriter {
             Pending p = pendingFor(e.section());
             return ByteBuffer.wrap(p.bytes, 0, p.count).slice();
           }
+
+          @Override
+          public void skip(SectionEntry e) {
+            // A writer writes only sections it knows.
+          }
         });
+  }
+
+  /** The sections in ascending id order: the order a 1.0 writer writes them in. */
+  private void sortById() {
+    pending.sort(java.util.Comparator.comparingInt(p -> p.section.id()));
   }
 
   private Pending pendingFor(Section s) {
@@ -263,6 +275,7 @@ public final class IndexWriter {
 
   /** Writes the file and renames it into place; returns the header as a reader will see it. */
   public IndexHeader writeTo(Path target) throws IOException {
+    sortById();
     Path abs = target.toAbsolutePath();
     Path tmp = AtomicFiles.createTemp(abs);
     boolean done = false;

@@ -10,8 +10,8 @@ import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 
 /**
- * A read-only column of int32 values: on the heap ({@code int[]}, loaded by io, nio and mmap) or a
- * view over a mapping ({@code mapped}). Search code is written once against this type.
+ * A read-only column of int32 values: on the heap ({@code int[]}, loaded by io and nio) or a view
+ * over a mapping ({@code mapped}). Search code is written once against this type.
  */
 abstract class IntColumn {
   /** Ints per mapped chunk (1 GiB): sections over 2 GiB are viewed through several mappings. */

@@ -14,28 +14,21 @@ import java.util.List;
  * 128-bit keys, labelled from the same dictionary. Thread-safe; lookups allocate nothing (labels
  * are decoded once each and cached).
  *
- * <p>Rows ({@link #size}, {@link #start}, {@link #end}) are the IPv4 ranges; the IPv6 ones have
- * their own rows ({@link #ipv6Size}, {@link #ipv6Row}). An IPv4-mapped IPv6 address ({@code
- * ::ffff:a.b.c.d}) is looked up as the IPv4 address {@code a.b.c.d}.
- *
- * <p>An index whose IPv4 ranges are stored without their ends ({@link #tiled}: section {@code
- * tiled_labels}, format version 6) has a row for each range and one for each gap between ranges; a
- * row ends where the next starts, and a gap row's label id is {@link #NONE}. A lookup then reads
- * the label id of the row it finds and nothing else.
+ * <p>Rows ({@link #size}, {@link #start}, {@link #end}) are the IPv4 rows; the IPv6 ones have their
+ * own ({@link #ipv6Size}, {@link #ipv6Row}). A row is a range, or a gap between ranges (its label
+ * id {@link #NONE}); each row ends where the next starts, the last at the top of the space, so a
+ * lookup finds the row and reads its label id, and nothing else. An IPv4-mapped IPv6 address
+ * ({@code ::ffff:a.b.c.d}) is looked up as the IPv4 address {@code a.b.c.d}.
  */
 public final class IpRanges extends SpindexIndex {
   /** Returned by {@link #row} and {@link #labelId} when no range holds the address. */
   public static final int NONE = -1;
 
   private final IntColumn starts;
-
-  /** The ends, or {@code null} when the rows are tiled (each ends where the next starts). */
-  private final IntColumn ends;
-
   private final IntColumn labelIds;
 
   /**
-   * Packed rows read in place ({@code mapped}), or {@code null}: a search then compares the low 16
+   * The rows read in place ({@code mapped}), or {@code null}: a search then compares the low 16
    * bits of the starts of one /16 block, whose rows all share the high bits, and reads the label id
    * from them; {@link #starts} and {@link #labelIds} are views over them for everything else.
    */
@@ -46,14 +39,11 @@ public final class IpRanges extends SpindexIndex {
   private final LabelDictionary dictionary;
   private final String[] decoded;
   private final Keys128 starts6;
-  private final Keys128 ends6;
   private final IntColumn labelIds6;
 
-  /** The heap loaders' IPv6 rows ({@link Tiled6} or {@link Rows6}), or {@code null}. */
-  private final Search6 rows6;
-
+  /** The IPv6 rows' search ({@link Tiled6} or {@link Tiled6.InPlace}), or {@code null}: none. */
   private final Search6 search6;
-  private final boolean tiled6;
+
   private final LabelSchema schema;
   private final SourceInfo sourceInfo;
   private final Ipv4Aliases aliases;
@@ -70,14 +60,10 @@ public final class IpRanges extends SpindexIndex {
     final SourceInfo sourceInfo;
     final Ipv4Aliases aliases;
 
-    /** Whether the IPv6 ranges are tiled rows ({@link Section#TILED6_LABELS}). */
-    final boolean tiled6;
-
-    Extras(LabelSchema schema, SourceInfo sourceInfo, Ipv4Aliases aliases, boolean tiled6) {
+    Extras(LabelSchema schema, SourceInfo sourceInfo, Ipv4Aliases aliases) {
       this.schema = schema;
       this.sourceInfo = sourceInfo;
       this.aliases = aliases;
-      this.tiled6 = tiled6;
     }
   }
 
@@ -85,30 +71,23 @@ public final class IpRanges extends SpindexIndex {
       IndexHeader header,
       String loader,
       IntColumn starts,
-      IntColumn ends,
       IntColumn labelIds,
       PackedRows.InPlace packed,
       IntColumn prefix,
       SubTables sub,
       LabelDictionary dictionary,
       Keys128 starts6,
-      Keys128 ends6,
       IntColumn labelIds6,
-      Search6 rows6,
+      Search6 search6,
       Extras extras) {
     super(header, loader);
-    this.rows6 = rows6;
-    this.tiled6 = extras.tiled6;
-    this.search6 =
-        rows6 != null ? rows6 : Search6.columns(starts6, tiled6 ? null : ends6, labelIds6);
+    this.search6 = search6;
     this.schema = extras.schema;
     this.sourceInfo = extras.sourceInfo;
     this.aliases = extras.aliases;
     this.starts6 = starts6;
-    this.ends6 = ends6;
     this.labelIds6 = labelIds6;
     this.starts = starts;
-    this.ends = ends;
     this.labelIds = labelIds;
     this.packed = packed;
     this.prefix = prefix;
@@ -134,35 +113,26 @@ public final class IpRanges extends SpindexIndex {
   }
 
   /**
-   * IPv4 rows: ranges, and in a {@link #tiled} index the gaps between them too (a row whose {@link
-   * #labelIdOfRow} is {@link #NONE}).
+   * IPv4 rows: ranges, and the gaps between them (a row whose {@link #labelIdOfRow} is {@link
+   * #NONE}).
    */
   @Override
   public int size() {
     return starts.size();
   }
 
-  /** IPv4 ranges: {@link #size} less the gap rows of a {@link #tiled} index. */
+  /** IPv4 ranges: {@link #size} less the gap rows. */
   public int rangeCount() {
     int n = ranges;
     if (n < 0) {
       // Racy but benign: every thread counts the same.
       n = starts.size();
-      for (int i = 0; ends == null && i < starts.size(); i++) {
+      for (int i = 0; i < starts.size(); i++) {
         n -= labelIds.get(i) == NONE ? 1 : 0;
       }
       ranges = n;
     }
     return n;
-  }
-
-  /**
-   * Whether the IPv4 ranges are stored without their ends (format version 6, section {@code
-   * tiled_labels}): each row ends where the next starts, the last at 255.255.255.255, and a gap
-   * between ranges is a row of its own whose label id is {@link #NONE}.
-   */
-  public boolean tiled() {
-    return ends == null;
   }
 
   /** Distinct labels in the dictionary. */
@@ -175,15 +145,12 @@ public final class IpRanges extends SpindexIndex {
     return Layout.flip(starts.get(row));
   }
 
-  /** Last address (inclusive) of range {@code row}. */
+  /** Last address (inclusive) of row {@code row}: the next row's start less one. */
   public int end(int row) {
-    if (ends == null) {
-      return row + 1 < starts.size() ? Layout.flip(starts.get(row + 1)) - 1 : -1;
-    }
-    return Layout.flip(ends.get(row));
+    return row + 1 < starts.size() ? Layout.flip(starts.get(row + 1)) - 1 : -1;
   }
 
-  /** Label id of range {@code row}; {@link #NONE} for a gap row of a {@link #tiled} index. */
+  /** Label id of row {@code row}; {@link #NONE} for a gap row. */
   public int labelIdOfRow(int row) {
     return labelIds.get(row);
   }
@@ -191,25 +158,18 @@ public final class IpRanges extends SpindexIndex {
   /** The row of the range that holds {@code address}, or {@link #NONE}. */
   public int row(int address) {
     int r = floor(address);
-    return r >= 0 && labelAt(r, Layout.flip(address)) != NONE ? r : NONE;
+    return r >= 0 && labelAt(r) != NONE ? r : NONE;
   }
 
-  /**
-   * The label id of {@code row} if it holds the flipped {@code key}, else {@link #NONE}; the row
-   * starts at or before the key (a row a search found). A tiled row holds every key up to the next
-   * row's start, which a search never passes.
-   */
-  private int labelAt(int row, int key) {
-    if (packed != null) {
-      return packed.labelId(row);
-    }
-    return ends == null || ends.get(row) >= key ? labelIds.get(row) : NONE;
+  /** The label id of a row a search found: the row holds every address up to the next start. */
+  private int labelAt(int row) {
+    return packed != null ? packed.labelId(row) : labelIds.get(row);
   }
 
   /** The last row that starts at or before {@code address}, or -1. */
   private int floor(int address) {
     if (prefix == null) {
-      return upperBound(starts, 0, starts.size(), Layout.flip(address)) - 1;
+      return -1; // no IPv4 rows
     }
     int p = address >>> 16;
     int lo = prefix.get(p);
@@ -292,8 +252,8 @@ public final class IpRanges extends SpindexIndex {
   }
 
   /**
-   * IPv6 rows: ranges, and in an index whose IPv6 ranges are {@link #ipv6Tiled} the gaps between
-   * them too (a row whose {@link #ipv6LabelIdOfRow} is {@link #NONE}).
+   * IPv6 rows: ranges, and the gaps between them (a row whose {@link #ipv6LabelIdOfRow} is {@link
+   * #NONE}).
    */
   public int ipv6Size() {
     return starts6.size();
@@ -304,7 +264,7 @@ public final class IpRanges extends SpindexIndex {
     int n = ranges6;
     if (n < 0) {
       n = starts6.size();
-      for (int i = 0; tiled6 && i < starts6.size(); i++) {
+      for (int i = 0; i < starts6.size(); i++) {
         n -= labelIds6.get(i) == NONE ? 1 : 0;
       }
       ranges6 = n;
@@ -312,45 +272,22 @@ public final class IpRanges extends SpindexIndex {
     return n;
   }
 
-  /**
-   * Whether the IPv6 ranges are stored without their ends (section {@code tiled6_labels}, format
-   * version 6), as {@link #tiled} says of the IPv4 ones.
-   */
-  public boolean ipv6Tiled() {
-    return tiled6;
-  }
-
-  /** The IPv6 starts (with their prefix table) and ends, for the verifier. */
+  /** The IPv6 starts, with their prefix table and tables, for the verifier. */
   Keys128 starts6() {
     return starts6;
   }
 
-  Keys128 ends6() {
-    return ends6;
-  }
-
-  /**
-   * The IPv6 ranges as {@link Rows6} (heap loaders, ranges with their ends or tiled ones whose
-   * tables do not allow {@link Tiled6}), or {@code null}.
-   */
-  Rows6 rows6() {
-    return rows6 instanceof Rows6 ? (Rows6) rows6 : null;
-  }
-
-  /** The tiled IPv6 ranges as {@link Tiled6} (heap loaders), or {@code null}. */
+  /** The IPv6 rows as {@link Tiled6} (heap loaders), or {@code null}. */
   Tiled6 tiled6Rows() {
-    return rows6 instanceof Tiled6 ? (Tiled6) rows6 : null;
+    return search6 instanceof Tiled6 ? (Tiled6) search6 : null;
   }
 
-  /**
-   * The packed IPv6 rows whose label ids {@link #labelIds6} reads, or {@code null}: the file's
-   * ({@link Section#TILED6_ROWS}, in place or copied) or made at open from {@code tiled6_labels}.
-   */
+  /** The IPv6 rows ({@link Section#RANGE6_ROWS}, in place or copied) under {@link #labelIds6}. */
   LongColumn packedRows6() {
     return Tiled6.rowsOf(labelIds6);
   }
 
-  /** The IPv6 rows' label ids (-1 for a gap row of tiled rows). */
+  /** The IPv6 rows' label ids (-1 for a gap row). */
   IntColumn labelIds6() {
     return labelIds6;
   }
@@ -365,17 +302,24 @@ public final class IpRanges extends SpindexIndex {
     return starts6.lo(row);
   }
 
-  /** High 64 bits of the last address (inclusive) of IPv6 range {@code row}. */
+  /**
+   * High 64 bits of the last address (inclusive) of IPv6 row {@code row}: the next row's start less
+   * one.
+   */
   public long ipv6EndHi(int row) {
-    return ends6.hi(row);
+    if (row + 1 == starts6.size()) {
+      return -1L;
+    }
+    long lo = starts6.lo(row + 1);
+    return lo == 0 ? starts6.hi(row + 1) - 1 : starts6.hi(row + 1);
   }
 
-  /** Low 64 bits of the last address (inclusive) of IPv6 range {@code row}. */
+  /** Low 64 bits of the last address (inclusive) of IPv6 row {@code row}. */
   public long ipv6EndLo(int row) {
-    return ends6.lo(row);
+    return row + 1 == starts6.size() ? -1L : starts6.lo(row + 1) - 1;
   }
 
-  /** Label id of IPv6 range {@code row}; {@link #NONE} for a gap row of tiled IPv6 ranges. */
+  /** Label id of IPv6 row {@code row}; {@link #NONE} for a gap row. */
   public int ipv6LabelIdOfRow(int row) {
     return labelIds6.get(row);
   }
@@ -385,8 +329,11 @@ public final class IpRanges extends SpindexIndex {
    * IPv4-mapped address has no IPv6 row (see {@link #labelId(long, long)}).
    */
   public int ipv6Row(long hi, long lo) {
+    if (search6 == null) {
+      return NONE;
+    }
     int r = search6.floor(hi, lo);
-    return search6.labelIdAt(r, hi, lo) != NONE ? r : NONE;
+    return search6.labelIdAt(r) != NONE ? r : NONE;
   }
 
   /**
@@ -397,7 +344,7 @@ public final class IpRanges extends SpindexIndex {
     if (isIpv4Mapped(hi, lo)) {
       return labelId((int) lo);
     }
-    int id = search6.labelId(hi, lo);
+    int id = search6 == null ? NONE : search6.labelId(hi, lo);
     return id != NONE || aliases.isEmpty() ? id : aliased(hi, lo);
   }
 
@@ -415,14 +362,18 @@ public final class IpRanges extends SpindexIndex {
    * @return how many addresses fell in a range
    */
   public int labelIds(long[] hi, long[] lo, int count, int[] out) {
-    search6.floorAll(hi, lo, count, out);
+    if (search6 != null) {
+      search6.floorAll(hi, lo, count, out);
+    } else {
+      java.util.Arrays.fill(out, 0, count, -1);
+    }
     int hits = 0;
     for (int i = 0; i < count; i++) {
       int id;
       if (isIpv4Mapped(hi[i], lo[i])) {
         id = labelId((int) lo[i]);
       } else {
-        id = search6.labelIdAt(out[i], hi[i], lo[i]);
+        id = out[i] < 0 ? NONE : search6.labelIdAt(out[i]);
         if (id == NONE && !aliases.isEmpty()) {
           id = aliased(hi[i], lo[i]);
         }
@@ -442,7 +393,7 @@ public final class IpRanges extends SpindexIndex {
   /** The label id of the range that holds {@code address}, or {@link #NONE}. */
   public int labelId(int address) {
     int r = floor(address);
-    return r < 0 ? NONE : labelAt(r, Layout.flip(address));
+    return r < 0 ? NONE : labelAt(r);
   }
 
   /** The label of the range that holds {@code address}, or {@code null}. */
@@ -493,7 +444,7 @@ public final class IpRanges extends SpindexIndex {
       if (n <= 2) {
         int row = n == 2 && keyAt(from + 1) <= k ? from + 1 : from;
         row = n > 0 && keyAt(row) <= k ? row : from - 1;
-        int id = row < 0 ? NONE : labelAt(row, Layout.flip(address));
+        int id = row < 0 ? NONE : labelAt(row);
         out[i] = id;
         hits += id == NONE ? 0 : 1;
         continue;
@@ -520,7 +471,7 @@ public final class IpRanges extends SpindexIndex {
     for (int j = 0, m = search.size(); j < m; j++) {
       int row = search.row(j);
       row = keyAt(row) <= probe.key[j] ? row : row - 1;
-      int id = row < 0 ? NONE : labelAt(row, Layout.flip(addresses[slot[j]]));
+      int id = row < 0 ? NONE : labelAt(row);
       out[slot[j]] = id;
       hits += id == NONE ? 0 : 1;
     }

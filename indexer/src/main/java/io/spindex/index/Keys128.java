@@ -37,43 +37,6 @@ final class Keys128 {
     return bits ^ Long.MIN_VALUE;
   }
 
-  /**
-   * The ends of tiled rows ({@link Section#TILED6_LABELS}), a view: each row's is the next row's
-   * start less one, the last row's the top of the space.
-   */
-  static Keys128 tiledEnds(Keys128 starts) {
-    LongColumn hi = starts.hi;
-    LongColumn lo = starts.lo;
-    int n = starts.size();
-    return new Keys128(
-        new LongColumn() {
-          @Override
-          long get(int i) {
-            // Flipped keys: one less is one less in two's complement too; borrow from the high
-            // half when the next start's low half is 0 (flipped: Long.MIN_VALUE).
-            return i + 1 == n
-                ? Long.MAX_VALUE
-                : lo.get(i + 1) == Long.MIN_VALUE ? hi.get(i + 1) - 1 : hi.get(i + 1);
-          }
-
-          @Override
-          int size() {
-            return n;
-          }
-        },
-        new LongColumn() {
-          @Override
-          long get(int i) {
-            return i + 1 == n ? Long.MAX_VALUE : lo.get(i + 1) - 1;
-          }
-
-          @Override
-          int size() {
-            return n;
-          }
-        });
-  }
-
   int size() {
     return hi.size();
   }
@@ -127,13 +90,6 @@ final class Keys128 {
     return hi.get(row) == flip(keyHi) && lo.get(row) == flip(keyLo);
   }
 
-  /** Whether the key at {@code row} is at least the (unflipped) key. */
-  boolean atLeast(int row, long keyHi, long keyLo) {
-    long h = hi.get(row);
-    long kh = flip(keyHi);
-    return h > kh || (h == kh && lo.get(row) >= flip(keyLo));
-  }
-
   /**
    * The last row whose key is at most the (unflipped) key, or -1. With the prefix table, only the
    * key's /16 block is searched, then the row before it (a range may start in an earlier block).
@@ -184,14 +140,7 @@ final class Keys128 {
       }
       return;
     }
-    floorAll(hi, lo, count, out, new Floor(this.hi, this.lo));
-  }
-
-  /**
-   * {@link #floorAll} comparing through {@code probe} (the columns or {@link Rows6}), for keys with
-   * the prefix table and at least one row.
-   */
-  void floorAll(long[] hi, long[] lo, int count, int[] out, Floor probe) {
+    Floor probe = new Floor(this.hi, this.lo);
     LockStep search = new LockStep();
     for (int g = 0; g < count; g += GROUP) {
       int m = Math.min(GROUP, count - g);
@@ -213,34 +162,23 @@ final class Keys128 {
   }
 
   /**
-   * The 128-bit search keys of {@link #floorAll}, flipped as stored, compared with the columns or
-   * with the rows of a heap index ({@link Rows6}). One class for both, so that the probe call of
-   * {@link LockStep#search} stays bimorphic (this and {@link LockStep.IntKeys}) and inlined.
+   * The 128-bit search keys of {@link #floorAll}, flipped as stored, compared with the columns. The
+   * probe call of {@link LockStep#search} stays bimorphic (this and {@link LockStep.IntKeys}) and
+   * inlined.
    */
   static final class Floor implements LockStep.Probe {
     private final LongColumn hi;
     private final LongColumn lo;
-    private final Rows6 rows;
     final long[] kh = new long[GROUP];
     final long[] kl = new long[GROUP];
 
     Floor(LongColumn hi, LongColumn lo) {
       this.hi = hi;
       this.lo = lo;
-      this.rows = null;
-    }
-
-    Floor(Rows6 rows) {
-      this.hi = null;
-      this.lo = null;
-      this.rows = rows;
     }
 
     @Override
     public boolean atMost(int row, int slot) {
-      if (rows != null) {
-        return rows.startAtMost(row, kh[slot], kl[slot]);
-      }
       long h = hi.get(row);
       return h < kh[slot] || (h == kh[slot] && lo.get(row) <= kl[slot]);
     }

@@ -17,10 +17,10 @@ import java.nio.charset.StandardCharsets;
  *   <li><b>whole</b> ({@code label_offsets}, {@code label_bytes}): each distinct label's bytes
  *       once;
  *   <li><b>by field</b> ({@code field_value_counts}, {@code field_value_offsets}, {@code
- *       field_value_bytes}, {@code label_value_ids}, format version 7): each field's distinct
- *       values once, and each label as the ids of its fields' values, {@link #idBytes} bytes a
- *       field. A label's bytes are its values joined by the delimiter of {@code label_fields}: the
- *       bytes it had in the source.
+ *       field_value_bytes}, {@code label_value_ids}; whenever the labels have fields): each field's
+ *       distinct values once, and each label as the ids of its fields' values, {@link #idBytes}
+ *       bytes a field. A label's bytes are its values joined by the delimiter of {@code
+ *       label_fields}: the bytes it had in the source.
  * </ul>
  *
  * Both give the same bytes for the same id. The open-time checks bound every read of a file whose

@@ -23,9 +23,9 @@ import java.util.zip.CRC32C;
  * <pre>
  * offset  size  field
  *      0     8  magic 89 53 50 58 0D 0A 1A 0A ("\x89SPX\r\n\x1a\n")
- *      8     2  format version (1)
+ *      8     2  format version: major * 256 + minor (1.0: 256)
  *     10     2  index kind
- *     12     4  flags (0 in version 1)
+ *     12     4  flags (0)
  *     16     8  row count
  *     24     8  created, ms since the epoch
  *     32     8  file length in bytes
@@ -34,24 +34,26 @@ import java.util.zip.CRC32C;
  *     48    32  SHA-256 of the source bytes
  *     80    44  reserved (0)
  *    124     4  CRC32C of bytes 0..123 followed by the whole directory
- *    128  32*n  directory: id u32, width u16, reserved u16, offset u64, length u64, crc32c u32, 0 u32
+ *    128  32*n  directory: id u32, width u16, flags u16, offset u64, length u64, crc32c u32, 0 u32
  * </pre>
  *
- * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between. Section
- * elements are 1, 4 or 8 bytes wide ({@link Section#width}).
- *
- * <p>Longer than most files here on purpose: it is the one place that knows byte offsets, so the
- * writer, the verifier and the loaders cannot disagree about them.
+ * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between. Which
+ * sections a kind holds, and how many elements each has, is the table of {@link #rules}.
  */
 final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
-  /** The newest format version this code reads and writes; it reads every older one too. */
-  static final int VERSION = 8;
+  /** The format this code writes: major 1, minor 0. It reads major 1, any minor. */
+  static final int VERSION = 1 << 8;
+
+  static final int MAJOR = VERSION >>> 8;
+
+  /** Section flag bit 0: a reader that does not know the section's id skips it. */
+  static final int OPTIONAL = 1;
 
   /**
-   * The label id of a gap row in {@link Section#TILED_LABELS}: a row that starts where no range is
-   * ({@link IpRanges#NONE}, stored as 0xFFFFFFFF).
+   * The label id of a gap row ({@link IpRanges#NONE}): a row that starts where no range is, all
+   * bits set in {@link Section#ROW_LABEL_IDS}, 0 in {@link Section#RANGE6_ROWS}.
    */
   static final int GAP_LABEL = -1;
 
@@ -61,7 +63,7 @@ final class Layout {
   static final int MAX_SECTIONS = 64;
   static final int DIGEST_BYTES = 32;
 
-  /** Entries of the optional /16 prefix table: one per 16-bit prefix plus an end marker. */
+  /** Entries of a /16 prefix table: one per 16-bit prefix plus an end marker. */
   static final int PREFIX16_ENTRIES = 65537;
 
   /** The most elements a section may have: the largest Java array. */
@@ -96,6 +98,11 @@ final class Layout {
     return align(HEADER_BYTES + (long) DIR_ENTRY_BYTES * sectionCount);
   }
 
+  /** A format version as text: {@code major.minor}. */
+  static String versionText(int version) {
+    return (version >>> 8) + "." + (version & 0xFF);
+  }
+
   /** Header plus directory, ready to be written at offset 0. */
   static ByteBuffer encode(
       IndexKind kind,
@@ -108,11 +115,7 @@ final class Layout {
         ByteBuffer.allocate(HEADER_BYTES + DIR_ENTRY_BYTES * sections.size())
             .order(ByteOrder.LITTLE_ENDIAN);
     b.put(MAGIC);
-    int version = 1;
-    for (SectionEntry e : sections) {
-      version = Math.max(version, e.section().since());
-    }
-    b.putShort(OFF_VERSION, (short) version);
+    b.putShort(OFF_VERSION, (short) VERSION);
     b.putShort(OFF_KIND, (short) kind.code());
     b.putInt(OFF_FLAGS, 0);
     b.putLong(OFF_ROWS, rowCount);
@@ -123,9 +126,9 @@ final class Layout {
     b.put(sourceDigest, 0, DIGEST_BYTES);
     b.position(HEADER_BYTES);
     for (SectionEntry e : sections) {
-      b.putInt(e.section().id());
+      b.putInt(e.id());
       b.putShort((short) e.section().width());
-      b.putShort((short) 0);
+      b.putShort((short) 0); // flags: every section this writer writes is known to 1.0 readers
       b.putLong(e.offset());
       b.putLong(e.length());
       b.putInt(e.crc32c());
@@ -178,15 +181,20 @@ final class Layout {
           "other bytes: not a Spindex index");
     }
     int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
-    if (version < 1 || version > VERSION) {
-      throw CorruptIndexException.at(
-          file,
-          "header",
-          OFF_VERSION,
-          "format version 1 to "
-              + VERSION
-              + (version > VERSION ? " (written by a newer Spindex)" : ""),
-          String.valueOf(version));
+    if (version >>> 8 < MAJOR) {
+      // Versions 1 to 8 of the pre-release are major 0: one line, and what to do about it.
+      throw new CorruptIndexException(
+          file
+              + ": written by a pre-release Spindex (format "
+              + versionText(version)
+              + "); Spindex 1.x reads format 1 only: rebuild it with 'spindex build'");
+    }
+    if (version >>> 8 > MAJOR) {
+      throw new CorruptIndexException(
+          file
+              + ": written by a newer Spindex (format "
+              + versionText(version)
+              + "); Spindex 1.x reads format 1 only: upgrade Spindex to read it");
     }
     long count = Integer.toUnsignedLong(b.getInt(OFF_SECTION_COUNT));
     if (count > MAX_SECTIONS) {
@@ -207,8 +215,9 @@ final class Layout {
 
   /**
    * Validates header and directory against each other and against the file size: checksum, kind,
-   * flags, alignment, bounds, overlaps, required sections and their element counts. Section
-   * checksums are checked by whoever reads the section bytes.
+   * flags, the directory's entries (known ids or optional ones, alignment, bounds, overlaps), and
+   * the kind's sections with their element counts ({@link #rules}). Section checksums are checked
+   * by whoever reads the section bytes.
    */
   static IndexHeader decode(Path file, ByteBuffer headerAndDirectory, long fileSize)
       throws CorruptIndexException {
@@ -260,75 +269,17 @@ final class Layout {
           "a file of " + fileLength + " bytes (as written)",
           fileSize + " bytes (truncated or extended)");
     }
-    if (rows < 0 || rows > Integer.MAX_VALUE - 8) {
+    if (rows < 0 || rows > MAX_ELEMENTS) {
       throw CorruptIndexException.at(
           file, "header", OFF_ROWS, "a row count in [0, 2^31-9]", String.valueOf(rows));
     }
     byte[] digest = new byte[DIGEST_BYTES];
     b.duplicate().position(OFF_DIGEST).get(digest);
-    int version = Short.toUnsignedInt(b.getShort(OFF_VERSION));
     int count = dirBytes / DIR_ENTRY_BYTES;
     List<SectionEntry> entries = new ArrayList<>(count);
-    EnumSet<Section> seen = EnumSet.noneOf(Section.class);
     long first = firstSectionOffset(count);
     for (int i = 0; i < count; i++) {
-      int at = HEADER_BYTES + i * DIR_ENTRY_BYTES;
-      int id = b.getInt(at);
-      Section s = Section.forId(id, version);
-      if (s == null || !seen.add(s)) {
-        throw CorruptIndexException.at(
-            file,
-            "directory",
-            at,
-            "a known, not yet listed section id (1.." + Section.maxId(version) + ")",
-            String.valueOf(Integer.toUnsignedLong(id)));
-      }
-      if (b.getShort(at + 6) != 0 || b.getInt(at + 28) != 0) {
-        throw CorruptIndexException.at(
-            file,
-            "directory",
-            at + (b.getShort(at + 6) != 0 ? 6 : 28),
-            "reserved directory bytes zero",
-            "0x"
-                + Integer.toHexString(
-                    b.getShort(at + 6) != 0 ? b.getShort(at + 6) : b.getInt(at + 28)));
-      }
-      int width = Short.toUnsignedInt(b.getShort(at + 4));
-      long offset = b.getLong(at + 8);
-      long length = b.getLong(at + 16);
-      String name = "section '" + s.displayName() + "'";
-      if (width != s.width()) {
-        throw CorruptIndexException.at(
-            file, "directory", at + 4, name + " width " + s.width(), "" + width);
-      }
-      if (offset < first || offset % ALIGNMENT != 0) {
-        throw CorruptIndexException.at(
-            file,
-            "directory",
-            at + 8,
-            name + " offset aligned to " + ALIGNMENT + " and >= " + first,
-            String.valueOf(offset));
-      }
-      if (length < 0 || length % width != 0 || length > fileSize - offset) {
-        throw CorruptIndexException.at(
-            file,
-            "directory",
-            at + 16,
-            name + " length, a multiple of " + width + " ending within " + fileSize + " bytes",
-            length + " bytes at offset " + offset);
-      }
-      if (length / width > MAX_ELEMENTS) {
-        throw CorruptIndexException.at(
-            file,
-            "directory",
-            at + 16,
-            name
-                + " of at most "
-                + MAX_ELEMENTS
-                + " elements (rows are Java int indexes; a larger list is split over indexes)",
-            (length / width) + " elements");
-      }
-      entries.add(new SectionEntry(s, offset, length, b.getInt(at + 24)));
+      entries.add(entry(file, b, HEADER_BYTES + i * DIR_ENTRY_BYTES, first, fileSize, entries));
     }
     List<SectionEntry> byOffset = new ArrayList<>(entries);
     byOffset.sort(Comparator.comparingLong(SectionEntry::offset));
@@ -341,9 +292,9 @@ final class Layout {
             "directory",
             HEADER_BYTES,
             "section '"
-                + next.section().displayName()
+                + next.name()
                 + "' to start after '"
-                + prev.section().displayName()
+                + prev.name()
                 + "' ends at "
                 + (prev.offset() + prev.length()),
             "offset " + next.offset());
@@ -353,267 +304,290 @@ final class Layout {
         new IndexHeader(
             file,
             kind,
-            version,
+            Short.toUnsignedInt(b.getShort(OFF_VERSION)),
             rows,
             b.getLong(OFF_CREATED),
             fileLength,
             digest,
             entries,
             storedCrc);
-    checkCounts(h);
+    checkSections(h);
     return h;
   }
 
-  private static void checkCounts(IndexHeader h) throws CorruptIndexException {
-    if (h.kind() == IndexKind.IPV4_SET) {
-      SectionEntry hi = h.find(Section.KEYS6_HI);
-      long v6 = hi == null ? 0 : hi.elements();
-      expectElements(h, h.require(Section.KEYS), h.rowCount() - v6);
-      if (hi != null) {
-        expectElements(h, h.require(Section.KEYS6_LO), v6);
-      }
-      onlyIn(h, Section.KEYS6_HI, Section.KEYS6_LO, Section.PREFIX16_V6, Section.PREFIX6);
-    } else if (h.kind() == IndexKind.PRODUCTS) {
-      expectElements(h, h.require(Section.ID_HASHES), h.rowCount());
-      expectElements(h, h.require(Section.ID_OFFSETS), h.rowCount() + 1);
-      h.require(Section.PRODUCT_INTS);
-      h.require(Section.COLUMN_NAMES);
-      h.require(Section.ID_BYTES);
-      onlyIn(h, Section.ID_HASHES);
-    } else {
-      SectionEntry hi = h.find(Section.RANGE6_STARTS_HI);
-      long v6 = hi == null ? 0 : hi.elements();
-      long v4 = h.rowCount() - v6;
-      SectionEntry low = h.find(Section.RANGE_STARTS_LOW);
-      SectionEntry tiled = h.find(Section.TILED_LABELS);
-      if (low != null) {
-        // Packed rows: the starts' low 16 bits, the label ids in 1 to 4 bytes a row.
-        h.require(Section.PREFIX16);
-        expectElements(h, low, 2 * v4);
-        SectionEntry ids = h.require(Section.ROW_LABEL_IDS);
-        long width = v4 == 0 ? 1 : ids.elements() / v4;
-        if (ids.elements() != width * v4 || width < 1 || width > 4) {
-          throw CorruptIndexException.at(
-              h.file(),
-              "section 'row_label_ids'",
-              ids.offset(),
-              "1 to 4 bytes a row for " + v4 + " rows",
-              ids.elements() + " bytes");
-        }
-        absent(
-            h,
-            "beside 'range_starts_low' (packed rows)",
-            Section.RANGE_STARTS,
-            Section.TILED_LABELS,
-            Section.RANGE_ENDS,
-            Section.RANGE_LABELS);
-      } else if (tiled == null) {
-        expectElements(h, h.require(Section.RANGE_STARTS), v4);
-        absent(h, "without 'range_starts_low' (packed rows)", Section.ROW_LABEL_IDS);
-        expectElements(h, h.require(Section.RANGE_ENDS), v4);
-        expectElements(h, h.require(Section.RANGE_LABELS), v4);
-      } else {
-        expectElements(h, h.require(Section.RANGE_STARTS), v4);
-        absent(h, "without 'range_starts_low' (packed rows)", Section.ROW_LABEL_IDS);
-        expectElements(h, tiled, v4);
-        absent(
-            h,
-            "beside 'tiled_labels' (ranges without their ends)",
-            Section.RANGE_ENDS,
-            Section.RANGE_LABELS);
-      }
-      if (hi != null) {
-        SectionEntry zero = h.find(Section.RANGE6_STARTS_LO_ZERO);
-        if (zero == null) {
-          expectElements(h, h.require(Section.RANGE6_STARTS_LO), v6);
-        } else {
-          // Packed IPv6 rows: every start's low half 0, no column for them.
-          expectElements(h, zero, 0);
-          if (h.find(Section.TILED6_ROWS) == null) {
-            h.require(Section.TILED6_LABELS);
-          }
-          absent(h, "beside 'range6_starts_lo_zero' (packed rows)", Section.RANGE6_STARTS_LO);
-        }
-        SectionEntry tiled6 = h.find(Section.TILED6_LABELS);
-        SectionEntry rows6 = h.find(Section.TILED6_ROWS);
-        if (rows6 != null) {
-          // Packed tiled rows: their keys are bits below the shift of their /16 block or bucket.
-          expectElements(h, rows6, v6);
-          h.require(Section.PREFIX16_V6);
-          absent(
-              h,
-              "beside 'tiled6_rows' (packed tiled rows)",
-              Section.TILED6_LABELS,
-              Section.RANGE6_ENDS_HI,
-              Section.RANGE6_ENDS_LO,
-              Section.RANGE6_LABELS);
-        } else if (tiled6 == null) {
-          expectElements(h, h.require(Section.RANGE6_ENDS_HI), v6);
-          expectElements(h, h.require(Section.RANGE6_ENDS_LO), v6);
-          expectElements(h, h.require(Section.RANGE6_LABELS), v6);
-        } else {
-          expectElements(h, tiled6, v6);
-          absent(
-              h,
-              "beside 'tiled6_labels' (ranges without their ends)",
-              Section.RANGE6_ENDS_HI,
-              Section.RANGE6_ENDS_LO,
-              Section.RANGE6_LABELS);
-        }
-      }
-      onlyIn(
-          h,
-          Section.RANGE6_STARTS_HI,
-          Section.RANGE6_STARTS_LO,
-          Section.RANGE6_ENDS_HI,
-          Section.RANGE6_ENDS_LO,
-          Section.RANGE6_LABELS,
-          Section.PREFIX16_V6,
-          Section.PREFIX6,
-          Section.TILED6_LABELS,
-          Section.RANGE6_STARTS_LO_ZERO,
-          Section.TILED6_ROWS);
-      SectionEntry fields = h.find(Section.LABEL_FIELDS);
-      if (fields != null && fields.length() < 2) {
+  /** The directory entry at byte {@code at}: its id, flags, width, offset and length checked. */
+  private static SectionEntry entry(
+      Path file, ByteBuffer b, int at, long first, long fileSize, List<SectionEntry> before)
+      throws CorruptIndexException {
+    int id = b.getInt(at);
+    for (SectionEntry e : before) {
+      if (e.id() == id) {
         throw CorruptIndexException.at(
-            h.file(),
-            "section 'label_fields'",
-            fields.offset(),
-            "a delimiter line and at least one field name",
-            fields.length() + " bytes");
-      }
-      SectionEntry offsets;
-      if (h.find(Section.LABEL_VALUE_IDS) == null) {
-        h.require(Section.LABEL_BYTES);
-        offsets = h.require(Section.LABEL_OFFSETS);
-        absent(h, "without 'label_value_ids' (labels by field)", FIELD_SECTIONS);
-      } else {
-        // Labels by field: the values' counts, offsets and bytes, and the fields they are of.
-        h.require(Section.LABEL_FIELDS);
-        h.require(Section.FIELD_VALUE_COUNTS);
-        h.require(Section.FIELD_VALUE_BYTES);
-        offsets = h.require(Section.FIELD_VALUE_OFFSETS);
-        absent(
-            h,
-            "beside 'label_value_ids' (labels by field)",
-            Section.LABEL_OFFSETS,
-            Section.LABEL_BYTES);
-      }
-      if (offsets.elements() < 1) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section '" + offsets.section().displayName() + "'",
-            offsets.offset(),
-            "at least 1 element",
-            "" + offsets.elements());
+            file,
+            "directory",
+            at,
+            "a section id not listed before",
+            String.valueOf(Integer.toUnsignedLong(id)));
       }
     }
-    SectionEntry prefix = h.find(Section.PREFIX16);
-    if (prefix != null) {
-      expectElements(h, prefix, PREFIX16_ENTRIES);
-    }
-    SectionEntry prefix24 = h.find(Section.PREFIX24);
-    if (prefix24 != null) {
-      long tables = prefix24.elements() - SubTables.MAP_INTS;
-      if (prefix == null
-          || tables < SubTables.TABLE_INTS
-          || tables % SubTables.TABLE_INTS != 0
-          || tables / SubTables.TABLE_INTS > 65535) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section 'prefix24'",
-            prefix24.offset(),
-            SubTables.MAP_INTS
-                + " + k x "
-                + SubTables.TABLE_INTS
-                + " elements (0 < k < 65536), beside a 'prefix16' section",
-            prefix24.elements() + " elements" + (prefix == null ? ", no 'prefix16' section" : ""));
-      }
-    }
-    SectionEntry prefix6 = h.find(Section.PREFIX16_V6);
-    if (prefix6 != null) {
-      expectElements(h, prefix6, PREFIX16_ENTRIES);
-    }
-    SectionEntry tables6 = h.find(Section.PREFIX6);
-    if (tables6 != null
-        && (prefix6 == null || tables6.elements() < Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2)) {
+    int width = Short.toUnsignedInt(b.getShort(at + 4));
+    int flags = Short.toUnsignedInt(b.getShort(at + 6));
+    if ((flags & ~OPTIONAL) != 0) {
       throw CorruptIndexException.at(
-          h.file(),
-          "section 'prefix6'",
-          tables6.offset(),
-          "at least "
-              + (Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2)
-              + " elements, beside a 'prefix16_v6' section",
-          tables6.elements() + " elements" + (prefix6 == null ? ", no 'prefix16_v6' section" : ""));
+          file,
+          "directory",
+          at + 6,
+          "section flags 0 or 1 (bit 0: optional)",
+          "0x" + Integer.toHexString(flags));
     }
+    if (b.getInt(at + 28) != 0) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          at + 28,
+          "reserved directory bytes zero",
+          "0x" + Integer.toHexString(b.getInt(at + 28)));
+    }
+    Section s = Section.forId(id);
+    if (s == null && (flags & OPTIONAL) == 0) {
+      throw new CorruptIndexException(
+          file
+              + ": directory at offset "
+              + at
+              + ": needs a newer Spindex (section id "
+              + Integer.toUnsignedLong(id)
+              + ")");
+    }
+    long offset = b.getLong(at + 8);
+    long length = b.getLong(at + 16);
+    SectionEntry e = new SectionEntry(s, id, Math.max(width, 1), offset, length, b.getInt(at + 24));
+    String name = "section '" + e.name() + "'";
+    if (s != null ? width != s.width() : width != 1 && width != 2 && width != 4 && width != 8) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          at + 4,
+          name + " width " + (s != null ? s.width() : "1, 2, 4 or 8"),
+          "" + width);
+    }
+    if (offset < first || offset % ALIGNMENT != 0) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          at + 8,
+          name + " offset aligned to " + ALIGNMENT + " and >= " + first,
+          String.valueOf(offset));
+    }
+    if (length < 0 || length % width != 0 || length > fileSize - offset) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          at + 16,
+          name + " length, a multiple of " + width + " ending within " + fileSize + " bytes",
+          length + " bytes at offset " + offset);
+    }
+    if (s != null && length / width > MAX_ELEMENTS) {
+      throw CorruptIndexException.at(
+          file,
+          "directory",
+          at + 16,
+          name
+              + " of at most "
+              + MAX_ELEMENTS
+              + " elements (rows are Java int indexes; a larger list is split over indexes)",
+          (length / width) + " elements");
+    }
+    return e;
   }
 
   /**
-   * The IPv6 sections of a kind come together: a file without the first of {@code group} may hold
-   * none of them, and no kind may hold another kind's IPv6 sections.
+   * How many elements a section must have: {@code null} when {@code elements} will do, else what
+   * was expected.
    */
-  private static void onlyIn(IndexHeader h, Section... group) throws CorruptIndexException {
-    List<Section> allowed = h.find(group[0]) == null ? List.of() : Arrays.asList(group);
+  private interface Count {
+    String wrong(long elements, int width);
+  }
+
+  private static final Count ANY = (e, w) -> null;
+
+  private static Count exactly(long n) {
+    return (e, w) -> e == n ? null : n + " elements (" + n * w + " bytes)";
+  }
+
+  private static Count atLeast(long n, String what) {
+    return (e, w) -> e >= n ? null : what;
+  }
+
+  /**
+   * A section's place in a kind: required or optional, allowed only with (or only without) another
+   * section, and its count.
+   */
+  private static final class Rule {
+    final Section section;
+    final boolean required;
+    final Section with;
+    final Section without;
+    final Count count;
+
+    Rule(Section section, boolean required, Section with, Section without, Count count) {
+      this.section = section;
+      this.required = required;
+      this.with = with;
+      this.without = without;
+      this.count = count;
+    }
+
+    /** Allowed only when the file has {@code other}. */
+    Rule with(Section other) {
+      return new Rule(section, required, other, without, count);
+    }
+
+    /** Allowed only when the file does not have {@code other}. */
+    Rule without(Section other) {
+      return new Rule(section, required, with, other, count);
+    }
+  }
+
+  private static Rule need(Section s, Count c) {
+    return new Rule(s, true, null, null, c);
+  }
+
+  private static Rule may(Section s, Count c) {
+    return new Rule(s, false, null, null, c);
+  }
+
+  /** The elements of {@code s} in the file, 0 without it. */
+  private static long elements(IndexHeader h, Section s) {
+    SectionEntry e = h.find(s);
+    return e == null ? 0 : e.elements();
+  }
+
+  /**
+   * The sections of the file's kind, in their order in docs/FORMAT.md: whether each is required or
+   * optional, what it needs beside it, and its element count. A section of no rule of the kind is
+   * an error. Counts that depend on the sections' contents (the product columns, a label field's
+   * values) are checked where the loader reads them.
+   */
+  private static List<Rule> rules(IndexHeader h) {
+    long rows = h.rowCount();
+    Count prefix = exactly(PREFIX16_ENTRIES);
+    Count tables6 =
+        atLeast(
+            Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2L,
+            "at least " + (Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2) + " elements");
+    if (h.kind() == IndexKind.IPV4_SET) {
+      long v6 = elements(h, Section.KEYS6_HI);
+      return List.of(
+          need(Section.KEYS, exactly(rows - v6)),
+          may(Section.PREFIX16, prefix),
+          may(Section.KEYS6_HI, ANY),
+          need(Section.KEYS6_LO, exactly(v6)).with(Section.KEYS6_HI),
+          may(Section.PREFIX16_V6, prefix).with(Section.KEYS6_HI),
+          may(Section.PREFIX6, tables6).with(Section.PREFIX16_V6),
+          may(Section.SOURCE_INFO, ANY));
+    }
+    if (h.kind() == IndexKind.PRODUCTS) {
+      return List.of(
+          need(Section.ID_HASHES, exactly(rows)),
+          may(Section.PREFIX16, prefix),
+          need(Section.PRODUCT_INTS, ANY),
+          need(Section.COLUMN_NAMES, ANY),
+          need(Section.ID_OFFSETS, exactly(rows + 1)),
+          need(Section.ID_BYTES, ANY),
+          may(Section.SOURCE_INFO, ANY));
+    }
+    long v6 = elements(h, Section.RANGE6_STARTS_HI);
+    long v4 = rows - v6;
+    Count idBytes =
+        (e, w) -> {
+          long perRow = v4 == 0 ? 1 : e / v4;
+          return e == perRow * v4 && perRow >= 1 && perRow <= 4
+              ? null
+              : "1 to 4 bytes a row for " + v4 + " rows";
+        };
+    Count subTables =
+        (e, w) -> {
+          long tables = e - SubTables.MAP_INTS;
+          return tables >= SubTables.TABLE_INTS
+                  && tables % SubTables.TABLE_INTS == 0
+                  && tables / SubTables.TABLE_INTS <= 65535
+              ? null
+              : SubTables.MAP_INTS + " + k x " + SubTables.TABLE_INTS + " elements (0 < k < 65536)";
+        };
+    return List.of(
+        need(Section.RANGE_STARTS_LOW, exactly(2 * v4)),
+        need(Section.ROW_LABEL_IDS, idBytes),
+        v4 > 0 ? need(Section.PREFIX16, prefix) : may(Section.PREFIX16, prefix),
+        may(Section.PREFIX24, subTables).with(Section.PREFIX16),
+        may(Section.RANGE6_STARTS_HI, ANY),
+        may(Section.RANGE6_STARTS_LO, exactly(v6)).with(Section.RANGE6_STARTS_HI),
+        need(Section.RANGE6_ROWS, exactly(v6)).with(Section.RANGE6_STARTS_HI),
+        need(Section.PREFIX16_V6, prefix).with(Section.RANGE6_STARTS_HI),
+        may(Section.PREFIX6, tables6).with(Section.PREFIX16_V6),
+        need(Section.LABEL_OFFSETS, atLeast(1, "at least 1 element")).without(Section.LABEL_FIELDS),
+        need(Section.LABEL_BYTES, ANY).without(Section.LABEL_FIELDS),
+        may(Section.LABEL_FIELDS, atLeast(2, "a delimiter line and at least one field name")),
+        may(Section.LABEL_TYPES, ANY).with(Section.LABEL_FIELDS),
+        need(Section.FIELD_VALUE_COUNTS, ANY).with(Section.LABEL_FIELDS),
+        need(Section.FIELD_VALUE_OFFSETS, atLeast(1, "at least 1 element"))
+            .with(Section.LABEL_FIELDS),
+        need(Section.FIELD_VALUE_BYTES, ANY).with(Section.LABEL_FIELDS),
+        need(Section.LABEL_VALUE_IDS, ANY).with(Section.LABEL_FIELDS),
+        may(Section.IPV4_ALIASES, (e, w) -> e % 3 == 0 ? null : "a multiple of 3 elements"),
+        may(Section.SOURCE_INFO, ANY));
+  }
+
+  /**
+   * The kind's sections against {@link #rules}: none of another kind, each one's company, counts.
+   */
+  private static void checkSections(IndexHeader h) throws CorruptIndexException {
+    List<Rule> rules = rules(h);
+    EnumSet<Section> ofKind = EnumSet.noneOf(Section.class);
+    for (Rule r : rules) {
+      ofKind.add(r.section);
+    }
     for (SectionEntry e : h.sections()) {
-      Section s = e.section();
-      boolean ofRanges =
-          (s == Section.LABEL_FIELDS
-                  || s == Section.PREFIX24
-                  || s == Section.LABEL_TYPES
-                  || s == Section.SOURCE_INFO
-                  || s == Section.IPV4_ALIASES
-                  || s == Section.TILED_LABELS
-                  || s == Section.LABEL_VALUE_IDS
-                  || s == Section.RANGE_STARTS_LOW
-                  || s == Section.ROW_LABEL_IDS
-                  || Arrays.asList(FIELD_SECTIONS).contains(s))
-              && h.kind() == IndexKind.IPV4_RANGES;
-      if (s.since() > 1 && !allowed.contains(s) && !ofRanges) {
+      if (e.section() != null && !ofKind.contains(e.section())) {
         throw CorruptIndexException.at(
             h.file(),
-            "section '" + s.displayName() + "'",
+            "section '" + e.name() + "'",
+            e.offset(),
+            "no '" + e.name() + "' in " + h.kind().description() + " file",
+            e.length() + " bytes");
+      }
+    }
+    for (Rule r : rules) {
+      SectionEntry e = h.find(r.section);
+      boolean lacks = r.with != null && h.find(r.with) == null;
+      boolean beside = r.without != null && h.find(r.without) != null;
+      if (e == null) {
+        if (r.required && !lacks && !beside) {
+          h.require(r.section);
+        }
+        continue;
+      }
+      if (lacks || beside) {
+        throw CorruptIndexException.at(
+            h.file(),
+            "section '" + e.name() + "'",
             e.offset(),
             "no '"
-                + s.displayName()
-                + "' in "
-                + h.kind().description()
-                + " file"
-                + (h.find(group[0]) == null ? " without '" + group[0].displayName() + "'" : ""),
+                + e.name()
+                + (lacks
+                    ? "' without '" + r.with.displayName()
+                    : "' beside '" + r.without.displayName())
+                + "'",
             e.length() + " bytes");
       }
-    }
-  }
-
-  /** None of {@code sections}, each refused as "no 'name' {@code why}". */
-  private static void absent(IndexHeader h, String why, Section... sections)
-      throws CorruptIndexException {
-    for (Section s : sections) {
-      SectionEntry e = h.find(s);
-      if (e != null) {
+      String wrong = r.count.wrong(e.elements(), r.section.width());
+      if (wrong != null) {
         throw CorruptIndexException.at(
             h.file(),
-            "section '" + s.displayName() + "'",
+            "section '" + e.name() + "'",
             e.offset(),
-            "no '" + s.displayName() + "' " + why,
-            e.length() + " bytes");
+            wrong,
+            e.elements() + " elements (" + e.length() + " bytes)");
       }
-    }
-  }
-
-  /** The sections of labels by field beside {@link Section#LABEL_VALUE_IDS}. */
-  private static final Section[] FIELD_SECTIONS = {
-    Section.FIELD_VALUE_COUNTS, Section.FIELD_VALUE_OFFSETS, Section.FIELD_VALUE_BYTES
-  };
-
-  private static void expectElements(IndexHeader h, SectionEntry e, long expected)
-      throws CorruptIndexException {
-    if (e.elements() != expected) {
-      throw CorruptIndexException.at(
-          h.file(),
-          "section '" + e.section().displayName() + "'",
-          e.offset(),
-          expected + " elements (" + expected * e.section().width() + " bytes)",
-          e.elements() + " elements (" + e.length() + " bytes)");
     }
   }
 

@@ -17,8 +17,9 @@ import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
- * The binary loader strategies. Each validates the header and every section's CRC32C at open
- * ({@link #MAPPED} can skip the section checksums, see {@link #mappedUnchecked()}).
+ * The binary loader strategies users choose: {@link #IO} and {@link #NIO} read the file into heap
+ * arrays, {@link #MAPPED} reads it in place. Each validates the header and every section's CRC32C
+ * at open ({@link #MAPPED} can skip the section checksums, see {@link #mappedUnchecked()}).
  */
 @Internal
 public enum Loader implements IndexLoader {
@@ -36,14 +37,10 @@ public enum Loader implements IndexLoader {
   NIO {
     @Override
     public SpindexIndex load(Path file) throws IOException {
-      return nioLoad(file, loaderName(), true);
-    }
-  },
-  /** Maps each section and bulk-copies it into int[] (heap arrays, like io and nio). */
-  MMAP {
-    @Override
-    public SpindexIndex load(Path file) throws IOException {
-      return mapAndAssemble(file, this, true, true);
+      try (FileChannel ch = open(file)) {
+        IndexHeader h = readHeader(ch, file);
+        return SectionSource.assemble(h, loaderName(), new NioSource(h, ch));
+      }
     }
   },
   /**
@@ -56,7 +53,7 @@ public enum Loader implements IndexLoader {
   MAPPED {
     @Override
     public SpindexIndex load(Path file) throws IOException {
-      return mapAndAssemble(file, this, false, true);
+      return mapSnapshot(file, this, true);
     }
   };
 
@@ -71,7 +68,8 @@ public enum Loader implements IndexLoader {
   /**
    * {@link #MAPPED} without section checksums: ready in microseconds whatever the size once the
    * host holds a snapshot of the version (the first load copies the file), for files that {@code
-   * spindex verify} or a staging step has already checked. The header is still checked.
+   * spindex verify} or a staging step has already checked. The header is still checked, and so are
+   * the {@code prefix6} tables that every IPv6 lookup walks (as many reads as the walk's layout).
    */
   public static IndexLoader mappedUnchecked() {
     return new IndexLoader() {
@@ -82,7 +80,7 @@ public enum Loader implements IndexLoader {
 
       @Override
       public SpindexIndex load(Path file) throws IOException {
-        return mapAndAssemble(file, MAPPED, false, false);
+        return mapSnapshot(file, MAPPED, false);
       }
 
       @Override
@@ -93,34 +91,7 @@ public enum Loader implements IndexLoader {
   }
 
   /**
-   * {@link #NIO} with the IPv6 ranges left in the file's five columns (start and end high and low
-   * halves, label ids), as every heap loader kept them before {@link Rows6}: only for the benchmark
-   * that times the two layouts side by side. Its loader name is {@code nio}.
-   */
-  public static IndexLoader heapColumns() {
-    return new IndexLoader() {
-      @Override
-      public String loaderName() {
-        return "nio";
-      }
-
-      @Override
-      public SpindexIndex load(Path file) throws IOException {
-        return nioLoad(file, loaderName(), false);
-      }
-    };
-  }
-
-  /** {@link #NIO}'s load; {@code ipv6Rows} false keeps the IPv6 columns ({@link #heapColumns}). */
-  private static SpindexIndex nioLoad(Path file, String name, boolean ipv6Rows) throws IOException {
-    try (FileChannel ch = open(file)) {
-      IndexHeader h = readHeader(ch, file);
-      return SectionSource.assemble(h, name, new NioSource(h, ch, ipv6Rows));
-    }
-  }
-
-  /**
-   * The loader a job option names: {@code io}, {@code nio}, {@code mmap}, {@code mapped} or {@code
+   * The loader a job option names: {@code io}, {@code nio}, {@code mapped} or {@code
    * mapped-unchecked} ({@link #mappedUnchecked()}). Shared by the Spark and MapReduce jobs.
    */
   public static IndexLoader forOption(String name) {
@@ -141,9 +112,9 @@ public enum Loader implements IndexLoader {
 
   /** Every name {@link #forOption} takes, in the order usage text lists them. */
   public static final java.util.List<String> OPTION_NAMES =
-      java.util.List.of("io", "nio", "mmap", "mapped", MAPPED_UNCHECKED);
+      java.util.List.of("io", "nio", "mapped", MAPPED_UNCHECKED);
 
-  /** The loader called {@code name} ({@code io}, {@code nio}, {@code mmap}, {@code mapped}). */
+  /** The loader called {@code name} ({@code io}, {@code nio}, {@code mapped}). */
   public static Loader byName(String name) {
     for (Loader l : values()) {
       if (l.loaderName().equals(name)) {
@@ -151,7 +122,7 @@ public enum Loader implements IndexLoader {
       }
     }
     throw new IllegalArgumentException(
-        "unknown loader '" + name + "': expected one of io, nio, mmap, mapped");
+        "unknown loader '" + name + "': expected one of io, nio, mapped");
   }
 
   /**
@@ -213,17 +184,6 @@ public enum Loader implements IndexLoader {
     Snapshots.privateCopy(file);
   }
 
-  private static SpindexIndex mapAndAssemble(
-      Path file, Loader loader, boolean copy, boolean checksums) throws IOException {
-    if (!copy) {
-      return mapSnapshot(file, loader, checksums);
-    }
-    try (FileChannel ch = open(file)) {
-      IndexHeader h = readHeader(ch, file);
-      return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, copy, checksums));
-    }
-  }
-
   /**
    * The zero-copy views map a private snapshot of the file ({@link Snapshots}), never the file
    * itself, so that nothing done to the file can change or drop the pages a reader maps. Messages
@@ -234,8 +194,7 @@ public enum Loader implements IndexLoader {
     if (Snapshots.isPrivateCopy(file)) {
       try (FileChannel ch = open(file)) {
         IndexHeader h = readHeader(ch, file);
-        return SectionSource.assemble(
-            h, loader.loaderName(), new MapSource(h, ch, false, checksums));
+        return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, checksums));
       }
     }
     Snapshots.Stat opened = Snapshots.Stat.of(file);
@@ -256,7 +215,7 @@ public enum Loader implements IndexLoader {
                 + Layout.crcHex(h.headerCrc32c())
                 + " in its copy");
       }
-      return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, false, checksums));
+      return SectionSource.assemble(h, loader.loaderName(), new MapSource(h, ch, checksums));
     } catch (CorruptIndexException e) {
       // A snapshot that fails its checks is never reused: the next load copies the file again.
       Files.deleteIfExists(snapshot);

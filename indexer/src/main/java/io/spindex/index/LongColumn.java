@@ -11,8 +11,8 @@ import java.nio.LongBuffer;
 
 /**
  * A read-only column of int64 values, the 8-byte sibling of {@link IntColumn}: on the heap ({@code
- * long[]}, loaded by io, nio and mmap) or a {@code LongBuffer} view over a mapping ({@code
- * mapped}). Thread-safe: only absolute gets.
+ * long[]}, loaded by io and nio) or a {@code LongBuffer} view over a mapping ({@code mapped}).
+ * Thread-safe: only absolute gets.
  */
 abstract class LongColumn {
   /** Longs per mapped chunk (1 GiB, like {@link IntColumn#CHUNK_INTS}). */

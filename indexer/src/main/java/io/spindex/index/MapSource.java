@@ -7,21 +7,19 @@ package io.spindex.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
 
 /**
- * Maps sections (in chunks of at most 1 GiB); copies them to the heap or keeps the views. A file
- * that fits one mapping is mapped once and its sections are slices of it: a mapping is released
- * only when the garbage collector finds it unreachable, and a process may hold only so many ({@code
+ * Maps sections (in chunks of at most 1 GiB) and hands out read-only views of them. A file that
+ * fits one mapping is mapped once and its sections are slices of it: a mapping is released only
+ * when the garbage collector finds it unreachable, and a process may hold only so many ({@code
  * vm.max_map_count}), so a load should not cost one per section.
  */
 final class MapSource implements SectionSource {
   private static final long CHUNK_BYTES = 4L * IntColumn.CHUNK_INTS;
   private final IndexHeader header;
   private final FileChannel channel;
-  private final boolean copy;
   private final boolean checksums;
   private ByteBuffer whole;
 
@@ -32,13 +30,12 @@ final class MapSource implements SectionSource {
 
   @Override
   public boolean inPlace() {
-    return !copy;
+    return true;
   }
 
-  MapSource(IndexHeader header, FileChannel channel, boolean copy, boolean checksums) {
+  MapSource(IndexHeader header, FileChannel channel, boolean checksums) {
     this.header = header;
     this.channel = channel;
-    this.copy = copy;
     this.checksums = checksums;
   }
 
@@ -75,34 +72,17 @@ final class MapSource implements SectionSource {
 
   @Override
   public IntColumn ints(SectionEntry e) throws IOException {
-    ByteBuffer[] chunks = map(e);
-    if (!copy) {
-      return IntColumn.view(chunks);
-    }
-    int[] out = new int[Math.toIntExact(e.elements())];
-    int filled = 0;
-    for (ByteBuffer c : chunks) {
-      int n = c.remaining() >>> 2;
-      c.order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out, filled, n);
-      filled += n;
-    }
-    return IntColumn.of(out);
+    return IntColumn.view(map(e));
   }
 
   @Override
   public LongColumn longs(SectionEntry e) throws IOException {
-    ByteBuffer[] chunks = map(e);
-    if (!copy) {
-      return LongColumn.view(chunks);
-    }
-    long[] out = new long[Math.toIntExact(e.elements())];
-    int filled = 0;
-    for (ByteBuffer c : chunks) {
-      int n = c.remaining() >>> 3;
-      c.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out, filled, n);
-      filled += n;
-    }
-    return LongColumn.of(out);
+    return LongColumn.view(map(e));
+  }
+
+  @Override
+  public void skip(SectionEntry e) throws IOException {
+    map(e);
   }
 
   @Override
@@ -111,16 +91,11 @@ final class MapSource implements SectionSource {
     if (chunks.length != 1) {
       throw CorruptIndexException.at(
           header.file(),
-          "section '" + e.section().displayName() + "'",
+          "section '" + e.name() + "'",
           e.offset(),
           "at most " + CHUNK_BYTES + " bytes",
           e.length() + " bytes");
     }
-    if (!copy) {
-      return chunks[0];
-    }
-    ByteBuffer out = ByteBuffer.allocate(chunks[0].remaining());
-    out.put(chunks[0]);
-    return out.flip();
+    return chunks[0];
   }
 }

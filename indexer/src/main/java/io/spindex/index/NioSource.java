@@ -18,17 +18,9 @@ final class NioSource implements SectionSource {
   private final ByteBuffer buffer =
       ByteBuffer.allocateDirect(Loader.NIO_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
 
-  private final boolean ipv6Rows;
-
-  NioSource(IndexHeader header, FileChannel channel, boolean ipv6Rows) {
+  NioSource(IndexHeader header, FileChannel channel) {
     this.header = header;
     this.channel = channel;
-    this.ipv6Rows = ipv6Rows;
-  }
-
-  @Override
-  public boolean ipv6Rows() {
-    return ipv6Rows;
   }
 
   @Override
@@ -54,7 +46,7 @@ final class NioSource implements SectionSource {
     CRC32C crc = new CRC32C();
     long pos = e.offset();
     long end = e.offset() + e.length();
-    int width = e.section().width();
+    int width = e.width();
     int filled = 0;
     while (pos < end) {
       buffer.clear();
@@ -68,6 +60,11 @@ final class NioSource implements SectionSource {
       filled += buffer.remaining() / width;
     }
     SectionSource.checkCrc(header, e, crc);
+  }
+
+  @Override
+  public void skip(SectionEntry e) throws IOException {
+    read(e, (b, filled) -> {});
   }
 
   @Override

@@ -11,13 +11,13 @@ import java.nio.ByteOrder;
 import java.nio.ShortBuffer;
 
 /**
- * Packed IPv4 rows (sections {@code range_starts_low} and {@code row_label_ids}, format version 7):
- * ranges without their ends whose starts keep only their low 16 bits, the block of each row being
- * the one {@code prefix16} puts it in, and whose label ids take the fewest of 1 to 4 bytes that
- * hold every id and the gap's (all bits set): 2 + 1 to 4 bytes a row instead of 8. The heap loaders
- * read them into the {@code int} columns of tiled rows ({@code range_starts}, {@code
- * tiled_labels}); {@code mapped} reads them in place ({@link InPlace}), its search comparing the
- * 16-bit keys of the one block {@code prefix16} gives an address.
+ * The IPv4 rows of a range index (sections {@code range_starts_low} and {@code row_label_ids}): a
+ * row a range and a row a gap, each ending where the next starts, whose starts keep only their low
+ * 16 bits, the block of each row being the one {@code prefix16} puts it in, and whose label ids
+ * take the fewest of 1 to 4 bytes that hold every id and the gap's (all bits set). The heap loaders
+ * unpack them into {@code int} columns (flipped starts, label ids); {@code mapped} reads them in
+ * place ({@link InPlace}), its search comparing the 16-bit keys of the one block {@code prefix16}
+ * gives an address.
  */
 @Internal
 public final class PackedRows {
@@ -108,9 +108,9 @@ public final class PackedRows {
   /**
    * Packed rows in place ({@code mapped}): the starts' low 16 bits and the label ids, read by the
    * lookups of {@link IpRanges} directly, not through an {@link IntColumn}, so that the columns'
-   * calls in the search code keep seeing the two classes of the other layouts (and stay inlined).
-   * {@link #starts} and {@link #labelIds} are columns over them for everything else (a row's start,
-   * {@code verify}, the checks at open).
+   * calls in the search code keep seeing the heap and view columns alone (and stay inlined). {@link
+   * #starts} and {@link #labelIds} are columns over them for everything else (a row's start, {@code
+   * verify}, the checks at open).
    */
   static final class InPlace {
     private final ShortBuffer lows;

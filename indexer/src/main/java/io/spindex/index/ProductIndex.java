@@ -48,7 +48,7 @@ public final class ProductIndex extends SpindexIndex {
   private final IntColumn idOffsets;
   private final ByteBuffer idBytes;
 
-  /** The heap array behind {@link #idBytes} (io, nio, mmap loaders), or null (mapped). */
+  /** The heap array behind {@link #idBytes} (io, nio loaders), or null (mapped). */
   private final byte[] idArray;
 
   private final int idArrayOffset;

@@ -28,179 +28,127 @@ interface SectionSource {
   }
 
   /**
-   * Whether IPv6 ranges read into heap arrays are rearranged into {@link Rows6} (what the heap
-   * loaders do): every strategy but {@link Loader#heapColumns()}, which keeps the file's columns
-   * for the benchmark that compares the two. Views over a mapping stay columns whatever this says.
-   */
-  default boolean ipv6Rows() {
-    return true;
-  }
-
-  /**
    * Whether the columns are views over a mapping ({@link Loader#MAPPED}, {@link
-   * Loader#mappedUnchecked()}), so that packed rows are read in place rather than unpacked.
+   * Loader#mappedUnchecked()}), so that the rows are read in place rather than copied.
    */
   default boolean inPlace() {
     return false;
   }
 
+  /**
+   * Checks the CRC32C of an optional section this version does not know (when the strategy checks
+   * checksums), without keeping its bytes.
+   */
+  void skip(SectionEntry section) throws IOException;
+
   /** Builds the index object for {@code header}, reading its sections through {@code source}. */
   static SpindexIndex assemble(IndexHeader h, String loader, SectionSource source)
       throws IOException {
+    for (SectionEntry e : h.sections()) {
+      if (e.section() == null) {
+        source.skip(e);
+      }
+    }
     SectionEntry prefixEntry = h.find(Section.PREFIX16);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
-    if (h.kind() == IndexKind.IPV4_SET) {
-      IntColumn keys = source.ints(h.require(Section.KEYS));
-      checkPrefix(h, source, prefixEntry, prefix, keys.size());
-      return new IpSet(
-          h, loader, keys, prefix, keys6(h, source, Section.KEYS6_HI, Section.KEYS6_LO));
+    if (h.kind() == IndexKind.IPV4_RANGES) {
+      return ranges(h, loader, source, prefixEntry, prefix);
     }
+    // Read for its checksum and form; only range indexes hand it out so far.
+    sourceInfo(h, source);
     if (h.kind() == IndexKind.PRODUCTS) {
       return products(h, loader, source, prefixEntry, prefix);
     }
-    SectionEntry lowEntry = h.find(Section.RANGE_STARTS_LOW);
+    IntColumn keys = source.ints(h.require(Section.KEYS));
+    checkPrefix(h, source, prefixEntry, prefix, keys.size());
+    return new IpSet(h, loader, keys, prefix, keys6(h, source, Section.KEYS6_HI, null));
+  }
+
+  /**
+   * A range index: the IPv4 rows unpacked into int columns on the heap or read in place, the IPv6
+   * rows copied ({@link Tiled6}) or read in place ({@link Tiled6.InPlace}), the labels.
+   */
+  private static IpRanges ranges(
+      IndexHeader h,
+      String loader,
+      SectionSource source,
+      SectionEntry prefixEntry,
+      IntColumn prefix)
+      throws IOException {
+    SectionEntry lowEntry = h.require(Section.RANGE_STARTS_LOW);
+    SectionEntry idsEntry = h.require(Section.ROW_LABEL_IDS);
+    int rows = (int) (lowEntry.length() / 2);
+    int width = rows == 0 ? 1 : (int) (idsEntry.length() / rows);
+    checkPrefix(h, source, prefixEntry, prefix, rows);
     IntColumn starts;
     IntColumn labels;
-    SectionEntry labelsEntry;
-    int labelWidth = 4;
-    boolean tiled;
-    IntColumn ends = null;
     PackedRows.InPlace inPlace = null;
-    if (lowEntry != null) {
-      // Packed rows: read in place by a mapping, else into the columns of tiled rows (the prefix
-      // table checked first).
-      int rows = (int) (lowEntry.length() / 2);
-      checkPrefix(h, source, prefixEntry, prefix, rows);
-      labelsEntry = h.require(Section.ROW_LABEL_IDS);
-      labelWidth = rows == 0 ? 1 : (int) (labelsEntry.length() / rows);
-      if (source.inPlace()) {
-        inPlace = PackedRows.inPlace(source.bytes(lowEntry), source.bytes(labelsEntry), labelWidth);
-        starts = inPlace.starts(prefix);
-        labels = inPlace.labelIds();
-      } else {
-        starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
-        labels = PackedRows.labelIds(source.bytes(labelsEntry), rows, labelWidth);
-      }
-      tiled = true;
+    if (rows == 0) {
+      // No IPv4 rows, and maybe no prefix16 to place them.
+      starts = IntColumn.of(new int[0]);
+      labels = starts;
+    } else if (source.inPlace()) {
+      inPlace = PackedRows.inPlace(source.bytes(lowEntry), source.bytes(idsEntry), width);
+      starts = inPlace.starts(prefix);
+      labels = inPlace.labelIds();
     } else {
-      starts = source.ints(h.require(Section.RANGE_STARTS));
-      // Ranges without their ends (tiled_labels) have no ends column: a row ends where the next
-      // starts.
-      labelsEntry = h.find(Section.TILED_LABELS);
-      tiled = labelsEntry != null;
-      ends = tiled ? null : source.ints(h.require(Section.RANGE_ENDS));
-      labelsEntry = tiled ? labelsEntry : h.require(Section.RANGE_LABELS);
-      labels = source.ints(labelsEntry);
-      checkPrefix(h, source, prefixEntry, prefix, starts.size());
+      starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
+      labels = PackedRows.labelIds(source.bytes(idsEntry), rows, width);
     }
     LabelSchema schema = schema(h, source);
     LabelDictionary dictionary = LabelDictionary.open(h, source, schema);
     SectionEntry subEntry = h.find(Section.PREFIX24);
     SubTables sub = subEntry == null ? null : new SubTables(source.ints(subEntry));
     Keys128 starts6 = keys6(h, source, Section.RANGE6_STARTS_HI, Section.RANGE6_STARTS_LO);
-    Keys128 ends6 = Keys128.EMPTY;
-    IntColumn labels6 = IntColumn.of(new int[0]);
-    SectionEntry labels6Entry = h.find(Section.TILED6_LABELS);
-    SectionEntry packed6Entry = h.find(Section.TILED6_ROWS);
-    boolean tiled6 = labels6Entry != null || packed6Entry != null;
-    // Packed tiled rows (tiled6_rows): their label ids are a view over them.
-    LongColumn packed6 = null;
-    ByteBuffer packed6Bytes = null;
-    if (starts6.size() > 0) {
-      if (tiled6) {
-        ends6 = Keys128.tiledEnds(starts6);
+    SectionEntry rowsEntry = h.find(Section.RANGE6_ROWS);
+    LongColumn rows6 = null;
+    ByteBuffer rows6Bytes = null;
+    if (rowsEntry != null) {
+      // In place when the section fits one mapping (1 GiB, 134 million rows); a larger one is
+      // copied to the heap.
+      if (source.inPlace() && rowsEntry.length() <= 4L * IntColumn.CHUNK_INTS) {
+        rows6Bytes = source.bytes(rowsEntry);
+        rows6 = LongColumn.view(new ByteBuffer[] {rows6Bytes});
       } else {
-        ends6 =
-            new Keys128(
-                source.longs(h.require(Section.RANGE6_ENDS_HI)),
-                source.longs(h.require(Section.RANGE6_ENDS_LO)));
-        labels6Entry = h.require(Section.RANGE6_LABELS);
-      }
-      if (packed6Entry != null) {
-        labels6Entry = packed6Entry;
-        // In place when the section fits one mapping (1 GiB, 134 million rows; the views of a
-        // larger one are searched as the columns, the label ids read from the rows).
-        if (source.inPlace() && packed6Entry.length() <= 4L * IntColumn.CHUNK_INTS) {
-          packed6Bytes = source.bytes(packed6Entry);
-          packed6 = LongColumn.view(new ByteBuffer[] {packed6Bytes});
-        } else {
-          packed6 = source.longs(packed6Entry);
-        }
-        labels6 = Tiled6.labels(packed6);
-      } else {
-        labels6 = source.ints(labels6Entry);
+        rows6 = source.longs(rowsEntry);
       }
     }
-    Search6 rows6 = null;
+    IntColumn labels6 = rows6 == null ? IntColumn.of(new int[0]) : Tiled6.labels(rows6);
     if (source.checksRows()) {
       int labelCount = dictionary.count();
       dictionary.check();
-      labelIdsWithin(h, labelsEntry, labelWidth, labels, labelCount, tiled);
+      labelIdsWithin(h, idsEntry, width, labels, labelCount);
       if (sub != null) {
         tablesWithin(h, subEntry, sub, prefix);
       }
-      if (starts6.size() > 0) {
-        labelIdsWithin(
-            h, labels6Entry, labels6Entry.section().width(), labels6, labelCount, tiled6);
+      if (rowsEntry != null) {
+        labelIdsWithin(h, rowsEntry, 8, labels6, labelCount);
       }
     }
-    if (packed6 != null && source.checksRows()) {
-      // Packed tiled rows, searched through the file's tables (checked above, in keys6) by every
-      // loader alike: read in place by mapped, copied by the heap loaders.
-      if (packed6Bytes != null) {
-        rows6 = Tiled6.inPlace(packed6Bytes, starts6);
-      } else if (source.ipv6Rows() && onHeap(starts6)) {
-        Tiled6 t = Tiled6.ofRows(packed6.toArray(), starts6);
-        rows6 = t;
-        starts6 = t.starts();
-        ends6 = Keys128.tiledEnds(starts6);
-        labels6 = t.labels();
-      }
-    } else if (starts6.size() > 0
-        && source.ipv6Rows()
-        && source.checksRows()
-        && onHeap(starts6)
-        && (tiled6 || onHeap(ends6))
-        && Rows6.inOrder(starts6)) {
-      // The heap loaders' IPv6 ranges as rows (the columns' arrays are dropped): a hit reads one
-      // or two cache lines of rows instead of up to five, one a column. The label ids were checked
-      // above; rows out of order (a file verify refuses) keep the columns. Tiled rows take 8 bytes
-      // a row where their tables allow it (Tiled6), else their ends are the next starts less one
-      // (a view) in Rows6, their gap rows' label id -1.
-      Tiled6 packed = tiled6 ? Tiled6.of(starts6, labels6) : null;
-      if (packed != null) {
-        rows6 = packed;
-        starts6 = packed.starts();
-        ends6 = Keys128.tiledEnds(starts6);
-        labels6 = packed.labels();
-      } else {
-        Rows6 rows = Rows6.of(starts6, ends6, labels6);
-        rows6 = rows;
-        starts6 = rows.starts();
-        ends6 = rows.ends();
-        labels6 = rows.labels();
-      }
+    // Every loader searches the same IPv6 rows through the same tables (checked in keys6), so
+    // every loader gives the same answer for any file the open-time checks accept.
+    Search6 search6 = null;
+    if (rows6Bytes != null) {
+      search6 = Tiled6.inPlace(rows6Bytes, starts6);
+    } else if (rows6 != null) {
+      Tiled6 t = Tiled6.ofRows(rows6.toArray(), starts6);
+      search6 = t;
+      starts6 = t.starts();
+      labels6 = t.labels();
     }
     return new IpRanges(
         h,
         loader,
         starts,
-        ends,
         labels,
         inPlace,
         prefix,
         sub,
         dictionary,
         starts6,
-        ends6,
         labels6,
-        rows6,
-        new IpRanges.Extras(schema, sourceInfo(h, source), aliases(h, source), tiled6));
-  }
-
-  /** Whether both columns of the keys are heap arrays (io, nio, mmap, text), not mapped views. */
-  private static boolean onHeap(Keys128 keys) {
-    return keys.hiColumn().onHeap() && keys.loColumn().onHeap();
+        search6,
+        new IpRanges.Extras(schema, sourceInfo(h, source), aliases(h, source)));
   }
 
   /** The label schema of sections {@code label_fields} and {@code label_types}, or {@code null}. */
@@ -208,15 +156,7 @@ interface SectionSource {
     SectionEntry fieldsEntry = h.find(Section.LABEL_FIELDS);
     SectionEntry typesEntry = h.find(Section.LABEL_TYPES);
     if (fieldsEntry == null) {
-      if (typesEntry != null) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section 'label_types'",
-            typesEntry.offset(),
-            "a 'label_fields' section beside it",
-            "none");
-      }
-      return null;
+      return null; // and no label_types: the layout's table allows them only together
     }
     String fields = text(source, fieldsEntry);
     String types = typesEntry == null ? null : text(source, typesEntry);
@@ -327,7 +267,7 @@ interface SectionSource {
       if (offsets.get(i) < offsets.get(i - 1)) {
         throw CorruptIndexException.at(
             h.file(),
-            "section '" + e.section().displayName() + "'",
+            "section '" + e.name() + "'",
             e.offset() + 4L * i,
             what + " in ascending order, at least " + offsets.get(i - 1),
             String.valueOf(offsets.get(i)));
@@ -336,26 +276,28 @@ interface SectionSource {
   }
 
   /**
-   * Every label id names a label of the dictionary (or, with {@code gaps}, is a gap row's); the
-   * section holds them {@code width} bytes each.
+   * Every label id of the rows names a label of the dictionary or is a gap row's; the section holds
+   * them {@code width} bytes each.
    */
   private static void labelIdsWithin(
-      IndexHeader h, SectionEntry e, int width, IntColumn ids, int count, boolean gaps)
+      IndexHeader h, SectionEntry e, int width, IntColumn ids, int count)
       throws CorruptIndexException {
-    int i = ids.firstOutside(count, gaps);
+    int i = ids.firstOutside(count, true);
     if (i >= 0) {
       throw CorruptIndexException.at(
           h.file(),
-          "section '" + e.section().displayName() + "'",
+          "section '" + e.name() + "'",
           e.offset() + (long) width * i,
-          "a label id in [0, " + count + ")" + (gaps ? " or -1 (a gap)" : ""),
+          "a label id in [0, " + count + ") or -1 (a gap)",
           String.valueOf(ids.get(i)));
     }
   }
 
   /**
-   * The IPv6 keys of a set or the IPv6 range starts, with their prefix table: {@link Keys128#EMPTY}
-   * when the file has no IPv6 sections.
+   * The IPv6 keys of a set or the IPv6 range starts, with their prefix table and tables: {@link
+   * Keys128#EMPTY} when the file has no IPv6 sections. Without a low-halves section ({@code lo}
+   * absent or {@code null}), every low half is 0. The tables are checked even by a loader that
+   * skips the other row checks: every walk of a lookup follows them.
    */
   private static Keys128 keys6(IndexHeader h, SectionSource source, Section hi, Section lo)
       throws IOException {
@@ -364,19 +306,19 @@ interface SectionSource {
       return Keys128.EMPTY;
     }
     LongColumn his = source.longs(hiEntry);
-    // Packed IPv6 range starts whose low halves are all 0 have no column for them.
+    SectionEntry loEntry = lo == null ? h.require(Section.KEYS6_LO) : h.find(lo);
     LongColumn los =
-        lo == Section.RANGE6_STARTS_LO && h.find(Section.RANGE6_STARTS_LO_ZERO) != null
+        loEntry == null
             ? LongColumn.constant(Long.MIN_VALUE, his.size(), his.onHeap())
-            : source.longs(h.require(lo));
+            : source.longs(loEntry);
     SectionEntry prefixEntry = h.find(Section.PREFIX16_V6);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
     checkPrefix(h, source, prefixEntry, prefix, his.size());
     SectionEntry tablesEntry = h.find(Section.PREFIX6);
     Prefix6 tables = tablesEntry == null ? null : new Prefix6(source.ints(tablesEntry));
-    if (tables != null && source.checksRows()) {
-      // Every lookup walks these tables: each within the section, after its parent, every row
-      // number within the rows (the exact values are checked by spindex verify).
+    if (tables != null) {
+      // Each within the section, after its parent, every row number within the rows (the exact
+      // values are checked by spindex verify).
       tables.check(h.file(), tablesEntry, prefix, his.size(), null);
     }
     return new Keys128(his, los, prefix, tables);
@@ -440,7 +382,7 @@ interface SectionSource {
     if (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows) {
       throw CorruptIndexException.at(
           h.file(),
-          "section '" + e.section().displayName() + "'",
+          "section '" + e.name() + "'",
           e.offset(),
           "entries from 0 to " + rows,
           "from " + prefix.get(0) + " to " + prefix.get(Layout.PREFIX16_ENTRIES - 1));
@@ -456,7 +398,7 @@ interface SectionSource {
     if (actual != e.crc32c()) {
       throw CorruptIndexException.at(
           h.file(),
-          "section '" + e.section().displayName() + "'",
+          "section '" + e.name() + "'",
           e.offset(),
           "CRC32C " + Layout.crcHex(e.crc32c()),
           Layout.crcHex(actual) + " (its " + e.length() + " bytes are damaged)");

@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
 
 /**
  * Sections must come in file order from a stream; {@link SectionSource#assemble} asks for them in a
- * fixed order, so the whole index is read in one forward pass and handed out from there.
+ * fixed order, so the whole index is read in one forward pass, every checksum checked (an optional
+ * section of an id this version does not know included), and handed out from there.
  */
 final class StreamSource implements SectionSource {
   private final IndexHeader header;
@@ -30,14 +31,14 @@ final class StreamSource implements SectionSource {
     for (SectionEntry e : order) {
       skip(in, e.offset() - pos, header);
       pos = e.offset() + e.length();
-      if (e.section().width() == 4) {
+      if (e.width() == 4) {
         int[] values = new int[Math.toIntExact(e.elements())];
         for (int i = 0; i < values.length; i++) {
           values[i] = Integer.reverseBytes(in.readInt());
         }
         SectionSource.checkCrc(header, e, Loader.crcOf(values));
         loaded.add(values);
-      } else if (e.section().width() == 8) {
+      } else if (e.width() == 8) {
         long[] values = new long[Math.toIntExact(e.elements())];
         for (int i = 0; i < values.length; i++) {
           values[i] = Long.reverseBytes(in.readLong());
@@ -68,6 +69,11 @@ final class StreamSource implements SectionSource {
 
   private Object get(SectionEntry e) {
     return loaded.get(order.indexOf(e));
+  }
+
+  @Override
+  public void skip(SectionEntry e) {
+    // Read and checked with the others.
   }
 
   @Override

@@ -10,13 +10,11 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
- * The tiled IPv6 rows of a heap index ({@link Section#TILED6_ROWS} as the file holds them, or made
- * at open from {@link Section#TILED6_LABELS}: each row ends where the next begins) as 8 bytes a
- * row, as many as an IPv4 row takes, so that a hit reads one cache line of rows where {@link Rows6}
- * reads a line of 16-byte rows and the columns up to three. It is DXR's idea applied to the {@code
- * prefix6} tables: the rows a walk leaves to search all start inside one bucket, so they share the
- * bits of the high half above the bucket's shift, and 32 bits below them tell nearly all of them
- * apart.
+ * The IPv6 rows of a range index ({@link Section#RANGE6_ROWS}) on the heap, 8 bytes a row, as many
+ * as an IPv4 row's start and label id take, and read in place ({@link InPlace}). It is DXR's idea
+ * applied to the {@code prefix6} tables: the rows a walk leaves to search all start inside one
+ * bucket, so they share the bits of the high half above the bucket's shift, and 32 bits below them
+ * tell nearly all of them apart.
  *
  * <ul>
  *   <li>{@code packed}: one long a row. The high 32 bits are the row's key, bits {@code [max(0, s -
@@ -31,31 +29,27 @@ import java.nio.LongBuffer;
  *       flagged row, and by the views.
  * </ul>
  *
- * <p>A lookup walks the tables ({@link Walk6}) to its bucket's rows {@code [from, to)}, takes the
- * last of them whose key is at most the address's bits, or {@code from - 1}, and reads that row's
- * label id from the same long. Every row in {@code [from, to)} starts inside the bucket (checked
- * when the rows are made; a file whose tables say otherwise keeps {@link Rows6}), so comparing keys
- * compares starts, unless the row found is flagged and its key equals the address's: then its run
- * of equal keys is compared in full. The tables are the heap's own ({@link #ownTables}: wider
- * buckets, fewer levels) when the file's give every key exactly its bucket's rows, so that the
- * columns find each key's floor among all the rows as these do; else the file's, searched as the
- * columns search them. Either way every answer is the columns' (and {@code mapped}'s), for a file
- * that fails {@code spindex verify} too. The rows of a {@link Section#TILED6_ROWS} file are the
- * file's, searched through the file's tables by every loader ({@link #ofRows}, {@link InPlace}), so
- * that they answer alike for any file the open-time checks accept. Thread-safe: immutable.
+ * <p>A lookup walks the file's tables ({@link Walk6}) to its bucket's rows {@code [from, to)},
+ * takes the last of them whose key is at most the address's bits, or {@code from - 1}, and reads
+ * that row's label id from the same long. In a file {@code spindex verify} accepts, every row in
+ * {@code [from, to)} starts inside the bucket, so comparing keys compares starts, unless the row
+ * found is flagged and its key equals the address's: then its run of equal keys is compared in
+ * full. Both forms search the same rows through the same tables, so every loader gives the same
+ * answer for any file the open-time checks accept. Thread-safe: immutable.
  */
 final class Tiled6 implements Search6 {
   private static final int NONE = IpRanges.NONE;
 
   /**
-   * The heap's own tables ({@link #ownTables}): rows a bucket, at most this many rows left to
-   * search, at most this many bits a table.
+   * The tables a writer makes for the rows ({@link #fileTables}): rows a bucket, at most this many
+   * rows left to search.
    */
   static final int BUCKET_ROWS = 32;
 
   static final int LEAF_ROWS = 128;
 
-  static final int MAX_STRIDE = 20;
+  /** A search halves its rows down to this many, then reads them in order (misses overlapping). */
+  static final int SCAN = 16;
 
   /** Bit 31 of a packed row: its key does not tell its start exactly. */
   private static final long INEXACT = 0x8000_0000L;
@@ -103,33 +97,15 @@ final class Tiled6 implements Search6 {
   }
 
   /**
-   * The rows of tiled ranges whose starts (in order, with a prefix table and tables the loader
-   * checked) and label ids (at least 0, or -1 for a gap) the columns hold; {@code null} when the
-   * starts have no prefix table, or when a bucket's rows do not all start inside it (a file {@code
-   * spindex verify} refuses), which {@link Rows6} serves instead.
-   */
-  static Tiled6 of(Keys128 starts, IntColumn labels) {
-    if (starts.prefixTable() == null) {
-      return null;
-    }
-    long[] his = starts.hiColumn().toArray();
-    // The file's tables, or, when they give each key exactly its bucket's rows (so that its floor
-    // is the same in any tables over these starts), the heap's own with wider buckets.
-    Keys128 tables = exact(starts) ? ownTables(starts, his) : starts;
-    long[] packed = pack(starts, labels, tables);
-    return packed == null ? null : new Tiled6(packed, his, starts, Walk6.of(tables));
-  }
-
-  /**
-   * The rows of a file that holds them packed ({@link Section#TILED6_ROWS}), on the heap: searched
-   * through the file's tables as {@code mapped} searches them ({@link InPlace}), so that every
-   * loader gives the same answers for any file the open-time checks accept.
+   * The rows of a file on the heap: searched through the file's tables as {@code mapped} searches
+   * them ({@link InPlace}), so that every loader gives the same answers for any file the open-time
+   * checks accept.
    */
   static Tiled6 ofRows(long[] packed, Keys128 starts) {
     return new Tiled6(packed, starts.hiColumn().toArray(), starts, Walk6.of(starts));
   }
 
-  /** The rows of a file that holds them packed, read where the file is mapped. */
+  /** The rows of a file, read where the file is mapped. */
   static InPlace inPlace(ByteBuffer packed, Keys128 starts) {
     return new InPlace(packed.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(), starts);
   }
@@ -148,11 +124,11 @@ final class Tiled6 implements Search6 {
   }
 
   /**
-   * The packed rows ({@link Section#TILED6_ROWS}) of tiled starts (in order) and label ids (-1 for
-   * a gap), each key below the shift of the bucket of {@code tables} (a prefix table and optional
-   * {@link Prefix6} tables over the same starts) whose rows it is in; {@code null} when a bucket's
-   * rows do not all start inside it (a file {@code spindex verify} refuses). A row in no bucket's
-   * rows is flagged.
+   * The rows ({@link Section#RANGE6_ROWS}) of starts (in order) and label ids (-1 for a gap), each
+   * key below the shift of the bucket of {@code tables} (a prefix table and optional {@link
+   * Prefix6} tables over the same starts) whose rows it is in; {@code null} when a bucket's rows do
+   * not all start inside it (a file {@code spindex verify} refuses). A row in no bucket's rows is
+   * flagged.
    */
   static long[] pack(Keys128 starts, IntColumn labels, Keys128 tables) {
     int n = starts.size();
@@ -180,52 +156,15 @@ final class Tiled6 implements Search6 {
   }
 
   /**
-   * Tables over the starts for packed rows in a file ({@link Section#TILED6_ROWS}): buckets of
-   * about {@value #BUCKET_ROWS} rows, at most {@value #LEAF_ROWS} left to search, as the heap's own
-   * but within the section's {@value Prefix6#MAX_STRIDE} bits a table; {@code null} when no block
-   * has more than {@value #LEAF_ROWS} rows or the tables would take more than {@code allowed}
-   * elements (the block map's 65,536 among them).
+   * Tables over the starts for the rows in a file: buckets of about {@value #BUCKET_ROWS} rows (4
+   * cache lines of rows), at most {@value #LEAF_ROWS} left to search, within the section's {@value
+   * Prefix6#MAX_STRIDE} bits a table; {@code null} when no block has more than {@value #LEAF_ROWS}
+   * rows or the tables would take more than {@code allowed} elements (the block map's 65,536 among
+   * them).
    */
   static int[] fileTables(long[] flippedHi, int[] prefix, long allowed) {
     int[] t = Prefix6.build(flippedHi, prefix, LEAF_ROWS, BUCKET_ROWS, Prefix6.MAX_STRIDE, allowed);
     return t == null || t.length == Prefix6.MAP_INTS ? null : t;
-  }
-
-  /**
-   * Whether every leaf of the file's tables has exactly its bucket's rows: the row before them
-   * starts before the bucket and the row after them after it. Then the columns' search of a key
-   * (the last of the leaf's rows at most the key, else the row before them) finds the key's floor
-   * among all the rows, as a search of any other tables over the same starts does. A file that
-   * {@code spindex verify} accepts has such tables.
-   */
-  private static boolean exact(Keys128 starts) {
-    int n = starts.size();
-    return Walk6.leaves(
-        starts,
-        (from, to, shift, bits) ->
-            (from == 0 || Long.compareUnsigned(starts.hi(from - 1) >>> shift, bits) < 0)
-                && (to == n || Long.compareUnsigned(starts.hi(to) >>> shift, bits) > 0)
-                && from <= to);
-  }
-
-  /**
-   * Tables of the heap's own over the starts: buckets of about {@value #BUCKET_ROWS} rows (4 cache
-   * lines of packed rows) where the file's hold about 4 of the columns' 8-byte keys, at most
-   * {@value #LEAF_ROWS} rows left to search, up to 2^{@value #MAX_STRIDE} buckets a table: fewer
-   * levels to walk, and a smaller walk (1.8 MB against 10.3 MB for GeoLite2 City's IPv6 networks).
-   */
-  private static Keys128 ownTables(Keys128 starts, long[] flippedHi) {
-    int[] prefix = new int[Prefix6.MAP_INTS + 1];
-    for (int p = 0; p <= Prefix6.MAP_INTS; p++) {
-      prefix[p] = starts.prefixTable().get(p);
-    }
-    int[] tables =
-        Prefix6.build(flippedHi, prefix, LEAF_ROWS, BUCKET_ROWS, MAX_STRIDE, Long.MAX_VALUE);
-    return new Keys128(
-        starts.hiColumn(),
-        starts.loColumn(),
-        starts.prefixTable(),
-        new Prefix6(IntColumn.of(tables)));
   }
 
   /** Bits {@code [low, low + 32)} of a high half, flipped to signed order. */
@@ -296,7 +235,7 @@ final class Tiled6 implements Search6 {
     long[] p = packed;
     int lo = from;
     int hi = to;
-    while (hi - lo > Rows6.SCAN) {
+    while (hi - lo > SCAN) {
       int mid = (lo + hi) >>> 1;
       if (p[mid] <= k) {
         lo = mid + 1;
@@ -304,14 +243,14 @@ final class Tiled6 implements Search6 {
         hi = mid;
       }
     }
-    // The last few rows in order, their cache misses overlapping (as Rows6 reads them).
+    // The last few rows in order, their cache misses overlapping.
     while (lo < hi && p[lo] <= k) {
       lo++;
     }
     int row = lo - 1;
     if (row >= from && (p[row] & INEXACT) != 0 && p[row] >>> 32 == k >>> 32) {
       // The key does not tell (a run of equal keys, which may be long: many ranges inside one
-      // /64): halve rows [from, row] on the full starts, as the columns' search would.
+      // /64): halve rows [from, row] on the full starts.
       long kh = Keys128.flip(keyHi);
       long kl = Keys128.flip(keyLo);
       int a = from;
@@ -330,13 +269,13 @@ final class Tiled6 implements Search6 {
   }
 
   @Override
-  public int labelIdAt(int row, long keyHi, long keyLo) {
+  public int labelIdAt(int row) {
     return row < 0 ? NONE : (int) (packed[row] & Integer.MAX_VALUE) - 1;
   }
 
   @Override
   public int labelId(long keyHi, long keyLo) {
-    return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+    return labelIdAt(floor(keyHi, keyLo));
   }
 
   /**
@@ -412,7 +351,7 @@ final class Tiled6 implements Search6 {
   }
 
   /**
-   * Packed rows read where the file is mapped ({@code mapped}), searched as {@link Tiled6} searches
+   * The rows read where the file is mapped ({@code mapped}), searched as {@link Tiled6} searches
    * them on the heap, through the file's tables laid out by {@link Walk6} (8 bytes a bucket, made
    * at open from the tables alone: no pass over the rows). A class of its own, not {@link Tiled6}
    * over a {@link LongColumn}: a call of {@code LongColumn.get} in the search would see the heap's,
@@ -448,7 +387,7 @@ final class Tiled6 implements Search6 {
       LongBuffer p = packed;
       int lo = from;
       int hi = to;
-      while (hi - lo > Rows6.SCAN) {
+      while (hi - lo > SCAN) {
         int mid = (lo + hi) >>> 1;
         if (p.get(mid) <= k) {
           lo = mid + 1;
@@ -468,13 +407,13 @@ final class Tiled6 implements Search6 {
     }
 
     @Override
-    public int labelIdAt(int row, long keyHi, long keyLo) {
+    public int labelIdAt(int row) {
       return row < 0 ? NONE : (int) (packed.get(row) & Integer.MAX_VALUE) - 1;
     }
 
     @Override
     public int labelId(long keyHi, long keyLo) {
-      return labelIdAt(floor(keyHi, keyLo), keyHi, keyLo);
+      return labelIdAt(floor(keyHi, keyLo));
     }
 
     /** Batch {@link #floor}: the walks of a group a level at a time, as {@link Tiled6} walks. */

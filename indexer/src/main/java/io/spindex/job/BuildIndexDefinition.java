@@ -9,10 +9,8 @@ import io.spindex.annotations.Internal;
 import io.spindex.builder.Assembled;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
-import io.spindex.builder.LabelStore;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.builder.ProductIndexBuilder;
-import io.spindex.builder.RangeEnds;
 import io.spindex.ep.TransformSpec;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.LabelSchema;
@@ -54,8 +52,6 @@ public final class BuildIndexDefinition {
           "output", null, "index file to write (any Hadoop path), replaced atomically when done");
   public static final JobOption<Boolean> STRICT =
       JobOption.bool("strict", "false", "fail on the first rejected line, before writing");
-  public static final JobOption<Boolean> PREFIX_TABLE =
-      JobOption.bool("prefix-table", "true", "write the /16 prefix table (as the CLI does)");
   public static final JobOption<Long> PARTITIONS =
       JobOption.integer(
           "partitions", "0", "sort partitions (0: as many as input splits)", 0, 1_000_000);
@@ -72,22 +68,6 @@ public final class BuildIndexDefinition {
           "fail",
           "ranges: fail (names both lines), narrowest, first or last (by input order)",
           OverlapPolicy::parse);
-  public static final JobOption<RangeEnds> RANGE_ENDS =
-      JobOption.of(
-          "range-ends",
-          "auto",
-          "ranges: auto (the smallest of the others), stored (a file older readers read),"
-              + " tiled (without the IPv4 ranges' ends, format version 6) or packed (without"
-              + " them, each start in 2 bytes and each label id in the bytes it needs, format"
-              + " version 7)",
-          RangeEnds::parse);
-  public static final JobOption<LabelStore> LABEL_STORE =
-      JobOption.of(
-          "label-store",
-          "auto",
-          "ranges with label fields: whole (a file older readers read), fields (each field's"
-              + " values once, format version 7) or auto (fields when that is smaller)",
-          LabelStore::parse);
   public static final JobOption<List<String>> LABEL_FIELDS =
       JobOption.of(
           "label-fields",
@@ -129,8 +109,6 @@ public final class BuildIndexDefinition {
       List.of(
           DELIMITER,
           ON_OVERLAP,
-          RANGE_ENDS,
-          LABEL_STORE,
           LABEL_FIELDS,
           LABEL_FIELDS_FROM_HEADER,
           LABEL_DELIMITER,
@@ -145,8 +123,7 @@ public final class BuildIndexDefinition {
   private static List<JobOption<?>> options() {
     List<JobOption<?>> all =
         new ArrayList<>(
-            Arrays.asList(
-                KIND, LineJob.INPUT, OUTPUT, STRICT, PREFIX_TABLE, PARTITIONS, LineJob.SPLIT_MB));
+            Arrays.asList(KIND, LineJob.INPUT, OUTPUT, STRICT, PARTITIONS, LineJob.SPLIT_MB));
     all.addAll(RANGE_OPTIONS);
     all.addAll(PRODUCT_OPTIONS);
     return java.util.Collections.unmodifiableList(all);
@@ -179,20 +156,14 @@ public final class BuildIndexDefinition {
 
   /** The IP list builder the options describe. */
   public static IpSetBuilder setBuilder(JobArgs o) {
-    IpSetBuilder b = new IpSetBuilder().strict(o.get(STRICT)).prefixTable(o.get(PREFIX_TABLE));
+    IpSetBuilder b = new IpSetBuilder().strict(o.get(STRICT));
     stamp(b::createdMillis);
     return b;
   }
 
   /** The range builder the options describe; a bad combination is a usage error. */
   public static IpRangeBuilder rangeBuilder(JobArgs o) {
-    IpRangeBuilder b =
-        new IpRangeBuilder()
-            .strict(o.get(STRICT))
-            .prefixTable(o.get(PREFIX_TABLE))
-            .onOverlap(o.get(ON_OVERLAP))
-            .rangeEnds(o.get(RANGE_ENDS))
-            .labelStore(o.get(LABEL_STORE));
+    IpRangeBuilder b = new IpRangeBuilder().strict(o.get(STRICT)).onOverlap(o.get(ON_OVERLAP));
     List<String> fields = o.get(LABEL_FIELDS);
     if (!fields.isEmpty() && o.get(LABEL_FIELDS_FROM_HEADER)) {
       throw new UsageException(
@@ -223,7 +194,6 @@ public final class BuildIndexDefinition {
     ProductIndexBuilder b =
         new ProductIndexBuilder()
             .strict(o.get(STRICT))
-            .prefixTable(o.get(PREFIX_TABLE))
             .extraIntFields(o.get(INT_FIELD))
             .maxLineBytes(o.get(MAX_LINE_BYTES).intValue());
     stamp(b::createdMillis);

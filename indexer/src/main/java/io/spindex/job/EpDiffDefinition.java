@@ -63,7 +63,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
             }
             return t;
           });
-  static final JobOption<String> LOADER = IpLookupDefinition.loaderOption("mmap");
+  static final JobOption<String> LOADER = IpLookupDefinition.loaderOption("nio");
   static final JobOption<Long> MAX_LINE_BYTES =
       JobOption.integer(
           "max-line-bytes",

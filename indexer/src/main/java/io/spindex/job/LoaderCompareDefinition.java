@@ -65,7 +65,7 @@ public final class LoaderCompareDefinition {
   public static final JobOption<String> LOADERS =
       JobOption.of(
           "loaders",
-          "io,nio,mmap,mapped",
+          "io,nio,mapped",
           "comma-separated loaders to compare (text: parse --source)",
           v -> {
             for (String l : v.split(",")) {

@@ -81,7 +81,7 @@ public final class LocalEpJobs {
    * Diffs today's full EP {@code today} against yesterday's product index into a summary EP {@code
    * out} (I and U rows in input order, then the D rows in index order) and {@code rejects}.
    *
-   * @param loader how tasks load the index ({@code io}, {@code nio}, {@code mmap}, {@code mapped})
+   * @param loader how tasks load the index ({@code io}, {@code nio}, {@code mapped})
    */
   public static Result<DiffCounts> diff(
       Path today,

@@ -162,7 +162,6 @@ public final class UpdateConf {
     }
     List<JobOption<?>> all = new ArrayList<>();
     all.add(BuildIndexDefinition.STRICT);
-    all.add(BuildIndexDefinition.PREFIX_TABLE);
     all.addAll(kindOptions);
     return all;
   }

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -92,11 +91,11 @@ class CliProcessTest {
     assertTrue(b.out.matches("(?s).*\\bipv6 ranges\\s+1\\b.*"), b.out);
     Run inspect = spindex(null, "inspect", "r.spx");
     assertEquals(0, inspect.exit, inspect.err);
-    // By default the smallest layout: the IPv4 rows packed, a row for each gap too (format 7).
-    assertTrue(inspect.out.contains("format         7\n"), inspect.out);
+    // The IPv4 rows packed, a row for each gap too.
     assertTrue(inspect.out.contains("ipv4 rows      11\n"), inspect.out);
-    assertTrue(inspect.out.contains("ipv6 rows      1\n"), inspect.out);
-    assertTrue(inspect.out.contains("(ranges stored without their ends, packed)"), inspect.out);
+    assertTrue(inspect.out.contains("ipv6 rows      2\n"), inspect.out);
+    assertTrue(inspect.out.contains("format         1.0\n"), inspect.out);
+    assertTrue(inspect.out.contains("ipv4 gap rows  4\n"), inspect.out);
     assertEquals(0, spindex(null, "verify", "r.spx").exit);
     Run fields =
         spindex(
@@ -120,99 +119,24 @@ class CliProcessTest {
     Run l = spindex(input, "lookup", "r.spx");
     assertEquals(0, l.exit, l.err);
     assertEquals(Files.readString(golden("lookup-expected.tsv")), l.out);
-    for (String loader : new String[] {"io", "nio", "mmap"}) {
+    for (String loader : new String[] {"io", "nio"}) {
       assertEquals(l.out, spindex(input, "lookup", "--loader", loader, "r.spx").out, loader);
     }
-    // With their ends: format 2, a row a range, the same answers.
-    Run s = buildGoldenRanges("s.spx", "stored");
-    assertEquals(0, s.exit, s.err);
-    Run stored = spindex(null, "inspect", "s.spx");
-    assertTrue(stored.out.contains("format         2\n"), stored.out);
-    assertTrue(stored.out.contains("ipv4 rows      7\n"), stored.out);
-    assertTrue(
-        spindex(null, "inspect", "--json", "s.spx")
-            .out
-            .contains("\"ipv4Rows\":7,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
-    assertEquals(0, spindex(null, "verify", "s.spx").exit);
-    assertEquals(l.out, spindex(input, "lookup", "s.spx").out);
-    // The same ranges without their ends: format 6, rows for the gaps, the same answers.
-    Run t = buildGoldenRanges("t.spx", "tiled");
-    assertEquals(0, t.exit, t.err);
-    assertTrue(t.out.matches("(?s).*\\bgap rows\\s+[1-9].*"), t.out);
-    Run tiled = spindex(null, "inspect", "t.spx");
-    assertTrue(tiled.out.contains("format         6\n"), tiled.out);
-    assertTrue(tiled.out.contains("(ranges stored without their ends)"), tiled.out);
-    String json = spindex(null, "inspect", "--json", "t.spx").out;
-    assertTrue(json.contains("\"format\":6,"), json);
+    assertTrue(b.out.matches("(?s).*\\bgap rows\\s+[1-9].*"), b.out);
+    String json = spindex(null, "inspect", "--json", "r.spx").out;
     assertTrue(json.contains("\"ipv4Ranges\":7,\"ipv6Ranges\":1"), json);
-    assertTrue(
-        spindex(null, "inspect", "--json", "r.spx")
-            .out
-            .contains("\"ipv4Rows\":11,\"ipv6Rows\":1,\"ipv4Ranges\":7,\"ipv6Ranges\":1"));
-    assertEquals(0, spindex(null, "verify", "t.spx").exit);
-    assertEquals(l.out, spindex(input, "lookup", "t.spx").out);
-    // Packed: format 8 (packed tiled IPv6 rows), the same rows as tiled (the gaps' too), the
-    // same answers.
-    Run p = buildGoldenRanges("p.spx", "packed");
-    assertEquals(0, p.exit, p.err);
-    Run packed = spindex(null, "inspect", "p.spx");
-    assertTrue(packed.out.contains("format         8\n"), packed.out);
-    assertTrue(packed.out.contains("(ranges stored without their ends, packed)"), packed.out);
-    String rows = "ipv4 rows      ";
-    assertEquals(
-        tiled.out.lines().filter(x -> x.startsWith(rows)).findFirst(),
-        packed.out.lines().filter(x -> x.startsWith(rows)).findFirst());
-    assertEquals(0, spindex(null, "verify", "p.spx").exit);
-    assertEquals(l.out, spindex(input, "lookup", "p.spx").out);
-    Run no = buildGoldenRanges("x.spx", "no");
-    assertEquals(2, no.exit, no.err);
-    assertTrue(
-        no.err.contains("unknown range ends 'no': expected auto, stored, tiled or packed"), no.err);
-    // Labels by field: format 7, the same answers.
-    Run byField =
-        buildGoldenRanges(
-            "v.spx", "auto", "--label-store", "fields", "--label-fields", "country,region,city");
-    assertEquals(0, byField.exit, byField.err);
-    Run v = spindex(null, "inspect", "v.spx");
-    assertTrue(v.out.contains("format         7\n"), v.out);
+    // Labels by field.
+    Run v = spindex(null, "inspect", "f.spx");
     assertTrue(
         v.out.matches("(?s).*\nlabel store    by field, [1-9][0-9]* distinct values .*"), v.out);
     assertTrue(
-        spindex(null, "inspect", "--json", "v.spx").out.contains("\"labelStore\":\"fields\","));
+        spindex(null, "inspect", "--json", "f.spx").out.contains("\"labelStore\":\"fields\","));
     assertTrue(
-        spindex(null, "inspect", "--json", "f.spx").out.contains("\"labelStore\":\"whole\""));
-    assertEquals(0, spindex(null, "verify", "v.spx").exit);
-    // As f.spx (the same fields, stored whole): the labels of other field counts were rejects.
-    Run whole = spindex(input, "lookup", "f.spx");
-    assertTrue(whole.out.contains("\t대한민국|서울특별시|KT\n"), whole.out);
-    assertEquals(whole.out, spindex(input, "lookup", "v.spx").out);
-    assertEquals(
-        spindex(input, "lookup", "--json", "f.spx").out,
-        spindex(input, "lookup", "--json", "v.spx").out);
-    Run noStore = buildGoldenRanges("y.spx", "auto", "--label-store", "no");
-    assertEquals(2, noStore.exit, noStore.err);
-    assertTrue(
-        noStore.err.contains("unknown label store 'no': expected auto, whole or fields"),
-        noStore.err);
-  }
-
-  /**
-   * {@code spindex build ranges} of the golden ranges with {@code --range-ends ends} and {@code
-   * more} options.
-   */
-  private Run buildGoldenRanges(String out, String ends, String... more) throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "build",
-                "ranges",
-                golden("ranges.csv").toString(),
-                "-o",
-                out,
-                "--range-ends",
-                ends));
-    args.addAll(Arrays.asList(more));
-    return spindex(null, args.toArray(new String[0]));
+        spindex(null, "inspect", "--json", "r.spx").out.contains("\"labelStore\":\"whole\""));
+    assertEquals(0, spindex(null, "verify", "f.spx").exit);
+    // The labels of other field counts were rejects.
+    Run byField = spindex(input, "lookup", "f.spx");
+    assertTrue(byField.out.contains("\t대한민국|서울특별시|KT\n"), byField.out);
   }
 
   @Test
@@ -358,7 +282,7 @@ class CliProcessTest {
     assertEquals(0, spindex(null, "build", "ips", "ips.txt").exit);
     Run r = spindex(null, "bench-load", "ips.spx", "--runs", "2", "--source", "ips.txt", "--json");
     assertEquals(0, r.exit, r.err);
-    for (String l : new String[] {"io", "nio", "mmap", "mapped", "text", "memcpy"}) {
+    for (String l : new String[] {"io", "nio", "mapped", "text", "memcpy"}) {
       assertTrue(r.out.contains("{\"loader\":\"" + l + "\",\"runs\":2,"), r.out);
     }
     assertTrue(r.out.contains("\"loader\":\"nio\",\"runs\":2,\"minMs\""), r.out);
@@ -374,7 +298,7 @@ class CliProcessTest {
     assertEquals(0, spindex(null, "build", "ranges", "v6.txt", "-o", "v6.spx").exit);
     Run r = spindex(null, "bench-load", "v6.spx", "--runs", "2", "--source", "v6.txt", "--json");
     assertEquals(0, r.exit, r.err);
-    for (String l : new String[] {"io", "nio", "mmap", "mapped", "text", "memcpy"}) {
+    for (String l : new String[] {"io", "nio", "mapped", "text", "memcpy"}) {
       assertTrue(r.out.contains("{\"loader\":\"" + l + "\",\"runs\":2,"), r.out);
     }
   }

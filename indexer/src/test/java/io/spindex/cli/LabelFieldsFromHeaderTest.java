@@ -116,6 +116,33 @@ class LabelFieldsFromHeaderTest {
     assertTrue(err.contains("dup.csv:1") && err.contains("[city, city]"), err);
   }
 
+  /**
+   * The index stores its labels split by one delimiter: files whose lines are split by another than
+   * the header's are a bad input naming both, not labels stored unsplit.
+   */
+  @Test
+  void filesOfAnotherDelimiterAreABadInputNamingBoth() throws IOException {
+    Path a = write("a.txt", "start|end|country|city\n1.0.0.0|1.0.0.255|AU|Sydney\n");
+    Path b = write("b.csv", "start,end,country,city\n2.0.0.0,2.0.0.255,FR,Paris\n");
+    Path out = dir.resolve("ab.spx");
+    assertEquals(
+        1,
+        spindex(
+            "build",
+            "ranges",
+            a.toString(),
+            b.toString(),
+            "-o",
+            out.toString(),
+            "--label-fields-from-header"));
+    assertTrue(
+        err.contains("b.csv: its lines are split by ','")
+            && err.contains("the label fields of " + a + ":1 by '|'"),
+        err);
+    assertFalse(err.contains("\tat "), err);
+    assertFalse(Files.exists(out));
+  }
+
   @Test
   void bothWaysOfNamingFieldsIsAUsageError() throws IOException {
     Path in = write("geo.csv", "start,end,country\n1.0.0.0,1.0.0.255,AU\n");

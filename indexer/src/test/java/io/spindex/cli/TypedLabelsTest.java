@@ -7,11 +7,14 @@ package io.spindex.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.Spindex;
 import io.spindex.index.IpRanges;
 import io.spindex.index.LabelSchema;
+import io.spindex.index.Section;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -78,10 +81,7 @@ class TypedLabelsTest {
             "--label-delimiter",
             ",",
             "--label-fields",
-            "country,lat:double,asn:bigint,anycast:boolean",
-            // Ranges with their ends, so that the format version is the label sections' own.
-            "--range-ends",
-            "stored"));
+            "country,lat:double,asn:bigint,anycast:boolean"));
     assertTrue(out.matches("(?s).*accepted\\s+3\\n.*"), out);
     assertTrue(out.matches("(?s).*rejected\\s+4\\n.*"), out);
     assertTrue(err.contains("geo.csv:3: not-double:lat: '1.0.1.0,1.0.1.255,CN,abc"), err);
@@ -90,7 +90,7 @@ class TypedLabelsTest {
     assertTrue(err.contains("geo.csv:7: not-boolean:anycast:"), err);
 
     IpRanges r = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
-    assertEquals(4, r.header().version());
+    assertNotNull(r.header().find(Section.LABEL_TYPES));
     LabelSchema s = r.labelSchema();
     assertEquals(List.of("country", "lat", "asn", "anycast"), s.names());
     assertArrayEquals(
@@ -151,7 +151,7 @@ class TypedLabelsTest {
   }
 
   @Test
-  void anUntypedBuildWritesTheOlderFormat() throws IOException {
+  void anUntypedBuildHasNoTypes() throws IOException {
     Path idx = dir.resolve("plain.spx");
     assertEquals(
         0,
@@ -164,11 +164,9 @@ class TypedLabelsTest {
             "--label-delimiter",
             ",",
             "--label-fields",
-            "country,lat,asn,anycast",
-            "--range-ends",
-            "stored"));
+            "country,lat,asn,anycast"));
     IpRanges r = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
-    assertEquals(2, r.header().version(), "dual-stack, no typed section");
+    assertNull(r.header().find(Section.LABEL_TYPES), "no typed section");
     assertTrue(out.matches("(?s).*rejected\\s+1\\n.*"), "only the short line: " + out);
     assertArrayEquals(
         new Object[] {"CN", "abc", "4134", "false"}, r.labelValues(r.labelId(0x01000101)));

@@ -76,4 +76,11 @@ class VersionTest {
         "commit 0123456789abcdef0123456789abcdef01234567-dirty",
         SpindexCli.Version.lines(dirty)[2]);
   }
+
+  /** The format version it names is the one docs/FORMAT.md's title specifies. */
+  @Test
+  void theFormatIsTheOneFormatMdSpecifies() throws IOException {
+    String title = Files.readAllLines(Path.of("..", "docs", "FORMAT.md")).get(0);
+    assertTrue(title.endsWith("format " + SpindexCli.Version.INDEX_FORMAT), title);
+  }
 }

@@ -53,10 +53,9 @@ class EpDiffTest {
     }
     Path index = dir.resolve("day1.spx");
     new ProductIndexBuilder().threads(threads).build(List.of(day1), index);
-    ProductIndex p = Loader.MMAP.load(index).asProducts();
+    ProductIndex p = Loader.NIO.load(index).asProducts();
     Path out = dir.resolve("summary.tsv");
-    var r =
-        LocalEpJobs.diff(day2, index, "mmap", out, dir.resolve("rej.tsv"), TIME, 65536, threads);
+    var r = LocalEpJobs.diff(day2, index, "nio", out, dir.resolve("rej.tsv"), TIME, 65536, threads);
 
     Map<String, RefEp.Product> before = RefEp.products(day1, List.of());
     Map<String, RefEp.Product> after = RefEp.products(day2, List.of());

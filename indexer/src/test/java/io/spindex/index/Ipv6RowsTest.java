@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.OverlapPolicy;
-import io.spindex.builder.RangeEnds;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.Ranges6.Src;
 import java.io.ByteArrayOutputStream;
@@ -23,7 +22,6 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The heap loaders' IPv6 rows ({@link Rows6}) against a {@link TreeMap} over {@link BigInteger}
- * addresses and against the file's columns ({@code mapped}, {@link Loader#heapColumns()}): single
- * and batch lookups, {@code ipv6Row} and the row accessors, on real-shaped ranges with many ranges
- * inside one /64 (ties of the high halves), ranges whose low halves are not a whole /64's, ranges
- * too wide for the bits a row keeps for them, few and many labels, and IPv4-mapped addresses of a
- * dual-stack file.
+ * The IPv6 rows of a range index, on the heap ({@link Tiled6}) and read in place ({@code mapped}),
+ * against a {@link TreeMap} over {@link BigInteger} addresses and against each other: single and
+ * batch lookups, {@code ipv6Row} and the row accessors, on real-shaped ranges with many ranges
+ * inside one /64 (ties of the high halves and of the rows' 32-bit keys), ranges whose low halves
+ * are not a whole /64's, ranges wider than the bits a row keeps for them, few and many labels,
+ * IPv4-mapped addresses of a dual-stack file, and damaged files that only {@code verify} refuses.
  */
 class Ipv6RowsTest {
   private static final BigInteger MAX = Ranges6.MAX;
@@ -49,31 +47,23 @@ class Ipv6RowsTest {
   @TempDir Path dir;
 
   @Test
-  void heapLoadersKeepRowsAndMappedKeepsColumns() throws IOException {
-    for (RangeEnds ends : List.of(RangeEnds.STORED, RangeEnds.TILED)) {
-      Path file = Ranges6.build(dir, List.of(), tiesAndOddRanges(), OverlapPolicy.FAIL, ends);
-      boolean tiled = ends == RangeEnds.TILED;
-      for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
-        IpRanges r = l.load(file).asRanges();
-        // Tiled rows are packed 8 bytes a row (Tiled6); rows with their ends are Rows6.
-        assertEquals(tiled, r.tiled6Rows() != null, l.loaderName());
-        assertEquals(!tiled, r.rows6() != null, l.loaderName());
-      }
-      for (IndexLoader l : List.of(Loader.MAPPED, Loader.mappedUnchecked(), Loader.heapColumns())) {
-        IpRanges r = l.load(file).asRanges();
-        assertNull(r.rows6(), l.loaderName());
-        assertNull(r.tiled6Rows(), l.loaderName());
-      }
+  void heapLoadersCopyTheRowsAndMappedReadsThemInPlace() throws IOException {
+    Path file = Ranges6.build(dir, List.of(), tiesAndOddRanges(), OverlapPolicy.FAIL);
+    for (Loader l : List.of(Loader.IO, Loader.NIO)) {
+      assertNotNull(l.load(file).asRanges().tiled6Rows(), l.loaderName());
+    }
+    for (IndexLoader l : List.of(Loader.MAPPED, Loader.mappedUnchecked())) {
+      assertNull(l.load(file).asRanges().tiled6Rows(), l.loaderName());
     }
   }
 
   /**
-   * Tiled rows whose {@code prefix6} tables put a row into a bucket it does not start in (a file
-   * {@code verify} refuses, the loaders open): the heap loaders keep {@link Rows6}, whose search
-   * takes the tables' candidates as the columns do, so that every loader answers as {@code mapped}.
+   * {@code prefix6} tables that put a row into a bucket it does not start in, or leave a row in no
+   * bucket (files {@code verify} refuses, the loaders open): every loader searches the file's rows
+   * through the file's tables, so that each answers as {@code mapped} does.
    */
   @Test
-  void tiledRowsOutsideTheirBucketKeepRows6() throws IOException {
+  void damagedTablesGiveEveryLoaderTheSameAnswers() throws IOException {
     List<Src> ranges = new ArrayList<>();
     for (int i = 0; i < 2000; i++) {
       BigInteger s = v6("2a02::").add(BigInteger.valueOf(i).shiftLeft(90));
@@ -85,8 +75,7 @@ class Ipv6RowsTest {
       BigInteger s = v6("2a02:ffff:ffff:fff0::").add(BigInteger.valueOf(k).shiftLeft(64));
       ranges.add(new Src(s, s.add(LOW64), "top" + k));
     }
-    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.TILED);
-    assertNotNull(Loader.NIO.load(file).asRanges().tiled6Rows());
+    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL);
     IndexHeader h = Loader.readHeader(file);
     byte[] good = Files.readAllBytes(file);
     Prefix6 t = Loader.NIO.load(file).asRanges().starts6().tables();
@@ -94,46 +83,29 @@ class Ipv6RowsTest {
     int q = 9;
     int first = t.element(root + Prefix6.HEAD_INTS + q);
     assertTrue(first > 0, "bucket 9 is a row, not a table");
-    // Bucket 9's rows now begin with the last row of bucket 8.
-    Files.write(file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + q, first - 1));
-    assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
-    IpRanges columns = Loader.MAPPED.load(file).asRanges();
     List<long[]> keys = new ArrayList<>();
-    for (int row = 0; row < columns.ipv6Size(); row++) {
-      long hi = columns.ipv6StartHi(row);
-      long lo = columns.ipv6StartLo(row);
+    IpRanges intact = Loader.MAPPED.load(file).asRanges();
+    for (int row = 0; row < intact.ipv6Size(); row++) {
+      long hi = intact.ipv6StartHi(row);
+      long lo = intact.ipv6StartLo(row);
       for (long d : new long[] {-1, 0, 1, 1L << 40}) {
         keys.add(new long[] {hi, lo + d});
         keys.add(new long[] {hi + d, lo});
       }
     }
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
-      IpRanges r = l.load(file).asRanges();
-      assertNull(r.tiled6Rows(), l.loaderName());
-      assertNotNull(r.rows6(), l.loaderName());
-      sameAnswers(columns, r, keys, l.loaderName());
+    // Bucket 9's rows begin with the last row of bucket 8; then, the table's last row one less:
+    // the block's last row is in no bucket's rows.
+    for (byte[] damaged :
+        List.of(
+            BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + q, first - 1),
+            BadFixtures.setInt(good, h, Section.PREFIX6, root + 2, t.element(root + 2) - 1))) {
+      Files.write(file, damaged);
+      assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
+      IpRanges mapped = Loader.MAPPED.load(file).asRanges();
+      for (Loader l : List.of(Loader.IO, Loader.NIO)) {
+        sameAnswers(mapped, l.load(file).asRanges(), keys, l.loaderName());
+      }
     }
-
-    // The table's last row one less: the block's last row is in no bucket's rows, and a key at or
-    // after its start finds the row before it, in the columns. Every bucket's rows still start
-    // inside it, so the rows are packed, but searched through the file's tables, not the heap's
-    // own (whose search would find the true floor), so that they answer as the columns do.
-    Files.write(
-        file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 2, t.element(root + 2) - 1));
-    assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
-    IpRanges damaged = Loader.MAPPED.load(file).asRanges();
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
-      IpRanges r = l.load(file).asRanges();
-      assertNotNull(r.tiled6Rows(), l.loaderName());
-      sameAnswers(damaged, r, keys, l.loaderName());
-    }
-    // The damage shows: some key the columns answer otherwise than before.
-    Path intact = dir.resolve("intact.spx");
-    Files.write(intact, good);
-    IpRanges before = Loader.MAPPED.load(intact).asRanges();
-    assertTrue(
-        keys.stream().anyMatch(k -> before.labelId(k[0], k[1]) != damaged.labelId(k[0], k[1])),
-        "the damaged tables change an answer");
   }
 
   private static void sameAnswers(IpRanges want, IpRanges r, List<long[]> keys, String loader) {
@@ -144,41 +116,48 @@ class Ipv6RowsTest {
   }
 
   /**
-   * A file whose IPv6 starts are out of order opens (only {@code verify} refuses it): the heap
-   * loaders keep its columns, so that every loader answers as {@code mapped} does.
+   * A file whose IPv6 starts are out of order opens (only {@code verify} refuses it), and every
+   * loader answers as {@code mapped} does.
    */
   @Test
-  void startsOutOfOrderKeepTheColumns() throws Exception {
-    Path file = Paths.get(Ipv6RowsTest.class.getResource("/bad/v6-unsorted-starts.spx").toURI());
-    IpRanges columns = Loader.MAPPED.load(file).asRanges();
-    int n = columns.ipv6Size();
-    assertTrue(n > 2);
-    for (Loader l : List.of(Loader.IO, Loader.NIO, Loader.MMAP)) {
+  void startsOutOfOrderGiveEveryLoaderTheSameAnswers() throws Exception {
+    Path file = Ranges6.build(dir, List.of(), tiesAndOddRanges(), OverlapPolicy.FAIL);
+    IndexHeader h = Loader.readHeader(file);
+    IpRanges intact = Loader.MAPPED.load(file).asRanges();
+    long last = intact.ipv6StartHi(intact.ipv6Size() - 1);
+    // The first row's start high half made the last row's.
+    Files.write(
+        file,
+        BadFixtures.setLong(
+            Files.readAllBytes(file), h, Section.RANGE6_STARTS_HI, 0, Keys128.flip(last)));
+    assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
+    IpRanges mapped = Loader.MAPPED.load(file).asRanges();
+    int n = mapped.ipv6Size();
+    for (Loader l : List.of(Loader.IO, Loader.NIO)) {
       IpRanges r = l.load(file).asRanges();
-      assertNull(r.rows6(), l.loaderName());
       for (int row = 0; row < n; row++) {
         for (long d : new long[] {-1, 0, 1}) {
-          long hi = columns.ipv6StartHi(row);
-          long lo = columns.ipv6StartLo(row) + d;
-          assertEquals(columns.labelId(hi, lo), r.labelId(hi, lo), l.loaderName());
+          long hi = mapped.ipv6StartHi(row);
+          long lo = mapped.ipv6StartLo(row) + d;
+          assertEquals(mapped.labelId(hi, lo), r.labelId(hi, lo), l.loaderName());
         }
       }
     }
   }
 
-  /** Few labels: wide ranges still fit in a row; only other low halves go to the odd list. */
+  /** Few labels; the starts inside one /64 go to the heap rows' list of other low halves. */
   @Test
   void tiesAndOtherLowHalvesWithFewLabels() throws IOException {
     List<Src> ranges = tiesAndOddRanges();
     Path file = build(ranges, List.of());
-    Rows6 rows = Loader.NIO.load(file).asRanges().rows6();
+    Tiled6 rows = Loader.NIO.load(file).asRanges().tiled6Rows();
     assertTrue(rows.oddCount() > 1000, "the ranges inside one /64 are odd: " + rows.oddCount());
     check(file, ranges, List.of(), 1);
   }
 
   /**
-   * Real-shaped ranges with a label each (17-bit label ids): ranges wider than 2^46 /64s go to the
-   * odd list too.
+   * Real-shaped ranges with a label each (17-bit label ids), and ranges wider than 2^46 /64s: the
+   * heap rows' bytes, and how few rows need their full start.
    */
   @Test
   void realShapedRangesWithManyLabels() throws IOException {
@@ -199,48 +178,17 @@ class Ipv6RowsTest {
     ranges.add(new Src(v6("5000::"), v6("5000:7fff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/17"));
     ranges.add(new Src(v6("6000::"), v6("600f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "a-/12"));
     ranges.add(new Src(v6("8000::"), MAX, "upper-half"));
-    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.STORED);
-    IpRanges r = Loader.NIO.load(file).asRanges();
-    Rows6 rows = r.rows6();
-    assertTrue(rows.oddCount() >= 3, "wide ranges are odd: " + rows.oddCount());
-    assertTrue(rows.oddCount() < ranges.size() / 10, "most rows are usual: " + rows.oddCount());
-    // 16 bytes a row and 24 more an odd one, where the file's columns take 36 a range.
-    assertEquals(16L * r.ipv6Size() + 24L * rows.oddCount(), rows.bytes());
-    assertTrue(rows.bytes() < 36L * r.ipv6Size() / 2, "bytes " + rows.bytes());
-    // Tiled: 8 bytes a row (a range or a gap) packed, 8 its start's high half, 12 bytes a 64 rows
-    // for the rank of the low halves other than 0 and 8 for each of those (none here), and the
-    // walk: 8 bytes a /16 block and 8 a bucket.
-    Path tiledFile = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL, RangeEnds.TILED);
-    IpRanges t = Loader.NIO.load(tiledFile).asRanges();
+    Path file = Ranges6.build(dir, List.of(), ranges, OverlapPolicy.FAIL);
+    // 8 bytes a row (a range or a gap) packed, 8 its start's high half, 12 bytes a 64 rows for the
+    // rank of the low halves other than 0 and 8 for each of those (none here), and the walk of
+    // the file's tables: 8 bytes a /16 block and 8 a bucket.
+    IpRanges t = Loader.NIO.load(file).asRanges();
     Tiled6 packed = t.tiled6Rows();
     assertEquals(0, packed.oddCount());
-    // The walk is of the heap's own tables (the file's are exact): wider buckets, fewer of them.
-    long fileBuckets = buckets(t.starts6().tables());
     int n = t.ipv6Size();
-    long[] flipped = new long[n];
-    int[] prefix = new int[Prefix6.MAP_INTS + 1];
-    for (int row = 0; row < n; row++) {
-      flipped[row] = Keys128.flip(t.ipv6StartHi(row));
-    }
-    for (int p = 0; p <= Prefix6.MAP_INTS; p++) {
-      prefix[p] = t.starts6().prefixTable().get(p);
-    }
-    long buckets =
-        buckets(
-            new Prefix6(
-                IntColumn.of(
-                    Prefix6.build(
-                        flipped,
-                        prefix,
-                        Tiled6.LEAF_ROWS,
-                        Tiled6.BUCKET_ROWS,
-                        Tiled6.MAX_STRIDE,
-                        Long.MAX_VALUE))));
-    assertTrue(buckets < fileBuckets / 2, buckets + " buckets against the file's " + fileBuckets);
+    long buckets = buckets(t.starts6().tables());
     assertEquals(
         16L * n + 12L * (n / 64 + 1) + 8L * Prefix6.MAP_INTS + 8L * buckets, packed.bytes());
-    // The heap's buckets are wide (32 rows), so its 32-bit keys start higher in the address than
-    // the file's tables' would: a few more rows need their full start.
     assertTrue(
         packed.inexactCount() < t.ipv6Size() / 30,
         "a row's 32 bits tell its start: " + packed.inexactCount() + " of " + t.ipv6Size());
@@ -307,20 +255,9 @@ class Ipv6RowsTest {
   /**
    * Every loader, single and batch lookups and {@code ipv6Row}, against the reference: every start
    * and end and the addresses beside them, random addresses in the ranges and in the whole space;
-   * and the heap loaders' row accessors equal to {@code mapped}'s for every row.
+   * and every loader's row accessors equal to {@code mapped}'s for every row.
    */
   private void check(Path file, List<Src> ranges, List<String> v4, long seed) throws IOException {
-    checkFile(file, ranges, v4, seed);
-    // And the same ranges stored with their ends and without them (tiled, format version 6).
-    for (RangeEnds e : List.of(RangeEnds.STORED, RangeEnds.TILED)) {
-      Path other = Ranges6.build(dir, v4, ranges, OverlapPolicy.FAIL, e);
-      assertEquals(e == RangeEnds.TILED, Loader.MAPPED.load(other).asRanges().ipv6Tiled());
-      checkFile(other, ranges, v4, seed);
-    }
-  }
-
-  private void checkFile(Path file, List<Src> ranges, List<String> v4, long seed)
-      throws IOException {
     IndexVerifier.verify(file);
     TreeMap<BigInteger, Src> starts = new TreeMap<>();
     for (Src s : ranges) {
@@ -355,14 +292,9 @@ class Ipv6RowsTest {
       Map.Entry<BigInteger, Src> f = starts.floorEntry(a);
       want[i] = f != null && f.getValue().end.compareTo(a) >= 0 ? f.getValue().label : null;
     }
-    List<IndexLoader> loaders = new ArrayList<>(Loaders.all());
-    loaders.add(Loader.heapColumns());
     IpRanges columns = Loader.MAPPED.load(file).asRanges();
-    for (IndexLoader l : loaders) {
+    for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(file).asRanges();
-      if (l == Loader.IO || l == Loader.NIO || l == Loader.MMAP) {
-        assertEquals(columns.ipv6Tiled(), r.tiled6Rows() != null, l.loaderName());
-      }
       assertEquals(ranges.size(), r.ipv6RangeCount());
       assertEquals(v4.size(), r.rangeCount());
       int[] batch = new int[n];

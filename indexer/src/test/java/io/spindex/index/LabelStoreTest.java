@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.LabelStore;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Labels stored by field ({@code label_value_ids} and the fields' values, format version 7) against
- * the labels of the source lines and against the same index with its labels whole: every loader
- * gives every label's bytes as the source had them (quoted fields with the delimiter inside, empty
- * fields, UTF-8, a field of over 65,536 values whose ids take 3 bytes); which store {@code auto}
- * picks; and what the loaders and {@code verify} refuse.
+ * Labels stored by field ({@code label_value_ids} and the fields' values) against the labels of the
+ * source lines and against the same ranges built without declared fields (their labels whole):
+ * every loader gives every label's bytes as the source had them (quoted fields with the delimiter
+ * inside, empty fields, UTF-8, a field of over 65,536 values whose ids take 3 bytes); which builds
+ * store them so; and what the loaders and {@code verify} refuse.
  */
 class LabelStoreTest {
   @TempDir Path dir;
@@ -60,7 +59,8 @@ class LabelStoreTest {
     return out;
   }
 
-  private Path build(List<String> labels, LabelStore store, String name) throws IOException {
+  /** The ranges of {@code labels}, with the label fields {@link #FIELDS} or none. */
+  private Path build(List<String> labels, boolean fields, String name) throws IOException {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < labels.size(); i++) {
       int start = 0x0100_0000 + 256 * i;
@@ -74,21 +74,20 @@ class LabelStoreTest {
     Path in = dir.resolve(name + ".txt");
     Files.write(in, text.toString().getBytes(StandardCharsets.UTF_8));
     Path out = dir.resolve(name);
-    new IpRangeBuilder()
-        .createdMillis(0)
-        .labelFields(FIELDS, "|")
-        .labelStore(store)
-        .build(List.of(in), out);
+    IpRangeBuilder b = new IpRangeBuilder().createdMillis(0);
+    if (fields) {
+      b.labelFields(FIELDS, "|");
+    }
+    b.build(List.of(in), out);
     return out;
   }
 
   @Test
   void everyLoaderReadsEachLabelAsTheSourceHadIt() throws IOException {
     List<String> labels = labels(70_000);
-    Path byField = build(labels, LabelStore.FIELDS, "fields.spx");
-    Path whole = build(labels, LabelStore.WHOLE, "whole.spx");
+    Path byField = build(labels, true, "fields.spx");
+    Path whole = build(labels, false, "whole.spx");
     IndexHeader h = Loader.readHeader(byField);
-    assertEquals(7, h.version());
     assertNotNull(h.find(Section.LABEL_VALUE_IDS));
     assertNull(h.find(Section.LABEL_BYTES));
     // Field by field: 5 countries and 6 cities (1 byte each), the latitudes (1 byte), 70,000
@@ -99,6 +98,7 @@ class LabelStoreTest {
     IndexVerifier.verify(byField);
 
     IpRanges reference = Loader.NIO.load(whole).asRanges();
+    LabelSchema schema = Loader.NIO.load(byField).asRanges().labelSchema();
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(byField).asRanges();
       assertEquals(labels.size(), r.labelCount(), l.loaderName());
@@ -108,38 +108,26 @@ class LabelStoreTest {
         String where = l.loaderName() + " range " + i;
         assertArrayEquals(labels.get(i).getBytes(StandardCharsets.UTF_8), r.labelBytes(id), where);
         assertEquals(reference.labelId(address), id, where);
-        assertArrayEquals(reference.labelValues(id), r.labelValues(id), where);
+        assertArrayEquals(schema.values(labels.get(i)), r.labelValues(id), where);
       }
     }
   }
 
   @Test
-  void autoStoresByFieldOnlyWhenThatIsSmaller() throws IOException {
-    // Few labels: the by-field sections' own padding outweighs what they save.
-    List<String> few = labels(3);
-    Path small = build(few, LabelStore.AUTO, "few.spx");
-    assertNull(Loader.readHeader(small).find(Section.LABEL_VALUE_IDS));
-    // Long values shared by many labels: by field.
-    List<String> many = new ArrayList<>();
-    for (int i = 0; i < 2_000; i++) {
-      many.add("Country number " + (i % 7) + "|City of somewhere " + (i % 13) + "|1.5|" + i);
-    }
-    Path shared = build(many, LabelStore.AUTO, "shared.spx");
-    assertNotNull(Loader.readHeader(shared).find(Section.LABEL_VALUE_IDS));
-    assertTrue(
-        Files.size(shared) < Files.size(build(many, LabelStore.WHOLE, "shared-whole.spx")),
-        "auto's file is the smaller one");
-    // Without declared fields the labels stay whole, whatever the option says.
-    Path in = dir.resolve("plain.txt");
-    Files.write(in, "1.0.0.0\t1.0.0.255\tKR|서울\n".getBytes(StandardCharsets.UTF_8));
-    Path plain = dir.resolve("plain.spx");
-    new IpRangeBuilder().labelStore(LabelStore.FIELDS).build(List.of(in), plain);
+  void byFieldWheneverTheBuildDeclaresFields() throws IOException {
+    // Few labels, whose by-field sections take more room than the labels whole: by field still.
+    Path small = build(labels(3), true, "few.spx");
+    assertNotNull(Loader.readHeader(small).find(Section.LABEL_VALUE_IDS));
+    assertNull(Loader.readHeader(small).find(Section.LABEL_BYTES));
+    // Without declared fields the labels are whole.
+    Path plain = build(labels(3), false, "plain.spx");
     assertNull(Loader.readHeader(plain).find(Section.LABEL_VALUE_IDS));
+    assertNotNull(Loader.readHeader(plain).find(Section.LABEL_BYTES));
   }
 
   @Test
   void damagedValueIdsAndOffsetsAreRefused() throws IOException {
-    Path good = build(labels(300), LabelStore.FIELDS, "good.spx");
+    Path good = build(labels(300), true, "good.spx");
     byte[] b = Files.readAllBytes(good);
     IndexHeader h = Loader.readHeader(good);
     SectionEntry ids = h.find(Section.LABEL_VALUE_IDS);
@@ -190,11 +178,11 @@ class LabelStoreTest {
             file, counts.offset()));
   }
 
-  /** The labels of both stores split into the same values: the split of {@link LabelSchema}. */
+  /** The labels by field split into the values of {@link LabelSchema}'s split. */
   @Test
   void typedValuesAgreeWithTheSchemasSplit() throws IOException {
     List<String> labels = labels(50);
-    IpRanges r = Loader.NIO.load(build(labels, LabelStore.FIELDS, "typed.spx")).asRanges();
+    IpRanges r = Loader.NIO.load(build(labels, true, "typed.spx")).asRanges();
     LabelSchema schema = r.labelSchema();
     for (int i = 0; i < labels.size(); i++) {
       int id = r.labelId(0x0100_0000 + 256 * i);

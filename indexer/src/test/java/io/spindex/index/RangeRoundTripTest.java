@@ -66,39 +66,36 @@ class RangeRoundTripTest {
     Collections.shuffle(lines, new java.util.Random(seed));
     Path src = dir.resolve("ranges.txt");
     Files.write(src, lines, StandardCharsets.UTF_8);
-    for (boolean prefix : new boolean[] {true, false}) {
-      Path idx = dir.resolve("r-" + prefix + ".spx");
-      new IpRangeBuilder().prefixTable(prefix).build(List.of(src), idx);
-      List<IndexLoader> loaders = Loaders.all();
-      loaders.add(TextLoader.ranges(new IpRangeBuilder()));
-      for (IndexLoader l : loaders) {
-        IpRanges r = l.load(l.loaderName().equals("text") ? src : idx).asRanges();
-        String ctx = "seed " + seed + ", loader " + l.loaderName() + ", prefix " + prefix;
-        assertEquals(reference.asMapOfRanges().size(), r.rangeCount(), ctx);
-        List<Integer> probes = new ArrayList<>();
-        for (Map.Entry<Range<Long>, String> e : reference.asMapOfRanges().entrySet()) {
-          long s = e.getKey().lowerEndpoint();
-          long t = e.getKey().upperEndpoint();
-          Collections.addAll(
-              probes, (int) s, (int) s - 1, (int) t, (int) t + 1, (int) ((s + t) / 2));
-        }
-        for (int i = 0; i < 20_000; i++) {
-          probes.add(rnd.nextInt());
-        }
-        Collections.addAll(probes, 0, -1);
-        int[] in = probes.stream().mapToInt(Integer::intValue).toArray();
-        int[] ids = new int[in.length];
-        int hits = r.labelIds(in, in.length, ids);
-        int expectedHits = 0;
-        for (int i = 0; i < in.length; i++) {
-          String expected = reference.get(Integer.toUnsignedLong(in[i]));
-          expectedHits += expected == null ? 0 : 1;
-          String got = ids[i] == IpRanges.NONE ? null : r.labelText(ids[i]);
-          assertEquals(expected, got, ctx + ", probe " + Ipv4Text.format(in[i]));
-          assertEquals(expected, r.label(in[i]), ctx);
-        }
-        assertEquals(expectedHits, hits, ctx);
+    Path idx = dir.resolve("r.spx");
+    new IpRangeBuilder().build(List.of(src), idx);
+    List<IndexLoader> loaders = Loaders.all();
+    loaders.add(TextLoader.ranges(new IpRangeBuilder()));
+    for (IndexLoader l : loaders) {
+      IpRanges r = l.load(l.loaderName().equals("text") ? src : idx).asRanges();
+      String ctx = "seed " + seed + ", loader " + l.loaderName();
+      assertEquals(reference.asMapOfRanges().size(), r.rangeCount(), ctx);
+      List<Integer> probes = new ArrayList<>();
+      for (Map.Entry<Range<Long>, String> e : reference.asMapOfRanges().entrySet()) {
+        long s = e.getKey().lowerEndpoint();
+        long t = e.getKey().upperEndpoint();
+        Collections.addAll(probes, (int) s, (int) s - 1, (int) t, (int) t + 1, (int) ((s + t) / 2));
       }
+      for (int i = 0; i < 20_000; i++) {
+        probes.add(rnd.nextInt());
+      }
+      Collections.addAll(probes, 0, -1);
+      int[] in = probes.stream().mapToInt(Integer::intValue).toArray();
+      int[] ids = new int[in.length];
+      int hits = r.labelIds(in, in.length, ids);
+      int expectedHits = 0;
+      for (int i = 0; i < in.length; i++) {
+        String expected = reference.get(Integer.toUnsignedLong(in[i]));
+        expectedHits += expected == null ? 0 : 1;
+        String got = ids[i] == IpRanges.NONE ? null : r.labelText(ids[i]);
+        assertEquals(expected, got, ctx + ", probe " + Ipv4Text.format(in[i]));
+        assertEquals(expected, r.label(in[i]), ctx);
+      }
+      assertEquals(expectedHits, hits, ctx);
     }
   }
 
@@ -138,7 +135,7 @@ class RangeRoundTripTest {
     Path src = dir.resolve(name + ".txt");
     Files.write(src, List.of("1.0.0.0|1.0.0.255|a", "2.0.0.0|2.0.0.9|b"), StandardCharsets.UTF_8);
     Path idx = dir.resolve(name + ".spx");
-    new IpRangeBuilder().prefixTable(true).build(List.of(src), idx);
+    new IpRangeBuilder().build(List.of(src), idx);
     return idx;
   }
 

@@ -8,7 +8,6 @@ package io.spindex.index;
 import com.google.common.net.InetAddresses;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.OverlapPolicy;
-import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -49,26 +48,16 @@ final class Ranges6 {
    */
   static Path build(Path dir, List<String> before, List<Src> ranges, OverlapPolicy policy)
       throws IOException {
-    return build(dir, before, ranges, policy, RangeEnds.AUTO);
-  }
-
-  /**
-   * As {@link #build}, the ranges stored with their ends, without them, or as the builder picks.
-   */
-  static Path build(
-      Path dir, List<String> before, List<Src> ranges, OverlapPolicy policy, RangeEnds ends)
-      throws IOException {
     List<String> lines = new ArrayList<>(before);
     for (Src s : ranges) {
       lines.add(text(s.start) + "|" + text(s.end) + "|" + s.label);
     }
     Path in = dir.resolve("ranges.txt");
     Files.write(in, lines, StandardCharsets.UTF_8);
-    Path out = dir.resolve("ranges-" + ends + ".spx");
+    Path out = dir.resolve("ranges.spx");
     new IpRangeBuilder()
         .delimiter('|')
         .onOverlap(policy)
-        .rangeEnds(ends)
         .ipv6Tables(100)
         .createdMillis(0)
         .build(List.of(in), out);

@@ -12,7 +12,6 @@ import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import com.google.common.net.InetAddresses;
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.RangeEnds;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import java.io.IOException;
@@ -38,8 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * their /24), every range's ends and their neighbours, and both ends of the space; two ranges
  * touching 0 and 2^32 - 1 are added. Each shape is built three ways: with the builder's /24
  * sub-tables as they come (few or none at this size), with one for every non-empty /16 block, and
- * with none, each with the ranges' ends stored and without them (tiled); {@code verify} accepts
- * each file.
+ * with none; {@code verify} accepts each file.
  */
 class ShapedLookupTest {
   @TempDir Path dir;
@@ -53,16 +51,12 @@ class ShapedLookupTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(RangeGenerator.Shape.values())
-        .flatMap(s -> Stream.of(Tables.values()).map(t -> Arguments.of(s, t)))
-        .flatMap(
-            a ->
-                Stream.of(RangeEnds.STORED, RangeEnds.TILED)
-                    .map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
+        .flatMap(s -> Stream.of(Tables.values()).map(t -> Arguments.of(s, t)));
   }
 
-  @ParameterizedTest(name = "{0}, sub-tables {1}, ends {2}")
+  @ParameterizedTest(name = "{0}, sub-tables {1}")
   @MethodSource("cases")
-  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape, Tables tables, RangeEnds ends)
+  void singleAndBatchAgreeWithRangeMap(RangeGenerator.Shape shape, Tables tables)
       throws IOException {
     Path text = dir.resolve("ranges.txt");
     try (OutputStream o = Files.newOutputStream(text)) {
@@ -81,7 +75,7 @@ class ShapedLookupTest {
       reference.put(Range.closed(address(f[0]), address(f[1])), f[2]);
     }
     Path idx = dir.resolve("ranges.spx");
-    IpRangeBuilder builder = new IpRangeBuilder().delimiter('|').rangeEnds(ends);
+    IpRangeBuilder builder = new IpRangeBuilder().delimiter('|');
     if (tables == Tables.EVERY_BLOCK) {
       builder.subTables(0, 1000);
     } else if (tables == Tables.NONE) {
@@ -95,8 +89,7 @@ class ShapedLookupTest {
     IndexVerifier.verify(idx);
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(idx).asRanges();
-      String ctx = shape + ", sub-tables " + tables + ", " + ends + ", loader " + l.loaderName();
-      assertEquals(ends == RangeEnds.TILED, r.tiled(), ctx);
+      String ctx = shape + ", sub-tables " + tables + ", loader " + l.loaderName();
       assertEquals(reference.asMapOfRanges().size(), r.rangeCount(), ctx);
       List<Integer> probes = new ArrayList<>();
       for (Map.Entry<Range<Long>, String> e : reference.asMapOfRanges().entrySet()) {

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.RangeEnds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,18 +22,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The /24 sub-tables ({@code prefix24}): which blocks get one, the format version they bring, and
- * the corrupt-file cases of the section (the bad-fixture matrix for this section, made here rather
- * than committed: every such file carries the 256 KiB prefix table). The lookups through the
- * sub-tables are checked against a reference in {@code ShapedLookupTest}.
+ * The /24 sub-tables ({@code prefix24}): which blocks get one, and the corrupt-file cases of the
+ * section (the bad-fixture matrix for this section, made here rather than committed: every such
+ * file carries the 256 KiB prefix table). The lookups through the sub-tables are checked against a
+ * reference in {@code ShapedLookupTest}.
  */
 class SubTablesTest {
   @TempDir Path dir;
   private Path text;
 
   /**
-   * Block 10.1 holds 300 ranges of 100 addresses (dense); block 10.2 holds 20; two more ranges lie
-   * elsewhere.
+   * Block 10.1 holds 300 ranges of 100 addresses, each with a gap after it (dense: 600 rows); block
+   * 10.2 holds 20 touching ones; two more ranges lie elsewhere.
    */
   @BeforeEach
   void ranges() throws IOException {
@@ -55,8 +54,7 @@ class SubTablesTest {
 
   private Path build(IpRangeBuilder b) throws IOException {
     Path out = dir.resolve("ranges.spx");
-    // Ranges with their ends: the row counts below are the ranges'.
-    b.delimiter('|').createdMillis(0).rangeEnds(RangeEnds.STORED).build(List.of(text), out);
+    b.delimiter('|').createdMillis(0).build(List.of(text), out);
     return out;
   }
 
@@ -65,11 +63,10 @@ class SubTablesTest {
     // Defaults: 322 ranges are far too few to pay for the 128 KiB block map.
     Path plain = build(new IpRangeBuilder());
     assertNull(Loader.readHeader(plain).find(Section.PREFIX24));
-    assertEquals(1, Loader.readHeader(plain).version(), "no new section, no new version");
 
+    // Blocks of more than 64 ranges, counted in rows: 64 times the file's rows a range.
     Path dense = build(new IpRangeBuilder().subTables(64, 1000));
     IndexHeader h = Loader.readHeader(dense);
-    assertEquals(3, h.version(), "a file with prefix24 is format version 3");
     IpRanges r = Loader.NIO.load(dense).asRanges();
     SubTables sub = r.subTables();
     assertEquals(1, sub.tables(), "only block 10.1 has more than 64 rows");
@@ -77,12 +74,13 @@ class SubTablesTest {
     int block = 10 << 8 | 1;
     assertEquals(1, sub.mapEntry(block));
     assertEquals(0, sub.mapEntry(10 << 8 | 2));
-    // /24 q of block 10.1 starts at address q * 256 of the block; range i starts at i * 200.
+    // /24 q of block 10.1 starts at address q * 256 of the block; range i starts at i * 200,
+    // the gap after it at i * 200 + 100.
     int table = sub.of(block);
     for (int q = 0; q < 256; q++) {
       int before = 0;
-      while (before < 300 && before * 200 < q * 256) {
-        before++;
+      for (int i = 0; i < 300; i++) {
+        before += (i * 200 < q * 256 ? 1 : 0) + (i * 200 + 100 < q * 256 ? 1 : 0);
       }
       assertEquals(before, sub.before(table, q), "/24 " + q);
     }
@@ -90,19 +88,17 @@ class SubTablesTest {
 
     Path both = build(new IpRangeBuilder().subTables(10, 1000));
     assertEquals(2, Loader.NIO.load(both).asRanges().subTables().tables());
-    Path noPrefix = build(new IpRangeBuilder().subTables(0, 1000).prefixTable(false));
-    assertNull(Loader.readHeader(noPrefix).find(Section.PREFIX24), "sub-tables need prefix16");
   }
 
   @Test
   void aWrongEntryIsFoundByVerify() throws IOException {
     Path dense = build(new IpRangeBuilder().subTables(64, 1000));
     IndexHeader h = Loader.readHeader(dense);
-    // Element MAP_INTS + 3 holds entries 6 and 7 of the first sub-table: 8 and 9 rows before
-    // 10.1.6.0 and 10.1.7.0; make entry 6 say 7 (still within the block: every loader opens it).
+    // Element MAP_INTS + 3 holds entries 6 and 7 of the first sub-table: 16 and 18 rows before
+    // 10.1.6.0 and 10.1.7.0; make entry 6 say 15 (still within the block: every loader opens it).
     byte[] bad =
         BadFixtures.setInt(
-            Files.readAllBytes(dense), h, Section.PREFIX24, SubTables.MAP_INTS + 3, 9 << 16 | 7);
+            Files.readAllBytes(dense), h, Section.PREFIX24, SubTables.MAP_INTS + 3, 18 << 16 | 15);
     Files.write(dense, bad);
     for (IndexLoader l : Loaders.all()) {
       assertNotNull(l.load(dense));
@@ -114,7 +110,7 @@ class SubTablesTest {
         dense
             + ": section 'prefix24' at offset "
             + at
-            + ": expected block 2561, /24 6: 8 rows before 10.1.6.0, found 7",
+            + ": expected block 2561, /24 6: 16 rows before 10.1.6.0, found 15",
         e.getMessage());
   }
 
@@ -135,16 +131,16 @@ class SubTablesTest {
             + (section + 2L * block)
             + ": expected block 2561: 0 or a sub-table number in [1, 1], found 2");
 
-    // A sub-table entry beyond the block's 300 rows.
+    // A sub-table entry beyond the block's 600 rows.
     Files.write(
         dense,
-        BadFixtures.setInt(good, h, Section.PREFIX24, SubTables.MAP_INTS + 127, 301 << 16 | 299));
+        BadFixtures.setInt(good, h, Section.PREFIX24, SubTables.MAP_INTS + 127, 601 << 16 | 600));
     Loaders.rejectedAtOpen(
         dense,
         dense
             + ": section 'prefix24' at offset "
             + (section + 4L * SubTables.MAP_INTS + 2 * 255)
-            + ": expected block 2561, /24 255: at most the block's 300 rows, found 301");
+            + ": expected block 2561, /24 255: at most the block's 600 rows, found 601");
 
     // A section of the wrong length: one sub-table element short.
     int entry = h.sections().indexOf(h.find(Section.PREFIX24));
@@ -156,18 +152,8 @@ class SubTablesTest {
         dense
             + ": section 'prefix24' at offset "
             + section
-            + ": expected 32768 + k x 128 elements (0 < k < 65536), beside a 'prefix16' section,"
-            + " found 32895 elements",
-        e.getMessage());
-
-    // The section in a file that claims format version 2, which has no section 22.
-    Files.write(dense, BadFixtures.put16(good, Layout.OFF_VERSION, 2, true));
-    e = assertThrows(CorruptIndexException.class, () -> Loader.NIO.load(dense));
-    assertEquals(
-        dense
-            + ": directory at offset "
-            + (Layout.HEADER_BYTES + Layout.DIR_ENTRY_BYTES * entry)
-            + ": expected a known, not yet listed section id (1..21), found 22",
+            + ": expected 32768 + k x 128 elements (0 < k < 65536), found 32895 elements"
+            + " (131580 bytes)",
         e.getMessage());
   }
 

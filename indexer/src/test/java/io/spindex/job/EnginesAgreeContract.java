@@ -165,14 +165,7 @@ public abstract class EnginesAgreeContract {
   @Test
   public void loaderCompare() throws Exception {
     String[] args = {
-      "--index",
-      fx.ranges.toString(),
-      "--loaders",
-      "nio,io,mmap,mapped",
-      "--rounds",
-      "2",
-      "--tasks",
-      "3"
+      "--index", fx.ranges.toString(), "--loaders", "nio,io,mapped", "--rounds", "2", "--tasks", "3"
     };
     LocalLineJobs.LoaderCompareRun want =
         LocalLineJobs.loaderCompare(with(args, dir.resolve("lc-unused")));

@@ -119,7 +119,7 @@ class LocalLineJobsTest {
         LocalEpJobs.diff(
             day2,
             index,
-            "mmap",
+            "nio",
             cli,
             dir.resolve("diff/cli.rej"),
             time,

@@ -7,13 +7,16 @@ package io.spindex.lookup;
 
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
+import io.spindex.index.PackedRows;
 import io.spindex.index.Section;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,36 +41,7 @@ public final class TestIndexes {
 
   /** {@code ranges[i] = {start, end}} unsigned, sorted and disjoint; one label each. */
   public static void writeRanges(Path file, long[][] ranges, String[] labels) throws IOException {
-    int n = ranges.length;
-    int[] starts = new int[n];
-    int[] ends = new int[n];
-    int[] ids = new int[n];
-    long[] startsUnsigned = new long[n];
-    Map<String, Integer> dict = new LinkedHashMap<>();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int[] offsets = new int[n + 1];
-    for (int i = 0; i < n; i++) {
-      starts[i] = (int) ranges[i][0] ^ 0x80000000;
-      ends[i] = (int) ranges[i][1] ^ 0x80000000;
-      startsUnsigned[i] = ranges[i][0];
-      Integer id = dict.get(labels[i]);
-      if (id == null) {
-        id = dict.size();
-        dict.put(labels[i], id);
-        byte[] b = labels[i].getBytes(StandardCharsets.UTF_8);
-        bytes.write(b, 0, b.length);
-        offsets[id + 1] = bytes.size();
-      }
-      ids[i] = id;
-    }
-    byte[] labelBytes = bytes.toByteArray();
-    new IndexWriter(IndexKind.IPV4_RANGES, n, new byte[32])
-        .ints(Section.RANGE_STARTS, starts, n)
-        .ints(Section.RANGE_ENDS, ends, n)
-        .ints(Section.RANGE_LABELS, ids, n)
-        .ints(Section.LABEL_OFFSETS, offsets, dict.size() + 1)
-        .bytes(Section.LABEL_BYTES, labelBytes, labelBytes.length)
-        .writeTo(file);
+    writeRanges(file, ranges, labels, new long[0][], new String[0]);
   }
 
   /**
@@ -102,7 +76,8 @@ public final class TestIndexes {
   /**
    * A dual-stack range index: {@code ranges6[i] = {startHi, startLo, endHi, endLo}}, sorted and
    * disjoint, outside the IPv4-mapped block, labelled from the same dictionary as the IPv4 ranges;
-   * no IPv6 prefix table (the search over all IPv6 rows).
+   * the rows of docs/FORMAT.md (a row a range, a row a gap after one), with the /16 prefix tables
+   * and no prefix6 tables.
    */
   public static void writeRanges(
       Path file, long[][] ranges, String[] labels, long[][] ranges6, String[] labels6)
@@ -126,31 +101,73 @@ public final class TestIndexes {
       }
       ids[i] = id;
     }
-    int[] starts = new int[n];
-    int[] ends = new int[n];
+    // IPv4 rows: each range, and a gap row after one that the next does not touch.
+    List<Long> starts = new ArrayList<>();
+    List<Integer> rowIds = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      starts[i] = (int) ranges[i][0] ^ 0x80000000;
-      ends[i] = (int) ranges[i][1] ^ 0x80000000;
-    }
-    long[][] cols = new long[4][m];
-    for (int i = 0; i < m; i++) {
-      for (int c = 0; c < 4; c++) {
-        cols[c][i] = ranges6[i][c] ^ Long.MIN_VALUE;
+      starts.add(ranges[i][0]);
+      rowIds.add(ids[i]);
+      long next = ranges[i][1] + 1;
+      if (next <= 0xFFFF_FFFFL && (i + 1 == n || ranges[i + 1][0] != next)) {
+        starts.add(next);
+        rowIds.add(-1);
       }
     }
+    int rows = starts.size();
+    int[] flipped = new int[rows];
+    long[] unsigned = new long[rows];
+    int[] rowLabels = new int[rows];
+    for (int i = 0; i < rows; i++) {
+      unsigned[i] = starts.get(i);
+      flipped[i] = (int) unsigned[i] ^ 0x80000000;
+      rowLabels[i] = rowIds.get(i);
+    }
+    // IPv6 rows likewise (128-bit: a borrow into the high half when the low one wraps).
+    List<long[]> starts6 = new ArrayList<>();
+    List<Integer> rowIds6 = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      starts6.add(new long[] {ranges6[i][0], ranges6[i][1]});
+      rowIds6.add(ids[n + i]);
+      long lo = ranges6[i][3] + 1;
+      long hi = lo == 0 ? ranges6[i][2] + 1 : ranges6[i][2];
+      boolean top = ranges6[i][2] == -1L && ranges6[i][3] == -1L;
+      if (!top && (i + 1 == m || ranges6[i + 1][0] != hi || ranges6[i + 1][1] != lo)) {
+        starts6.add(new long[] {hi, lo});
+        rowIds6.add(-1);
+      }
+    }
+    int rows6 = starts6.size();
+    long[] hi6 = new long[rows6];
+    long[] lo6 = new long[rows6];
+    int[] labels6Out = new int[rows6];
+    for (int i = 0; i < rows6; i++) {
+      hi6[i] = starts6.get(i)[0] ^ Long.MIN_VALUE;
+      lo6[i] = starts6.get(i)[1] ^ Long.MIN_VALUE;
+      labels6Out[i] = rowIds6.get(i);
+    }
     byte[] labelBytes = bytes.toByteArray();
-    new IndexWriter(IndexKind.IPV4_RANGES, n + m, new byte[32])
-        .ints(Section.RANGE_STARTS, starts, n)
-        .ints(Section.RANGE_ENDS, ends, n)
-        .ints(Section.RANGE_LABELS, Arrays.copyOf(ids, n), n)
-        .ints(Section.LABEL_OFFSETS, offsets, dict.size() + 1)
-        .bytes(Section.LABEL_BYTES, labelBytes, labelBytes.length)
-        .longs(Section.RANGE6_STARTS_HI, cols[0], m)
-        .longs(Section.RANGE6_STARTS_LO, cols[1], m)
-        .longs(Section.RANGE6_ENDS_HI, cols[2], m)
-        .longs(Section.RANGE6_ENDS_LO, cols[3], m)
-        .ints(Section.RANGE6_LABELS, Arrays.copyOfRange(ids, n, n + m), m)
-        .writeTo(file);
+    byte[] low = PackedRows.lows(flipped, rows);
+    byte[] rowLabelIds = PackedRows.labelIds(rowLabels, rows, PackedRows.labelIdBytes(dict.size()));
+    IndexWriter w =
+        new IndexWriter(IndexKind.IPV4_RANGES, rows + rows6, new byte[32])
+            .bytes(Section.RANGE_STARTS_LOW, low, low.length)
+            .bytes(Section.ROW_LABEL_IDS, rowLabelIds, rowLabelIds.length)
+            .ints(Section.LABEL_OFFSETS, offsets, dict.size() + 1)
+            .bytes(Section.LABEL_BYTES, labelBytes, labelBytes.length);
+    if (rows > 0) {
+      w.ints(Section.PREFIX16, prefix(unsigned), 65537);
+    }
+    if (rows6 > 0) {
+      int[] prefix6 = IndexWriter.prefixTable128(hi6, rows6);
+      w.longs(Section.RANGE6_STARTS_HI, hi6, rows6)
+          .longs(Section.RANGE6_STARTS_LO, lo6, rows6)
+          .ints(Section.PREFIX16_V6, prefix6, prefix6.length)
+          .longs(
+              Section.RANGE6_ROWS,
+              IndexWriter.rows6(hi6, lo6, labels6Out, rows6, prefix6, null),
+              rows6);
+    }
+    w.writeTo(file);
   }
 
   private static long[][] sorted128(long[][] v) {

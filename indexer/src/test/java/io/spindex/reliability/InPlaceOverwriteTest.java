@@ -108,7 +108,7 @@ class InPlaceOverwriteTest {
   @Test
   void aHandleInUseAnswersFromItsVersionWhileTheFileIsOverwrittenAndTruncated() throws Exception {
     List<IndexLoader> loaders =
-        List.of(Loader.MAPPED, Loader.mappedUnchecked(), Loader.NIO, Loader.IO, Loader.MMAP);
+        List.of(Loader.MAPPED, Loader.mappedUnchecked(), Loader.NIO, Loader.IO);
     List<IpRanges> handles = new ArrayList<>();
     for (IndexLoader l : loaders) {
       handles.add(l.load(live).asRanges());

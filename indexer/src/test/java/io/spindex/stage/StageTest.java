@@ -158,7 +158,7 @@ class StageTest {
     StageException e =
         assertThrows(StageException.class, () -> Stager.stage(StageSource.local(src), dst));
     assertEquals(src + ": corrupt, not staged to " + dst + ": " + detail, e.getMessage());
-    assertTrue(detail.contains("section 'range_labels'"), detail);
+    assertTrue(detail.contains("section 'row_label_ids'"), detail);
     assertArrayEquals(before, Files.readAllBytes(dst));
     assertEquals(List.of(), leftovers());
   }

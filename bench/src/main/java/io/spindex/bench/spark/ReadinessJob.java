@@ -56,10 +56,9 @@ final class ReadinessJob {
       JobOption.choice(
           "loader",
           "nio",
-          "holder: io | nio | mmap | mapped | mapped-unchecked",
+          "holder: io | nio | mapped | mapped-unchecked",
           "io",
           "nio",
-          "mmap",
           "mapped",
           "mapped-unchecked");
   static final JobOption<Long> TASKS =

@@ -70,7 +70,7 @@ class EpDiffToolTest {
 
     Path cli = dir.resolve("cli-summary.tsv");
     Path rej = dir.resolve("cli.rej");
-    want = LocalEpJobs.diff(day2, index, "mmap", cli, rej, TIME, 65536, 2);
+    want = LocalEpJobs.diff(day2, index, "nio", cli, rej, TIME, 65536, 2);
     cliSummary = Files.readAllBytes(cli);
     cliRejects = MrTests.lines(Files.readAllBytes(rej));
     assertTrue(want.counts.inserted() > 0 && want.counts.updated() > 0, "I and U rows");

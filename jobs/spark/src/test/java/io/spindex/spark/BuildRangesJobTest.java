@@ -65,7 +65,8 @@ class BuildRangesJobTest {
       write(out, plain, rnd, 40_000, '|', "start|end|country|city");
     }
     try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gzip))) {
-      write(out, gzip, rnd, 5_000, ',', "start,end,country,city");
+      // The labels' delimiter of the first header: the index declares one for every file's labels.
+      write(out, gzip, rnd, 5_000, '|', "start|end|country|city");
     }
   }
 

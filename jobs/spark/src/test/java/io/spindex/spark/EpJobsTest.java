@@ -145,7 +145,7 @@ class EpJobsTest {
   @Test
   void diffEqualsTheCommand() throws Exception {
     Path cli = dir.resolve("cli-summary.tsv");
-    var want = LocalEpJobs.diff(day2, index, "mmap", cli, dir.resolve("d.rej"), TIME, 65536, 2);
+    var want = LocalEpJobs.diff(day2, index, "nio", cli, dir.resolve("d.rej"), TIME, 65536, 2);
     assertTrue(want.counts.inserted() > 0 && want.counts.updated() > 0);
     assertTrue(want.counts.deleted() > 0);
     Path out = dir.resolve("d-single");

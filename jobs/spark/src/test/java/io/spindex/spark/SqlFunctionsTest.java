@@ -330,7 +330,7 @@ class SqlFunctionsTest {
   @Test
   void aBadLoaderIsOneLineNamingTheKeyAndTheChoices() {
     String want =
-        "spark.spindex.loader: unknown loader 'fast': expected one of io, nio, mmap, mapped,"
+        "spark.spindex.loader: unknown loader 'fast': expected one of io, nio, mapped,"
             + " mapped-unchecked";
     spark.conf().set("spark.spindex.loader", "fast");
     try {

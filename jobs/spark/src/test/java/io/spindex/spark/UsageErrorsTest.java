@@ -131,13 +131,13 @@ class UsageErrorsTest {
     byte[] b = Files.readAllBytes(fx.ranges);
     long at =
         io.spindex.index.Loader.readHeader(fx.ranges)
-            .find(io.spindex.index.Section.RANGE_STARTS)
+            .find(io.spindex.index.Section.RANGE_STARTS_LOW)
             .offset();
     b[(int) at + 3] ^= 0x01;
     Path damaged = Files.write(dir.resolve("damaged.spx"), b);
     oneLine(
         1,
-        damaged + ": section 'range_starts' at offset " + at + ": expected CRC32C",
+        damaged + ": section 'range_starts_low' at offset " + at + ": expected CRC32C",
         ipLookup("--index", damaged.toString()));
     // Checksums right, a label id past the dictionary: refused on the driver as every loader
     // refuses it at open, also for a loader that skips the checks on the executors.
@@ -149,9 +149,22 @@ class UsageErrorsTest {
     for (String loader : new String[] {"mapped", "mapped-unchecked"}) {
       oneLine(
           1,
-          labels + ": section 'range_labels' at offset 452: expected a label id in [0, 3), found 7",
+          labels
+              + ": section 'row_label_ids' at offset 262593: expected a label id in [0, 3) or -1 (a"
+              + " gap), found 7",
           ipLookup("--index", labels.toString(), "--loader", loader));
     }
+    // A file of the pre-release format: one line, with what to do.
+    Path old = dir.resolve("pre-release.spx");
+    try (java.io.InputStream in = getClass().getResourceAsStream("/bad/pre-release-0.8.spx")) {
+      Files.copy(in, old);
+    }
+    oneLine(
+        1,
+        old
+            + ": written by a pre-release Spindex (format 0.8); Spindex 1.x reads format 1 only:"
+            + " rebuild it with 'spindex build'",
+        ipLookup("--index", old.toString()));
     Files.createDirectories(dir.resolve("exists"));
     oneLine(
         1,

@@ -15,9 +15,8 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>{@code spark.spindex.index.NAME}: a named index for the SQL functions;
- *   <li>{@code spark.spindex.loader}: the loader ({@code io}, {@code nio}, {@code mmap}, {@code
- *       mapped}, {@code mapped-unchecked}) of the SQL functions and UDFs, and the jobs' default
- *       {@code --loader};
+ *   <li>{@code spark.spindex.loader}: the loader ({@code io}, {@code nio}, {@code mapped}, {@code
+ *       mapped-unchecked}) of the SQL functions and UDFs, and the jobs' default {@code --loader};
  *   <li>{@code spark.spindex.job.index}: the jobs' default {@code --index} (was {@code
  *       spark.spindex.index}, which still works with a deprecation line);
  *   <li>{@code spark.spindex.<option>}: the jobs' default for every other {@code --option}.

@@ -7,7 +7,6 @@ package io.spindex.bench;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.OverlapPolicy;
-import io.spindex.builder.RangeEnds;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
@@ -36,17 +35,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * IPv4 ranges stored with their ends ({@code range_ends}) against the same ranges stored without
- * them ({@code tiled_labels}, format version 6) and packed ({@code range_starts_low}, format
- * version 7), in one run: {@code labelId} of addresses drawn by range (every one a hit), on the
- * heap ({@code nio}, which unpacks packed rows into the columns of tiled ones) and {@code mapped}
- * (which reads them in place), single ({@link #paired}) and batch ({@link #batchPaired}); IPv6
- * lookups where the ranges are IPv6 only (on the heap, the IPv6 rows {@code Rows6} made from either
- * layout); each pairs the layouts, a batch of 1,024 addresses each in turn, each timed (the
- * counters), so that all see the same load. The ranges: {@code -p source=FILE} (range text or a
- * MaxMind DB file, built as {@code spindex build ranges} builds it), else {@code count} generated
- * real-shaped ranges. The setup checks that both layouts give the same answer for every address,
- * and reports both files' sizes.
+ * The rows of one range index on the heap ({@code nio}: the IPv4 rows unpacked into int columns,
+ * the IPv6 rows copied) against the same file read in place ({@code mapped}), in one run: {@code
+ * labelId} of addresses drawn by range (every one a hit), single ({@link #paired}) and batch
+ * ({@link #batchPaired}); IPv6 lookups where the ranges are IPv6 only. Each pairs the two, a batch
+ * of 1,024 addresses each in turn, each timed (the counters), so that both see the same load. The
+ * ranges: {@code -p source=FILE} (range text or a MaxMind DB file, built as {@code spindex build
+ * ranges} builds it), else {@code count} generated real-shaped ranges. The setup checks that both
+ * give the same answer for every address, and reports the file's size.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -56,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch"})
-public class RangeEndsBenchmark {
+public class RangeRowsBenchmark {
   @Param("2600000")
   public int count;
 
@@ -64,11 +60,8 @@ public class RangeEndsBenchmark {
   public String source;
 
   private Path dir;
-  private IpRanges heapStored;
-  private IpRanges heapTiled;
-  private IpRanges mappedStored;
-  private IpRanges mappedTiled;
-  private IpRanges mappedPacked;
+  private IpRanges heap;
+  private IpRanges mapped;
   private IpRanges[] all;
   private AddressPool pool;
 
@@ -83,72 +76,56 @@ public class RangeEndsBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    dir = BenchFiles.scratch("range-ends");
+    dir = BenchFiles.scratch("range-rows");
     Path in =
         source.isEmpty()
             ? BenchFiles.rangeText(dir, count, RangeGenerator.Shape.REAL)
             : Paths.get(source);
-    Path stored = build(in, RangeEnds.STORED, "stored.spx");
-    Path tiled = build(in, RangeEnds.TILED, "tiled.spx");
-    Path packed = build(in, RangeEnds.PACKED, "packed.spx");
-    heapStored = Loader.NIO.load(stored).asRanges();
-    heapTiled = Loader.NIO.load(tiled).asRanges();
-    mappedStored = Loader.MAPPED.load(stored).asRanges();
-    mappedTiled = Loader.MAPPED.load(tiled).asRanges();
-    mappedPacked = Loader.MAPPED.load(packed).asRanges();
-    all = new IpRanges[] {heapStored, heapTiled, mappedStored, mappedTiled, mappedPacked};
-    if (heapStored.tiled()
-        || heapStored.ipv6Tiled()
-        || !(heapTiled.size() == 0 ? heapTiled.ipv6Tiled() : heapTiled.tiled())) {
-      throw new IllegalStateException("the two layouts were not built as asked");
-    }
-    boolean v6 = heapStored.size() == 0;
+    Path file = dir.resolve("ranges.spx");
+    // Published range files overlap (ip-location-db's country ranges): the narrowest wins.
+    new IpRangeBuilder().onOverlap(OverlapPolicy.NARROWEST).build(List.of(in), file);
+    heap = Loader.NIO.load(file).asRanges();
+    mapped = Loader.MAPPED.load(file).asRanges();
+    all = new IpRanges[] {heap, mapped};
+    boolean v6 = heap.size() == 0;
     if (v6) {
       draw6();
     } else {
-      pool = new AddressPool(Queries.weighted(heapStored, AddressPool.SIZE, BenchFiles.SEED + 5));
+      pool = new AddressPool(Queries.weighted(heap, AddressPool.SIZE, BenchFiles.SEED + 5));
       for (int a : pool.addresses) {
-        int want = heapStored.labelId(a);
-        if (want == IpRanges.NONE
-            || heapTiled.labelId(a) != want
-            || mappedStored.labelId(a) != want
-            || mappedTiled.labelId(a) != want
-            || mappedPacked.labelId(a) != want) {
+        int want = heap.labelId(a);
+        if (want == IpRanges.NONE || mapped.labelId(a) != want) {
           throw new IllegalStateException(String.format("answers differ for %08x", a));
         }
       }
     }
     System.out.printf(
-        "%n%,d %s ranges, %,d gap rows; stored %,d bytes, tiled %,d bytes (%.3fx),"
-            + " packed %,d bytes (%.3fx)%n",
-        v6 ? heapStored.ipv6Size() : heapStored.size(),
+        "%n%,d %s rows, %,d of them gaps; %,d bytes%n",
+        v6 ? heap.ipv6Size() : heap.size(),
         v6 ? "IPv6" : "IPv4",
-        v6
-            ? heapTiled.ipv6Size() - heapTiled.ipv6RangeCount()
-            : heapTiled.size() - heapTiled.rangeCount(),
-        Files.size(stored),
-        Files.size(tiled),
-        (double) Files.size(tiled) / Files.size(stored),
-        Files.size(packed),
-        (double) Files.size(packed) / Files.size(stored));
+        v6 ? heap.ipv6Size() - heap.ipv6RangeCount() : heap.size() - heap.rangeCount(),
+        Files.size(file));
   }
 
   /**
-   * IPv6 addresses drawn by range from the stored layout's rows (a range, then an address in it),
-   * each checked to give the same answer from the five.
+   * IPv6 addresses drawn by range (a row that is not a gap, then an address in it), each checked to
+   * give the same answer from both.
    */
   private void draw6() {
     SplittableRandom rnd = new SplittableRandom(BenchFiles.SEED + 6);
     pool = new AddressPool(new int[AddressPool.SIZE]);
     hi6 = new long[AddressPool.SIZE];
     lo6 = new long[AddressPool.SIZE];
-    int n = heapStored.ipv6Size();
+    int n = heap.ipv6Size();
     for (int i = 0; i < AddressPool.SIZE; i++) {
       int row = rnd.nextInt(n);
-      long sh = heapStored.ipv6StartHi(row);
-      long sl = heapStored.ipv6StartLo(row);
-      long eh = heapStored.ipv6EndHi(row);
-      long el = heapStored.ipv6EndLo(row);
+      while (heap.ipv6LabelIdOfRow(row) == IpRanges.NONE) {
+        row = rnd.nextInt(n);
+      }
+      long sh = heap.ipv6StartHi(row);
+      long sl = heap.ipv6StartLo(row);
+      long eh = heap.ipv6EndHi(row);
+      long el = heap.ipv6EndLo(row);
       long span = eh - sh;
       long h = span >= 0 && span < Long.MAX_VALUE ? sh + rnd.nextLong(span + 1) : sh;
       long l = rnd.nextLong();
@@ -161,22 +138,11 @@ public class RangeEndsBenchmark {
       }
       hi6[i] = h;
       lo6[i] = l;
-      int want = heapStored.labelId(h, l);
-      if (want == IpRanges.NONE
-          || heapTiled.labelId(h, l) != want
-          || mappedStored.labelId(h, l) != want
-          || mappedTiled.labelId(h, l) != want
-          || mappedPacked.labelId(h, l) != want) {
+      int want = heap.labelId(h, l);
+      if (want == IpRanges.NONE || mapped.labelId(h, l) != want) {
         throw new IllegalStateException(String.format("answers differ for %x:%x", h, l));
       }
     }
-  }
-
-  private Path build(Path in, RangeEnds ends, String name) throws IOException {
-    Path out = dir.resolve(name);
-    // Published range files overlap (ip-location-db's country ranges): the narrowest wins.
-    new IpRangeBuilder().rangeEnds(ends).onOverlap(OverlapPolicy.NARROWEST).build(List.of(in), out);
-    return out;
   }
 
   @TearDown(Level.Trial)
@@ -184,53 +150,41 @@ public class RangeEndsBenchmark {
     BenchFiles.delete(dir);
   }
 
-  /** Nanoseconds spent in each layout by {@link #paired} or {@link #batchPaired}, per iteration. */
+  /** Nanoseconds spent in each by {@link #paired} or {@link #batchPaired}, per iteration. */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Nanos {
-    public long heapStoredNanos;
-    public long heapTiledNanos;
-    public long mappedStoredNanos;
-    public long mappedTiledNanos;
-    public long mappedPackedNanos;
+    public long heapNanos;
+    public long mappedNanos;
     private int turn;
 
     @Setup(Level.Iteration)
     public void reset() {
-      heapStoredNanos = 0;
-      heapTiledNanos = 0;
-      mappedStoredNanos = 0;
-      mappedTiledNanos = 0;
-      mappedPackedNanos = 0;
+      heapNanos = 0;
+      mappedNanos = 0;
     }
 
     void add(int which, long nanos) {
       if (which == 0) {
-        heapStoredNanos += nanos;
-      } else if (which == 1) {
-        heapTiledNanos += nanos;
-      } else if (which == 2) {
-        mappedStoredNanos += nanos;
-      } else if (which == 3) {
-        mappedTiledNanos += nanos;
+        heapNanos += nanos;
       } else {
-        mappedPackedNanos += nanos;
+        mappedNanos += nanos;
       }
     }
   }
 
-  /** {@code labelId} of a batch of addresses in each of the five, in rotating order, each timed. */
+  /** {@code labelId} of a batch of addresses in each of the two, in turn, each timed. */
   @Benchmark
-  @OperationsPerInvocation(5 * AddressPool.BATCH)
+  @OperationsPerInvocation(2 * AddressPool.BATCH)
   public int paired(Nanos n) {
     return run(n, false);
   }
 
   /**
-   * The batch {@code labelIds} of a batch of addresses in each of the five, like {@link #paired}.
+   * The batch {@code labelIds} of a batch of addresses in each of the two, like {@link #paired}.
    */
   @Benchmark
-  @OperationsPerInvocation(5 * AddressPool.BATCH)
+  @OperationsPerInvocation(2 * AddressPool.BATCH)
   public int batchPaired(Nanos n) {
     return run(n, true);
   }

@@ -5,16 +5,13 @@
  */
 package io.spindex.index;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.builder.RangeEnds;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -30,12 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * IPv4 ranges stored without their ends ({@code tiled_labels}, format version 6) against a {@link
- * TreeMap} reference and against the same ranges stored with their ends: every loader, single and
- * batch lookups, {@code row}, and the rows ({@code start}, {@code end}, {@code labelIdOfRow}) that
- * tile the space; which layout {@code auto} picks; and what {@code verify} and the loaders refuse.
+ * The rows of a range index (docs/FORMAT.md: a row a range and a row a gap after one, each ending
+ * where the next starts; IPv4 rows packed in {@code range_starts_low} and {@code row_label_ids},
+ * IPv6 rows in {@code range6_starts_*} and {@code tiled6_rows}) against a {@link TreeMap}
+ * reference: every loader, single and batch lookups, {@code row}, and the rows ({@code start},
+ * {@code end}, {@code labelIdOfRow}) that tile the space; the bytes they take; and what {@code
+ * verify} and the loaders refuse.
  */
-class TiledRangesTest {
+class RangeRowsTest {
   @TempDir Path dir;
 
   /** A source range: first and last address (unsigned), label. */
@@ -52,7 +51,7 @@ class TiledRangesTest {
   }
 
   @Test
-  void everyLoaderAnswersAsTheReferenceAndAsStoredEnds() throws IOException {
+  void everyLoaderAnswersAsTheReference() throws IOException {
     // Touching runs, gaps of one address and wide gaps, the edges of the space, dense /16 blocks
     // (sub-tables), single addresses.
     List<Src> ranges = new ArrayList<>();
@@ -72,26 +71,13 @@ class TiledRangesTest {
       at += len + (gap < 6 ? 0 : gap < 8 || dense ? 1 : rnd.nextLong(1 << 22));
     }
     ranges.add(new Src(0xFFFF_FF00L, 0xFFFF_FFFFL, "top"));
-    Path tiled = build(ranges, RangeEnds.TILED, "tiled.spx");
-    Path stored = build(ranges, RangeEnds.STORED, "stored.spx");
-    Path packed = build(ranges, RangeEnds.PACKED, "packed.spx");
+    Path packed = build(ranges, "packed.spx");
     IndexHeader p = Loader.readHeader(packed);
-    assertEquals(7, p.version());
-    assertNull(p.find(Section.RANGE_STARTS));
-    assertNull(p.find(Section.TILED_LABELS));
-    // 2 bytes a start, 1 a label id (50 labels and the gap's), the same rows as tiled.
-    assertEquals(Loader.readHeader(tiled).rowCount(), p.rowCount());
+    // 2 bytes a start, 1 a label id (50 labels and the gap's).
     assertEquals(2 * p.rowCount(), p.find(Section.RANGE_STARTS_LOW).length());
     assertEquals(p.rowCount(), p.find(Section.ROW_LABEL_IDS).length());
-    assertNotNull(p.find(Section.PREFIX24), "the same sub-tables");
+    assertNotNull(p.find(Section.PREFIX24), "dense blocks: sub-tables");
     IndexVerifier.verify(packed);
-    assertEquals(6, Loader.readHeader(tiled).version());
-    assertNotNull(Loader.readHeader(tiled).find(Section.TILED_LABELS));
-    assertNull(Loader.readHeader(tiled).find(Section.RANGE_ENDS));
-    assertTrue(Loader.readHeader(stored).version() < 6);
-    assertNotNull(Loader.readHeader(tiled).find(Section.PREFIX24), "dense blocks: sub-tables");
-    IndexVerifier.verify(tiled);
-    IndexVerifier.verify(stored);
 
     TreeMap<Long, Src> ref = new TreeMap<>();
     for (Src s : ranges) {
@@ -117,29 +103,14 @@ class TiledRangesTest {
               ? e.getValue().label
               : null;
     }
-    IpRanges storedRanges = Loader.NIO.load(stored).asRanges();
     for (IndexLoader l : Loaders.all()) {
-      for (Path file : List.of(tiled, packed)) {
-        everyAnswer(
-            l.load(file).asRanges(),
-            l.loaderName() + " " + file.getFileName(),
-            ranges,
-            addresses,
-            expected,
-            storedRanges);
-      }
+      everyAnswer(l.load(packed).asRanges(), l.loaderName(), ranges, addresses, expected);
     }
   }
 
-  /** Every answer of {@code r} against the reference and the file with the ends stored. */
+  /** Every answer of {@code r} against the reference. */
   private static void everyAnswer(
-      IpRanges r,
-      String where,
-      List<Src> ranges,
-      int[] addresses,
-      String[] expected,
-      IpRanges storedRanges) {
-    assertTrue(r.tiled(), where);
+      IpRanges r, String where, List<Src> ranges, int[] addresses, String[] expected) {
     int[] out = new int[addresses.length];
     int hits = r.labelIds(addresses, addresses.length, out);
     int expectedHits = 0;
@@ -153,7 +124,6 @@ class TiledRangesTest {
         assertEquals(expected[i], r.labelText(r.labelIdOfRow(row)), why);
       }
       expectedHits += expected[i] == null ? 0 : 1;
-      assertEquals(storedRanges.labelId(addresses[i]), r.labelId(addresses[i]), why);
     }
     assertEquals(expectedHits, hits, where);
     assertRowsTile(r, ranges);
@@ -187,64 +157,47 @@ class TiledRangesTest {
     assertEquals(ranges.size(), k);
   }
 
-  /**
-   * {@code auto} packs the rows when the file has a prefix table (3 to 6 bytes a row and a gap are
-   * less than 12 a range, however many gaps). Without one, it stores the ends when half the ranges
-   * or more have a gap after them (8 bytes a row and a gap would not be smaller than 12 a range),
-   * and leaves them out otherwise.
-   */
+  /** A row a range, a row a gap after one: 3 bytes a row here (2 a start, 1 a label id). */
   @Test
-  void autoKeepsTheSmallestLayout() throws IOException {
+  void aRowARangeAndARowAGap() throws IOException {
     List<Src> touching = new ArrayList<>();
     List<Src> apart = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       touching.add(new Src(256L * i, 256L * i + 255, "t" + i % 3));
       apart.add(new Src(512L * i, 512L * i + 255, "a" + i % 3));
     }
-    Path t = build(touching, RangeEnds.AUTO, "touching.spx");
-    Path a = build(apart, RangeEnds.AUTO, "apart.spx");
+    Path t = build(touching, "touching.spx");
+    Path a = build(apart, "apart.spx");
     // 100 touching ranges and a gap to the top: 101 rows of 2 + 1 bytes; 200 rows apart.
     assertEquals(101, Loader.readHeader(t).rowCount());
     assertEquals(101, Loader.readHeader(t).find(Section.ROW_LABEL_IDS).length());
     assertEquals(200, Loader.readHeader(a).rowCount());
     assertEquals(2 * 200, Loader.readHeader(a).find(Section.RANGE_STARTS_LOW).length());
-    assertEquals(7, Loader.readHeader(a).version());
-
-    Path tn = build(touching, new IpRangeBuilder().prefixTable(false), "touching-no-prefix.spx");
-    Path an = build(apart, new IpRangeBuilder().prefixTable(false), "apart-no-prefix.spx");
-    assertTrue(Loader.MAPPED.load(tn).asRanges().tiled());
-    assertFalse(Loader.MAPPED.load(an).asRanges().tiled());
-    // 101 rows of 8 bytes against 100 of 12.
-    assertEquals(101, Loader.readHeader(tn).rowCount());
-    assertEquals(101 * 4, Loader.readHeader(tn).find(Section.TILED_LABELS).length());
-    assertEquals(100, Loader.readHeader(an).rowCount());
-    for (Path p : List.of(t, a, tn, an)) {
+    for (Path p : List.of(t, a)) {
       IpRanges r = Loader.MAPPED.load(p).asRanges();
-      List<Src> want = p == t || p == tn ? touching : apart;
+      List<Src> want = p == t ? touching : apart;
       for (Src s : want) {
         assertEquals(s.label, r.label((int) s.start), p + " " + s.start);
         assertEquals(s.label, r.label((int) s.end), p + " " + s.end);
       }
       assertNull(r.label(0x7000_0000), p.toString());
+      assertEquals(100, r.rangeCount());
       IndexVerifier.verify(p);
     }
     // The whole space as one range: no gap row at all.
-    Path whole = build(List.of(new Src(0, 0xFFFF_FFFFL, "all")), RangeEnds.AUTO, "whole.spx");
+    Path whole = build(List.of(new Src(0, 0xFFFF_FFFFL, "all")), "whole.spx");
     IpRanges r = Loader.NIO.load(whole).asRanges();
-    assertTrue(r.tiled());
     assertEquals(1, r.size());
     assertEquals("all", r.label(0));
     assertEquals("all", r.label(-1));
   }
 
   /**
-   * IPv6 rows take 36 bytes a range with their ends and 20 a row without, so {@code auto} tiles
-   * IPv6 ranges while fewer than four fifths of them have a gap after them: at 60 % too, where IPv4
-   * ranges keep their ends. Rows whose starts all have a low half of 0 (networks of /64 or wider)
-   * take 12 bytes without that half, which is less than 36 a range even with a gap after each.
+   * IPv6 rows: a row a range and a row a gap; the starts' low halves are left out when every one is
+   * 0 (networks of /64 or wider, and the gaps after them), and kept otherwise.
    */
   @Test
-  void autoTilesIpv6RangesUpToFourFifthsGaps() throws IOException {
+  void ipv6RowsKeepLowHalvesOnlyWhenOneIsNotZero() throws IOException {
     for (int bits : new int[] {64, 96}) {
       for (int gapsInFive : new int[] {3, 5}) {
         List<String> lines = new ArrayList<>();
@@ -263,94 +216,28 @@ class TiledRangesTest {
         Path out = dir.resolve("gaps" + bits + "-" + gapsInFive + ".spx");
         new IpRangeBuilder().createdMillis(0).build(List.of(in), out);
         IpRanges r = Loader.NIO.load(out).asRanges();
-        assertEquals(bits == 64 || gapsInFive == 3, r.ipv6Tiled(), what);
-        assertEquals(
-            bits == 64,
-            Loader.readHeader(out).find(Section.RANGE6_STARTS_LO_ZERO) != null,
-            what + ": no column of low halves");
+        IndexHeader h = Loader.readHeader(out);
+        assertEquals(bits == 96, h.find(Section.RANGE6_STARTS_LO) != null, what);
+        // A gap after every range that leaves one, and after the last (up to the top).
+        assertEquals(100 + 20 * gapsInFive + (gapsInFive < 5 ? 1 : 0), r.ipv6Size(), what);
+        assertEquals(8L * r.ipv6Size(), h.find(Section.RANGE6_ROWS).length(), what);
         assertEquals(100, r.ipv6RangeCount());
         long sixth = bits == 64 ? 0x2001_0db8_0000_0006L : 0x2001_0db8_0000_0000L;
         long lo = bits == 64 ? 7 : 6L << 32 | 7;
         long first = bits == 64 ? 0x2001_0db8_0000_0001L : 0x2001_0db8_0000_0000L;
         assertEquals("r3", r.label(sixth, lo), what);
         assertNull(r.label(first, bits == 64 ? 7 : 1L << 32 | 7), what);
+        IndexVerifier.verify(out);
       }
     }
   }
 
   /**
-   * What {@code verify} refuses in a tiled file (starts not ascending, a gap row first or after a
-   * gap), and what every checking loader refuses at open (a label id neither in the dictionary nor
-   * a gap's).
-   */
-  @Test
-  void damagedTiledFilesAreRefused() throws IOException {
-    List<Src> ranges =
-        List.of(
-            new Src(0x0A00_0000L, 0x0AFF_FFFFL, "ten"),
-            new Src(0x0B00_0000L, 0x0B00_00FFL, "eleven"),
-            new Src(0xC000_0200L, 0xC000_02FFL, "doc"));
-    Path file = build(ranges, RangeEnds.TILED, "small.spx");
-    byte[] b = Files.readAllBytes(file);
-    IndexHeader h = Loader.readHeader(file);
-    long labels = h.find(Section.TILED_LABELS).offset();
-    long starts = h.find(Section.RANGE_STARTS).offset();
-    // Rows: ten, eleven, gap, doc, gap.
-    assertEquals(5, h.rowCount());
-
-    Path badId = write("bad-id.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 1, -2));
-    Loaders.rejectedAtOpen(
-        badId,
-        badId
-            + ": section 'tiled_labels' at offset "
-            + (labels + 4)
-            + ": expected a label id in [0, 3) or -1 (a gap), found -2");
-
-    Path gapFirst = write("gap-first.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 0, -1));
-    assertEquals(
-        gapFirst
-            + ": section 'tiled_labels' at offset "
-            + labels
-            + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
-        verifyMessage(gapFirst));
-    Path twoGaps = write("two-gaps.spx", BadFixtures.setInt(b, h, Section.TILED_LABELS, 3, -1));
-    assertEquals(
-        twoGaps
-            + ": section 'tiled_labels' at offset "
-            + (labels + 12)
-            + ": expected a label id in [0, 3) (row 2 is a gap), found -1",
-        verifyMessage(twoGaps));
-    Path unordered =
-        write(
-            "unordered.spx",
-            BadFixtures.setInt(b, h, Section.RANGE_STARTS, 1, 0x0A00_0000 ^ 0x80000000));
-    assertEquals(
-        unordered
-            + ": section 'range_starts' at offset "
-            + (starts + 4)
-            + ": expected row 1 after the start of the previous row (10.0.0.0 at row 0), found"
-            + " 10.0.0.0",
-        verifyMessage(unordered));
-    // A file that verify refuses still answers the same through every loader.
-    IpRanges mapped = Loader.MAPPED.load(twoGaps).asRanges();
-    for (IndexLoader l : Loaders.all()) {
-      IpRanges r = l.load(twoGaps).asRanges();
-      for (int a : new int[] {0x0A00_0001, 0x0B00_0001, 0x0C00_0000, 0xC000_0201, 0xC000_0301}) {
-        assertEquals(mapped.labelId(a), r.labelId(a), l.loaderName());
-      }
-      int[] out = new int[1];
-      r.labelIds(new int[] {0xC000_0201}, 1, out);
-      assertArrayEquals(new int[] {IpRanges.NONE}, out, l.loaderName());
-    }
-  }
-
-  /**
-   * Packed tiled IPv6 rows ({@code tiled6_rows}, the default for tiled IPv6 rows with a prefix
-   * table): every loader, single and batch, answers as a {@link TreeMap} of the ranges, at every
-   * range's edges and at random addresses, on ranges that straddle the tables' buckets and on runs
-   * of small ranges inside one /64 (rows whose 32-bit keys are equal, flagged). A label id outside
-   * the dictionary is refused at open; a key that its start does not give is refused by {@code
-   * verify}, and every checking loader answers alike on that file.
+   * IPv6 rows ({@code tiled6_rows}): every loader, single and batch, answers as a {@link TreeMap}
+   * of the ranges, at every range's edges and at random addresses, on ranges that straddle the
+   * tables' buckets and on runs of small ranges inside one /64 (rows whose 32-bit keys are equal,
+   * flagged). A label id outside the dictionary is refused at open; a key that its start does not
+   * give is refused by {@code verify}, and every checking loader answers alike on that file.
    */
   @Test
   void packedTiled6RowsAgreeWithATreeMap() throws IOException {
@@ -391,10 +278,8 @@ class TiledRangesTest {
     Path file = dir.resolve("rows6.spx");
     new IpRangeBuilder().createdMillis(0).ipv6Tables(100).build(List.of(in), file);
     IndexHeader h = Loader.readHeader(file);
-    assertEquals(8, h.version());
-    assertNotNull(h.find(Section.TILED6_ROWS));
+    assertNotNull(h.find(Section.RANGE6_ROWS));
     assertNotNull(h.find(Section.PREFIX6), "tables over the dense block");
-    assertNull(h.find(Section.TILED6_LABELS));
     IndexVerifier.verify(file);
     Tiled6 heapRows = Loader.NIO.load(file).asRanges().tiled6Rows();
     assertTrue(heapRows.inexactCount() >= 1800, "the runs inside one /64 are flagged");
@@ -430,17 +315,17 @@ class TiledRangesTest {
     // Damage: a label id beyond the dictionary (refused at open), a key its start does not give
     // (verify), every checking loader answering alike on the latter.
     byte[] b = Files.readAllBytes(file);
-    long rows = h.find(Section.TILED6_ROWS).offset();
+    long rows = h.find(Section.RANGE6_ROWS).offset();
     long row5 = Loader.MAPPED.load(file).asRanges().packedRows6().get(5);
     int labels = Loader.MAPPED.load(file).asRanges().labelCount();
     Path badId =
         write(
             "rows6-bad-id.spx",
-            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 & ~0x7FFF_FFFFL | labels + 1));
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 5, row5 & ~0x7FFF_FFFFL | labels + 1));
     Loaders.rejectedAtOpen(
         badId,
         badId
-            + ": section 'tiled6_rows' at offset "
+            + ": section 'range6_rows' at offset "
             + (rows + 40)
             + ": expected a label id in [0, "
             + labels
@@ -449,11 +334,11 @@ class TiledRangesTest {
     Path badKey =
         write(
             "rows6-bad-key.spx",
-            BadFixtures.setLong(b, h, Section.TILED6_ROWS, 5, row5 ^ 1L << 40));
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 5, row5 ^ 1L << 40));
     assertTrue(
         verifyMessage(badKey)
             .startsWith(
-                badKey + ": section 'tiled6_rows' at offset " + (rows + 40) + ": expected 0x"),
+                badKey + ": section 'range6_rows' at offset " + (rows + 40) + ": expected 0x"),
         verifyMessage(badKey));
     IpRanges mapped = Loader.MAPPED.load(badKey).asRanges();
     for (IndexLoader l : Loader.values()) {
@@ -496,38 +381,32 @@ class TiledRangesTest {
         .or(new java.math.BigInteger(Long.toUnsignedString(lo)));
   }
 
-  /** The same checks for tiled IPv6 rows ({@code tiled6_labels}). */
+  /** IPv6 rows {@code verify} refuses: a gap first; every loader answers alike on that file too. */
   @Test
-  void damagedTiled6FilesAreRefused() throws IOException {
+  void damagedIpv6RowsAreRefused() throws IOException {
     Path in = dir.resolve("six.txt");
     Files.write(
         in,
         List.of("2001:db8::/48|a", "2001:db8:1::/48|b", "2001:db8:3::/48|a", "2a00::/16|c"),
         StandardCharsets.UTF_8);
     Path file = dir.resolve("six.spx");
-    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.TILED).build(List.of(in), file);
+    new IpRangeBuilder().createdMillis(0).build(List.of(in), file);
     IndexHeader h = Loader.readHeader(file);
-    assertNotNull(h.find(Section.TILED6_LABELS));
-    assertNull(h.find(Section.RANGE6_ENDS_HI));
     // Rows: a, b, gap, a, gap, c, gap.
     assertEquals(7, Loader.MAPPED.load(file).asRanges().ipv6Size());
     assertEquals(4, Loader.MAPPED.load(file).asRanges().ipv6RangeCount());
     IndexVerifier.verify(file);
     byte[] b = Files.readAllBytes(file);
-    long labels = h.find(Section.TILED6_LABELS).offset();
-    Path badId = write("six-bad-id.spx", BadFixtures.setInt(b, h, Section.TILED6_LABELS, 1, 3));
-    Loaders.rejectedAtOpen(
-        badId,
-        badId
-            + ": section 'tiled6_labels' at offset "
-            + (labels + 4)
-            + ": expected a label id in [0, 3) or -1 (a gap), found 3");
+    long rows = h.find(Section.RANGE6_ROWS).offset();
+    long row0 = Loader.MAPPED.load(file).asRanges().packedRows6().get(0);
     Path gapFirst =
-        write("six-gap-first.spx", BadFixtures.setInt(b, h, Section.TILED6_LABELS, 0, -1));
+        write(
+            "six-gap-first.spx",
+            BadFixtures.setLong(b, h, Section.RANGE6_ROWS, 0, row0 & ~0x7FFF_FFFFL));
     assertEquals(
         gapFirst
-            + ": section 'tiled6_labels' at offset "
-            + labels
+            + ": section 'range6_rows' at offset "
+            + rows
             + ": expected a label id in [0, 3) (the first row is not a gap), found -1",
         verifyMessage(gapFirst));
     // Every loader answers alike, on the file verify refuses too.
@@ -550,7 +429,7 @@ class TiledRangesTest {
   /**
    * A packed row's label id takes the bytes the labels' count and the gap's need: 1 for 255 labels,
    * 2 for 256 (the gap's all ones would be a label's id in 1 byte), 3 for 70,000; every loader
-   * reads the rows tiled ones hold. Without a prefix table the rows are tiled.
+   * reads the rows the ranges make.
    */
   @Test
   void packedLabelIdsTakeTheBytesTheirCountNeeds() throws IOException {
@@ -561,37 +440,25 @@ class TiledRangesTest {
         long at = 0x0100_0000L + 256L * (i + i / 3);
         ranges.add(new Src(at, at + 255, "l" + i));
       }
-      Path packed = build(ranges, RangeEnds.PACKED, "p" + c[0] + ".spx");
-      Path tiled = build(ranges, RangeEnds.TILED, "t" + c[0] + ".spx");
+      Path packed = build(ranges, "p" + c[0] + ".spx");
       IndexHeader h = Loader.readHeader(packed);
       assertEquals((long) c[1] * h.rowCount(), h.find(Section.ROW_LABEL_IDS).length(), "" + c[0]);
-      IpRanges want = Loader.NIO.load(tiled).asRanges();
       for (IndexLoader l : Loaders.all()) {
-        IpRanges r = l.load(packed).asRanges();
-        assertEquals(want.size(), r.size());
-        for (int row = 0; row < r.size(); row++) {
-          assertEquals(want.start(row), r.start(row), l.loaderName() + " row " + row);
-          assertEquals(want.labelIdOfRow(row), r.labelIdOfRow(row), l.loaderName() + " row " + row);
-        }
-        assertRowsTile(r, ranges);
+        assertRowsTile(l.load(packed).asRanges(), ranges);
       }
     }
-    Path in = dir.resolve("plain.txt");
-    Files.write(in, List.of("1.0.0.0|1.0.0.255|a", "1.0.2.0|1.0.2.255|b"), StandardCharsets.UTF_8);
-    Path plain = dir.resolve("plain.spx");
-    new IpRangeBuilder().prefixTable(false).rangeEnds(RangeEnds.PACKED).build(List.of(in), plain);
-    assertNotNull(Loader.readHeader(plain).find(Section.TILED_LABELS), "no prefix table: tiled");
   }
 
   /**
-   * Packed IPv6 rows whose starts all have a low half of 0 (networks of /64 or wider, and the gaps
-   * after them) keep no column for the low halves ({@code range6_starts_lo_zero}); every loader
-   * answers as the tiled file does, single and batch, at every range's edges and at random
-   * addresses. One start with a low half of 1 keeps the column.
+   * IPv6 rows whose starts all have a low half of 0 (networks of /64 or wider, and the gaps after
+   * them) keep no column for the low halves; every loader answers as a {@link TreeMap} of the
+   * ranges, single and batch, at every range's edges and at random addresses. One start with a low
+   * half of 1 keeps the column.
    */
   @Test
-  void packedIpv6RowsLeaveOutLowHalvesOfZero() throws IOException {
+  void ipv6RowsWithoutLowHalves() throws IOException {
     SplittableRandom rnd = new SplittableRandom(17);
+    TreeMap<java.math.BigInteger, Object[]> reference = new TreeMap<>();
     List<String> lines = new ArrayList<>();
     List<long[]> edges = new ArrayList<>();
     long hi = 0x2001_0db8_0000_0000L;
@@ -600,52 +467,47 @@ class TiledRangesTest {
       lines.add(
           String.format(
               "%s|%s|n%d", Ipv6Text.format(hi, 0), Ipv6Text.format(hi + len - 1, -1L), i % 97));
+      reference.put(
+          unsigned128(hi, 0), new Object[] {unsigned128(hi + len - 1, -1L), "n" + i % 97});
       edges.add(new long[] {hi, 0});
       edges.add(new long[] {hi + len - 1, -1L});
       hi += len + (rnd.nextInt(3) == 0 ? rnd.nextInt(1 << 20) : 0);
     }
     Path in = dir.resolve("six64.txt");
     Files.write(in, lines, StandardCharsets.UTF_8);
-    Path tiled = dir.resolve("six64-tiled.spx");
     Path packed = dir.resolve("six64-packed.spx");
-    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.TILED).build(List.of(in), tiled);
-    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.PACKED).build(List.of(in), packed);
+    new IpRangeBuilder().createdMillis(0).build(List.of(in), packed);
     IndexHeader h = Loader.readHeader(packed);
-    IndexHeader t = Loader.readHeader(tiled);
-    assertNotNull(h.find(Section.RANGE6_STARTS_LO_ZERO));
     assertNull(h.find(Section.RANGE6_STARTS_LO));
-    // The label ids in the packed rows (tiled6_rows, 8 bytes a row) instead of tiled6_labels (4):
-    // 4 bytes a row less, and tables of wider buckets, give or take the sections' alignment.
-    assertNull(h.find(Section.TILED6_LABELS));
-    assertEquals(8L * h.ipv6Rows(), h.find(Section.TILED6_ROWS).length());
-    long tables = h.find(Section.PREFIX6) == null ? 0 : h.find(Section.PREFIX6).length();
-    long tiledTables = t.find(Section.PREFIX6) == null ? 0 : t.find(Section.PREFIX6).length();
-    assertEquals(
-        Files.size(tiled) - 4L * h.ipv6Rows() - tiledTables + tables,
-        Files.size(packed),
-        128,
-        "4 bytes a row");
+    assertEquals(8L * h.ipv6Rows(), h.find(Section.RANGE6_ROWS).length());
     IndexVerifier.verify(packed);
     long[][] probes = probes6(edges, 20_000, rnd, hi, i -> rnd.nextLong());
     long[] his = probes[0];
     long[] los = probes[1];
     int n = his.length;
-    IpRanges want = Loader.NIO.load(tiled).asRanges();
     for (IndexLoader l : Loaders.all()) {
       IpRanges r = l.load(packed).asRanges();
       int[] batch = new int[n];
       r.labelIds(his, los, n, batch);
       for (int i = 0; i < n; i++) {
         String where = l.loaderName() + " " + Ipv6Text.format(his[i], los[i]);
-        int id = want.labelId(his[i], los[i]);
-        assertEquals(id, r.labelId(his[i], los[i]), where);
-        assertEquals(id, batch[i], where + " (batch)");
+        Map.Entry<java.math.BigInteger, Object[]> f =
+            reference.floorEntry(unsigned128(his[i], los[i]));
+        String want =
+            f != null
+                    && ((java.math.BigInteger) f.getValue()[0])
+                            .compareTo(unsigned128(his[i], los[i]))
+                        >= 0
+                ? (String) f.getValue()[1]
+                : null;
+        assertEquals(want, r.label(his[i], los[i]), where);
+        assertEquals(r.labelId(his[i], los[i]), batch[i], where + " (batch)");
       }
     }
     lines.add("2001:db9::1|2001:db9::ff|odd");
     Files.write(in, lines, StandardCharsets.UTF_8);
     Path odd = dir.resolve("six64-odd.spx");
-    new IpRangeBuilder().createdMillis(0).rangeEnds(RangeEnds.PACKED).build(List.of(in), odd);
+    new IpRangeBuilder().createdMillis(0).build(List.of(in), odd);
     assertNotNull(Loader.readHeader(odd).find(Section.RANGE6_STARTS_LO), "a low half of 1");
     assertEquals("odd", Loader.MAPPED.load(odd).asRanges().label(0x2001_0db9_0000_0000L, 7));
   }
@@ -663,7 +525,7 @@ class TiledRangesTest {
             new Src(0x0A00_0000L, 0x0A00_00FFL, "ten"),
             new Src(0x0A00_0100L, 0x0A00_01FFL, "eleven"),
             new Src(0xC000_0200L, 0xC000_02FFL, "doc"));
-    Path file = build(ranges, RangeEnds.PACKED, "small-packed.spx");
+    Path file = build(ranges, "small-packed.spx");
     byte[] b = Files.readAllBytes(file);
     IndexHeader h = Loader.readHeader(file);
     long ids = h.find(Section.ROW_LABEL_IDS).offset();
@@ -744,8 +606,8 @@ class TiledRangesTest {
     return p;
   }
 
-  private Path build(List<Src> ranges, RangeEnds ends, String name) throws IOException {
-    return build(ranges, new IpRangeBuilder().subTables(16, 0.4).rangeEnds(ends), name);
+  private Path build(List<Src> ranges, String name) throws IOException {
+    return build(ranges, new IpRangeBuilder().subTables(16, 0.4), name);
   }
 
   /** The ranges as text, built by {@code builder}. */
