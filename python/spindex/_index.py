@@ -5,8 +5,9 @@
 #
 """A Spindex index read in place from Python (numpy and pyarrow; no JVM): ``spindex.open(path)``.
 
-The file is mapped read-only; the header, the directory and every section checksum are checked at
-open in the order of docs/FORMAT.md "Validation", with the Java loaders' messages. Lookups take a
+A private snapshot of the file is mapped read-only (``_snapshot``: nothing done to the file
+afterwards can fault the process); the header, the directory and every section checksum are
+checked at open in the order of docs/FORMAT.md "Validation", with the Java loaders' messages. Lookups take a
 whole batch: the addresses are parsed column-wise (``spindex._parse``), sorted, and searched with
 one ``numpy.searchsorted`` over the mapped sections (sorted queries walk the rows in order, which
 is several times faster than searching them in arrival order).
@@ -21,7 +22,7 @@ import threading
 import numpy as np
 import pyarrow as pa
 
-from spindex import _parse
+from spindex import _parse, _snapshot
 from spindex._errors import CorruptIndexError
 
 MAGIC = b"\x89SPX\r\n\x1a\n"
@@ -156,11 +157,15 @@ class Index:
         self._dictionary = None
         self._typed = None
         try:
-            with open(self.path, "rb") as f:
+            if os.path.isdir(self.path):
+                raise IsADirectoryError(self.path)
+            if os.path.getsize(self.path) < HEADER:
+                self._fail("header", 0, "at least 128 bytes",
+                           "fewer: a truncated index, or not a Spindex index")
+            # A private snapshot, never the file itself: a file written over in place under a
+            # mapping would kill the process (_snapshot).
+            with open(_snapshot.of(self.path), "rb") as f:
                 size = os.fstat(f.fileno()).st_size
-                if size < HEADER:
-                    self._fail("header", 0, "at least 128 bytes",
-                               "fewer: a truncated index, or not a Spindex index")
                 self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except IsADirectoryError:
             raise CorruptIndexError("%s: not a file (a directory)" % self.path) from None
