@@ -18,11 +18,11 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 if not os.environ.get("SPINDEX_TEST_INSTALLED"):  # scripts/it-python-reader: the installed one
     sys.path.insert(0, os.path.join(ROOT, "python"))
 CLI = os.path.join(ROOT, "scripts", "spindex")
-RESOURCES = os.path.join(ROOT, "indexer", "src", "test", "resources")
+RESOURCES = os.path.join(ROOT, "core", "src", "test", "resources")
 
 
 def cli_jar_built():
-    target = os.path.join(ROOT, "indexer", "target")
+    target = os.path.join(ROOT, "core", "target")
     return os.path.isdir(target) and any(n.endswith("-cli.jar") for n in os.listdir(target))
 
 
@@ -58,7 +58,7 @@ TYPED = [
 @pytest.fixture(scope="session")
 def fixtures(tmp_path_factory):
     if not cli_jar_built():
-        pytest.skip("the CLI jar is not built (./mvnw -B -o -q package -DskipTests -pl indexer)")
+        pytest.skip("the CLI jar is not built (./mvnw -B -o -q package -DskipTests -pl core)")
     d = os.environ.get("SPINDEX_READER_FIXTURES") or str(tmp_path_factory.mktemp("reader"))
     os.makedirs(d, exist_ok=True)
     f = {k: os.path.join(d, v) for k, v in {

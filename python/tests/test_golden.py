@@ -3,7 +3,7 @@
 # in compliance with the License. You may obtain a copy of the License at
 # http://www.apache.org/licenses/LICENSE-2.0
 #
-"""The golden files of format 1 (indexer/src/test/resources/format-1), read by the Python reader:
+"""The golden files of format 1 (core/src/test/resources/format-1), read by the Python reader:
 the answers of each file's .expected.tsv (computed from its source by the Java side's references,
 not by any reader). The Python reader is written from docs/FORMAT.md; these show that the
 specification can be implemented by a second reader and give the Java reader's answers."""

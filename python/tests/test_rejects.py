@@ -13,7 +13,7 @@ import os
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GOLDEN = os.path.join(HERE, "..", "..", "indexer", "src", "test", "resources", "rejects", "rejects.tsv")
+GOLDEN = os.path.join(HERE, "..", "..", "core", "src", "test", "resources", "rejects", "rejects.tsv")
 
 # Loaded by path: the package's __init__ imports pyspark, which this reader does not need.
 _spec = importlib.util.spec_from_file_location(

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Load times of one index file by the {@code mapped} loaders of two builds of the indexer (say, the
+ * Load times of one index file by the {@code mapped} loaders of two builds of the core (say, the
  * commits before and after a change), each on its own class loader in this JVM, interleaved load by
  * load so that both see the same machine: the paired ratio of each pair, with a 95 % interval. The
  * "after" build's loads run twice, once with the snapshot of the file there and once with the

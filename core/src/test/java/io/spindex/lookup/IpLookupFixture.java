@@ -28,7 +28,7 @@ import java.util.zip.GZIPOutputStream;
  * Test data for ip-lookup with its expected answers computed independently of the job: a dual-stack
  * range index (reference: TreeMaps), a dual-stack set index (reference: HashMaps), and access-log
  * input files (30 % IPv6 clients), one of them gzip-compressed, with the byte offset of every line.
- * Shared by the Spark and MapReduce job tests through the indexer test-jar.
+ * Shared by the Spark and MapReduce job tests through the core test-jar.
  *
  * <p>{@link #address} gives a line's address as one {@code long}: an IPv4 address in [0, 2^32), an
  * IPv6 address as a key from 2^32 up that stands for it (numbered as first seen), or a negative

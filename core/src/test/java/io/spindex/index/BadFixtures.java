@@ -301,9 +301,9 @@ public final class BadFixtures {
     return b;
   }
 
-  /** Regenerates {@code indexer/src/test/resources/bad/*.spx}. */
+  /** Regenerates {@code core/src/test/resources/bad/*.spx}. */
   public static void main(String[] args) throws IOException {
-    Path dir = Paths.get(args.length > 0 ? args[0] : "indexer/src/test/resources/bad");
+    Path dir = Paths.get(args.length > 0 ? args[0] : "core/src/test/resources/bad");
     Path work = Files.createTempDirectory("bad-fixtures");
     for (Map.Entry<String, byte[]> e : make(work).entrySet()) {
       Files.write(dir.resolve(e.getKey()), e.getValue());

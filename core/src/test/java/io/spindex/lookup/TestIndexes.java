@@ -21,7 +21,7 @@ import java.util.Map;
 
 /**
  * Writes small indexes straight through {@link IndexWriter} (independent of the builders). Shared
- * with the job modules through the indexer test-jar.
+ * with the job modules through the core test-jar.
  */
 public final class TestIndexes {
   private TestIndexes() {}

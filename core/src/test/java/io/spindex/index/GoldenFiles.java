@@ -30,7 +30,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The golden files of format 1 ({@code indexer/src/test/resources/format-1}): for each file, its
+ * The golden files of format 1 ({@code core/src/test/resources/format-1}): for each file, its
  * source (committed), how it is built, and the answers it must give. {@link #main} builds the files
  * with today's writer and computes each file's {@code .expected.tsv} of queries and answers from
  * its source with references of its own (a {@link TreeMap} of the ranges, a {@link TreeSet} of the
@@ -104,7 +104,7 @@ public final class GoldenFiles {
 
   /** Writes the MaxMind database source, builds every file and writes its answers. */
   public static void main(String[] args) throws IOException {
-    Path dir = Paths.get(args.length > 0 ? args[0] : "indexer/src/test/resources/format-1");
+    Path dir = Paths.get(args.length > 0 ? args[0] : "core/src/test/resources/format-1");
     writeAliasesDatabase(dir.resolve(Golden.IPV4_ALIASES.source));
     for (Golden g : Golden.values()) {
       Path source = dir.resolve(g.source);

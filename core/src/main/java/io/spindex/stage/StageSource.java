@@ -16,7 +16,7 @@ import java.util.function.LongConsumer;
 
 /**
  * Where {@link Stager} copies a file from: a local file ({@link #local(Path)}), or anything else a
- * job can open as a stream. This is the plug-in point for engines: the indexer has no Hadoop
+ * job can open as a stream. This is the plug-in point for engines: the core has no Hadoop
  * dependency, so a Spark or MapReduce module implements it over a Hadoop {@code FileSystem} in a
  * few lines and stages an index from HDFS, S3A or ABFS to local disk once per executor JVM:
  *

@@ -119,7 +119,7 @@ class RejectsTest {
     return code;
   }
 
-  /** Writes the golden file: {@code main()} from the indexer module's directory. */
+  /** Writes the golden file: {@code main()} from the core module's directory. */
   public static void main(String[] args) throws Exception {
     Files.createDirectories(GOLDEN.getParent());
     Files.write(GOLDEN, write());

@@ -20,7 +20,7 @@ import java.nio.file.Paths;
  * No package cycles in a module's main code: every {@code io.spindex} package of the module (the
  * root package included, which {@code slices().matching("io.spindex.(**)")} would leave out) is a
  * slice, and the slices must be free of cycles. Dependencies are what the class files say: imports,
- * fully qualified names, annotations, signatures. Shared by the modules' tests through the indexer
+ * fully qualified names, annotations, signatures. Shared by the modules' tests through the core
  * test-jar.
  */
 public final class PackageCycles {
