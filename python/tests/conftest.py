@@ -22,8 +22,9 @@ RESOURCES = os.path.join(ROOT, "core", "src", "test", "resources")
 
 
 def cli_jar_built():
-    target = os.path.join(ROOT, "core", "target")
-    return os.path.isdir(target) and any(n.endswith("-cli.jar") for n in os.listdir(target))
+    target = os.path.join(ROOT, "cli", "target")
+    return os.path.isdir(target) and any(
+        n.startswith("spindex-cli-") and n.endswith(".jar") for n in os.listdir(target))
 
 
 def spindex(*args, stdin=None, ok=(0,)):
@@ -58,7 +59,7 @@ TYPED = [
 @pytest.fixture(scope="session")
 def fixtures(tmp_path_factory):
     if not cli_jar_built():
-        pytest.skip("the CLI jar is not built (./mvnw -B -o -q package -DskipTests -pl core)")
+        pytest.skip("the CLI jar is not built (./mvnw -B -o -q package -DskipTests -pl cli -am)")
     d = os.environ.get("SPINDEX_READER_FIXTURES") or str(tmp_path_factory.mktemp("reader"))
     os.makedirs(d, exist_ok=True)
     f = {k: os.path.join(d, v) for k, v in {

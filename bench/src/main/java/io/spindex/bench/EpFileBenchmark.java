@@ -5,9 +5,9 @@
  */
 package io.spindex.bench;
 
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.TransformSpec;
 import io.spindex.gen.EpGenerator;
-import io.spindex.job.LocalEpJobs;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

@@ -7,7 +7,7 @@ package io.spindex.mapreduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.spindex.job.EnginesAgreeContract;
+import io.spindex.cli.local.EnginesAgreeContract;
 import io.spindex.job.LineJob;
 import java.util.Map;
 import org.apache.hadoop.util.ToolRunner;

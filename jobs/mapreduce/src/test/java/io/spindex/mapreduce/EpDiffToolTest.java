@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.DiffCounts;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.LineJob;
-import io.spindex.job.LocalEpJobs;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.EpCounts;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.gen.EpGenerator;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.LineJob;
-import io.spindex.job.LocalEpJobs;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

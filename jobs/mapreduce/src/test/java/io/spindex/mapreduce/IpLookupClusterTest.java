@@ -272,7 +272,7 @@ class IpLookupClusterTest {
       new io.spindex.gen.EpGenerator(3000, 11, 0.03).writeTo(o);
     }
     Path cli = dir.resolve("cli.tsv");
-    io.spindex.job.LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
+    io.spindex.cli.local.LocalEpJobs.transform(feed, cli, dir.resolve("cli.rej"), spec, 1);
     fs.copyFromLocalFile(
         new org.apache.hadoop.fs.Path(feed.toUri()), new org.apache.hadoop.fs.Path("/data/ep/in"));
 

@@ -47,7 +47,7 @@ final class MrTests {
 
   /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order. */
   static List<String> readParts(Path dir) throws IOException {
-    return io.spindex.job.EnginesAgreeContract.readParts(dir);
+    return io.spindex.cli.local.EnginesAgreeContract.readParts(dir);
   }
 
   /** Lines of every {@code part-*} file directly under {@code dir} on any Hadoop file system. */

@@ -7,7 +7,7 @@ package io.spindex.spark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.job.EnginesAgreeContract;
+import io.spindex.cli.local.EnginesAgreeContract;
 import io.spindex.job.LineJob;
 import java.util.Map;
 

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
-import io.spindex.job.LocalEpJobs;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

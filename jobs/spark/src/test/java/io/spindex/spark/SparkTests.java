@@ -79,6 +79,6 @@ public final class SparkTests {
 
   /** Lines of every {@code part-*} file directly in {@code dir} (gzip-aware), in name order. */
   static List<String> readParts(Path dir) throws IOException {
-    return io.spindex.job.EnginesAgreeContract.readParts(dir);
+    return io.spindex.cli.local.EnginesAgreeContract.readParts(dir);
   }
 }

@@ -3,17 +3,17 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.cli.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.ep.RefEp;
 import io.spindex.ep.feed.LineCheck;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
-import io.spindex.job.LocalEpJobs;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

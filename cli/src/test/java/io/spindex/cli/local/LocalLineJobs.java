@@ -3,9 +3,13 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.job;
+package io.spindex.cli.local;
 
 import io.spindex.gen.EpGenerator;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
+import io.spindex.job.LoaderCompareDefinition;
+import io.spindex.job.RecordSink;
 import io.spindex.lookup.Report;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.job;
+package io.spindex.cli.local;
 
 import io.spindex.annotations.Internal;
 import io.spindex.ep.SeenRows;
@@ -14,6 +14,16 @@ import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexHolder;
 import io.spindex.index.Loader;
+import io.spindex.job.DistinctPaths;
+import io.spindex.job.Driver;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
+import io.spindex.job.LineTask;
+import io.spindex.job.RecordSink;
+import io.spindex.job.Route;
+import io.spindex.job.SideFile;
+import io.spindex.job.TaskSide;
 import io.spindex.lookup.Report;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -5,9 +5,9 @@
  */
 package io.spindex.cli;
 
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.EpCounts;
 import io.spindex.job.DistinctPaths;
-import io.spindex.job.LocalEpJobs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -201,7 +201,7 @@ class CliProcessTest {
     Run missing = spindex(null, "build", "ips", "nope.txt");
     assertEquals(1, missing.exit);
     assertEquals("spindex: nope.txt: no such file\n", missing.err);
-    Path bad = BadFixturesPath.get("bit-flip-keys.spx");
+    Path bad = badFixture("bit-flip-keys.spx");
     Run verify = spindex(null, "verify", bad.toString());
     assertEquals(1, verify.exit);
     assertTrue(
@@ -303,10 +303,12 @@ class CliProcessTest {
     }
   }
 
-  /** Where the committed bad fixtures are. */
-  static final class BadFixturesPath {
-    static Path get(String name) throws URISyntaxException {
-      return Paths.get(CliProcessTest.class.getResource("/bad/" + name).toURI());
+  /** A committed bad fixture of the core's tests (in their jar), copied into {@link #dir}. */
+  private Path badFixture(String name) throws IOException {
+    Path f = dir.resolve(name);
+    try (InputStream in = CliProcessTest.class.getResourceAsStream("/bad/" + name)) {
+      Files.copy(in, f);
     }
+    return f;
   }
 }

@@ -5,7 +5,7 @@
  */
 package io.spindex.cli;
 
-import io.spindex.job.LocalJobs;
+import io.spindex.cli.local.LocalJobs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@
  */
 package io.spindex.cli;
 
+import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.DiffCounts;
 import io.spindex.ep.EpDiff;
 import io.spindex.index.IndexHolder;
@@ -12,7 +13,6 @@ import io.spindex.index.IndexKind;
 import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import io.spindex.job.DistinctPaths;
-import io.spindex.job.LocalEpJobs;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.PrintWriter;

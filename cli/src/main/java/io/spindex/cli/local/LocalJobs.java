@@ -3,9 +3,15 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.job;
+package io.spindex.cli.local;
 
 import io.spindex.annotations.Internal;
+import io.spindex.job.Dispatcher;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
 import io.spindex.text.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.job;
+package io.spindex.cli.local;
 
 import io.spindex.annotations.Internal;
 import io.spindex.ep.DiffCounts;
@@ -11,6 +11,10 @@ import io.spindex.ep.EpCounts;
 import io.spindex.ep.EpDiff;
 import io.spindex.ep.TransformSpec;
 import io.spindex.ep.feed.EpHeader;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.JobArgs;
+import io.spindex.job.LineJob;
 import java.io.IOException;
 import java.nio.file.Path;
 

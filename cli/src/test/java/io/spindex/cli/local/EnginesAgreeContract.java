@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.job;
+package io.spindex.cli.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.gen.EpGenerator;
 import io.spindex.index.IndexHolder;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.LineJob;
+import io.spindex.job.LoaderCompareDefinition;
 import io.spindex.lookup.IpLookupFixture;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,12 +3,11 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.ep;
+package io.spindex.cli.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.spindex.job.LocalEpJobs;
 import io.spindex.text.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
