@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.Malformed;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -18,6 +19,16 @@ public final class CorruptIndexException extends IOException {
 
   CorruptIndexException(String message) {
     super(message);
+  }
+
+  /** An element of section {@code e} that breaks its structure's rules, at its byte offset. */
+  static CorruptIndexException at(Path file, SectionEntry e, Malformed m) {
+    return at(
+        file,
+        "section '" + e.name() + "'",
+        e.offset() + (long) e.width() * m.element(),
+        m.expected(),
+        m.found());
   }
 
   static CorruptIndexException at(

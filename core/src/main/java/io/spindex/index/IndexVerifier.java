@@ -6,6 +6,14 @@
 package io.spindex.index;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.search.Encoding;
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.Keys128;
+import io.spindex.index.search.LongColumn;
+import io.spindex.index.search.Malformed;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SubTables;
+import io.spindex.index.search.Tiled6;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
@@ -94,7 +102,7 @@ public final class IndexVerifier {
       IpSet set = (IpSet) index;
       SectionEntry keys = h.require(Section.KEYS);
       for (int i = 1; i < set.size(); i++) {
-        if (Layout.flip(set.address(i - 1)) >= Layout.flip(set.address(i))) {
+        if (Encoding.flip(set.address(i - 1)) >= Encoding.flip(set.address(i))) {
           throw unordered(
               h, keys, i, set.size(), set.address(i - 1), set.address(i), "strictly ascending");
         }
@@ -137,7 +145,7 @@ public final class IndexVerifier {
   private static void verifyRow(
       IndexHeader h, IpRanges r, SectionEntry starts, SectionEntry labels, int i)
       throws CorruptIndexException {
-    if (i > 0 && Layout.flip(r.start(i)) <= Layout.flip(r.start(i - 1))) {
+    if (i > 0 && Encoding.flip(r.start(i)) <= Encoding.flip(r.start(i - 1))) {
       throw unordered(
           h,
           starts,
@@ -157,13 +165,13 @@ public final class IndexVerifier {
   private static void rowLabel(
       IndexHeader h, SectionEntry labels, int rows, int i, int id, int before, IpRanges r)
       throws CorruptIndexException {
-    boolean gap = id == Layout.GAP_LABEL;
+    boolean gap = id == Encoding.GAP_LABEL;
     String wrong =
         !gap && (id < 0 || id >= r.labelCount())
             ? "a label id in [0, " + r.labelCount() + ") or -1 (a gap)"
             : gap && i == 0
                 ? "a label id in [0, " + r.labelCount() + ") (the first row is not a gap)"
-                : gap && before == Layout.GAP_LABEL
+                : gap && before == Encoding.GAP_LABEL
                     ? "a label id in [0, " + r.labelCount() + ") (row " + (i - 1) + " is a gap)"
                     : null;
     if (wrong != null) {
@@ -193,7 +201,7 @@ public final class IndexVerifier {
       }
       int id = r.ipv6LabelIdOfRow(i);
       rowLabel(h, rows, r.ipv6Size(), i, id, i == 0 ? 0 : r.ipv6LabelIdOfRow(i - 1), r);
-      if (id != Layout.GAP_LABEL) {
+      if (id != Encoding.GAP_LABEL) {
         requireNotMapped(
             h,
             Section.RANGE6_STARTS_HI,
@@ -242,7 +250,11 @@ public final class IndexVerifier {
   private static void checkTables6(IndexHeader h, Keys128 k) throws CorruptIndexException {
     Prefix6 tables = k.tables();
     if (tables != null) {
-      tables.check(h.file(), h.require(Section.PREFIX6), k.prefixTable(), k.size(), k::hi);
+      try {
+        tables.check(k.prefixTable(), k.size(), k::hi);
+      } catch (Malformed m) {
+        throw CorruptIndexException.at(h.file(), h.require(Section.PREFIX6), m);
+      }
     }
   }
 
@@ -372,7 +384,7 @@ public final class IndexVerifier {
       return;
     }
     int row = 0;
-    for (int p = 0; p < Layout.PREFIX16_ENTRIES; p++) {
+    for (int p = 0; p < Encoding.PREFIX16_ENTRIES; p++) {
       while (row < rows && keys.prefix(row) < p) {
         row++;
       }
@@ -417,7 +429,7 @@ public final class IndexVerifier {
       int row = block;
       for (int q = 0; q < 256; q++) {
         int first = p << 16 | q << 8;
-        while (row < prefix.get(p + 1) && Layout.flip(r.start(row)) < Layout.flip(first)) {
+        while (row < prefix.get(p + 1) && Encoding.flip(r.start(row)) < Encoding.flip(first)) {
           row++;
         }
         if (sub.before(table, q) != row - block) {

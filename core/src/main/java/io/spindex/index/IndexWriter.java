@@ -6,6 +6,12 @@
 package io.spindex.index;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.Keys128;
+import io.spindex.index.search.LongColumn;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SubTables;
+import io.spindex.index.search.Tiled6;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -5,6 +5,15 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.Encoding;
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.Keys128;
+import io.spindex.index.search.LockStep;
+import io.spindex.index.search.LongColumn;
+import io.spindex.index.search.PackedRows;
+import io.spindex.index.search.Search6;
+import io.spindex.index.search.SubTables;
+import io.spindex.index.search.Tiled6;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -142,12 +151,12 @@ public final class IpRanges extends SpindexIndex {
 
   /** First address of range {@code row}. */
   public int start(int row) {
-    return Layout.flip(starts.get(row));
+    return Encoding.flip(starts.get(row));
   }
 
   /** Last address (inclusive) of row {@code row}: the next row's start less one. */
   public int end(int row) {
-    return row + 1 < starts.size() ? Layout.flip(starts.get(row + 1)) - 1 : -1;
+    return row + 1 < starts.size() ? Encoding.flip(starts.get(row + 1)) - 1 : -1;
   }
 
   /** Label id of row {@code row}; {@link #NONE} for a gap row. */
@@ -186,13 +195,13 @@ public final class IpRanges extends SpindexIndex {
     // one before the candidates, which starts before them.
     return (packed != null
             ? packed.upperBound(lo, hi, address & 0xFFFF)
-            : upperBound(starts, lo, hi, Layout.flip(address)))
+            : IntColumn.upperBound(starts, lo, hi, Encoding.flip(address)))
         - 1;
   }
 
   /** The key a search compares for {@code address}: its low 16 bits (packed), else all, flipped. */
   private int key(int address) {
-    return packed != null ? address & 0xFFFF : Layout.flip(address);
+    return packed != null ? address & 0xFFFF : Encoding.flip(address);
   }
 
   /** The key a search compares at {@code row}, as {@link #key} gives an address's. */

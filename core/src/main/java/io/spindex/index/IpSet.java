@@ -5,6 +5,11 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.Encoding;
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.Keys128;
+import io.spindex.index.search.LockStep;
+
 /**
  * A read-only set of IP addresses: IPv4 addresses as 32-bit keys and, in a dual-stack file, IPv6
  * addresses as 128-bit keys beside them. Thread-safe; lookups allocate nothing. With a /16 prefix
@@ -98,12 +103,12 @@ public final class IpSet extends SpindexIndex {
 
   /** The address at {@code row}, in ascending unsigned order. */
   public int address(int row) {
-    return Layout.flip(keys.get(row));
+    return Encoding.flip(keys.get(row));
   }
 
   /** Whether the set holds {@code address} (network-order bits, see {@link SpindexIndex}). */
   public boolean contains(int address) {
-    int key = Layout.flip(address);
+    int key = Encoding.flip(address);
     int lo;
     int hi;
     if (prefix != null) {
@@ -114,7 +119,7 @@ public final class IpSet extends SpindexIndex {
       lo = 0;
       hi = keys.size();
     }
-    int i = lowerBound(keys, lo, hi, key);
+    int i = IntColumn.lowerBound(keys, lo, hi, key);
     return i < hi && keys.get(i) == key;
   }
 
@@ -148,7 +153,7 @@ public final class IpSet extends SpindexIndex {
         int address = addresses[g + j];
         int p = address >>> 16;
         int lo = prefix.get(p);
-        key[search.add(lo, prefix.get(p + 1) - lo)] = Layout.flip(address);
+        key[search.add(lo, prefix.get(p + 1) - lo)] = Encoding.flip(address);
       }
       search.search(probe);
       for (int j = 0; j < m; j++) {

@@ -5,6 +5,8 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.LeIds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -46,7 +48,7 @@ abstract class LabelDictionary {
    * label_value_ids}: the fewest of 1 to 4 that count to {@code values}.
    */
   static int idBytes(long values) {
-    return values <= 1L << 8 ? 1 : values <= 1L << 16 ? 2 : values <= 1L << 24 ? 3 : 4;
+    return LeIds.width(values);
   }
 
   /** The file's labels, with the checks every open makes (bounds, not every entry). */

@@ -5,6 +5,9 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.Encoding;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SubTables;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +41,9 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * All integers little-endian. Sections start at multiples of 64 bytes, zero-padded between. Which
- * sections a kind holds, and how many elements each has, is the table of {@link #rules}.
+ * sections a kind holds, and how many elements each has, is the table of {@link #rules}; what their
+ * elements mean (flipped keys, prefix tables, gap rows) is {@link Encoding}'s and the search
+ * structures'.
  */
 final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
@@ -51,20 +56,11 @@ final class Layout {
   /** Section flag bit 0: a reader that does not know the section's id skips it. */
   static final int OPTIONAL = 1;
 
-  /**
-   * The label id of a gap row ({@link IpRanges#NONE}): a row that starts where no range is, all
-   * bits set in {@link Section#ROW_LABEL_IDS}, 0 in {@link Section#RANGE6_ROWS}.
-   */
-  static final int GAP_LABEL = -1;
-
   static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
   static final int ALIGNMENT = 64;
   static final int MAX_SECTIONS = 64;
   static final int DIGEST_BYTES = 32;
-
-  /** Entries of a /16 prefix table: one per 16-bit prefix plus an end marker. */
-  static final int PREFIX16_ENTRIES = 65537;
 
   /** The most elements a section may have: the largest Java array. */
   static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
@@ -80,14 +76,6 @@ final class Layout {
   static final int OFF_HEADER_CRC = 124;
 
   private Layout() {}
-
-  /**
-   * Keys are stored as {@code address ^ 0x80000000} so that signed {@code int} order is unsigned
-   * address order (0.0.0.0 becomes Integer.MIN_VALUE). Applying it twice gives the address back.
-   */
-  static int flip(int value) {
-    return value ^ 0x80000000;
-  }
 
   static long align(long offset) {
     return (offset + ALIGNMENT - 1) & -ALIGNMENT;
@@ -470,7 +458,7 @@ final class Layout {
    */
   private static List<Rule> rules(IndexHeader h) {
     long rows = h.rowCount();
-    Count prefix = exactly(PREFIX16_ENTRIES);
+    Count prefix = exactly(Encoding.PREFIX16_ENTRIES);
     Count tables6 =
         atLeast(
             Prefix6.MAP_INTS + Prefix6.HEAD_INTS + 2L,

@@ -5,6 +5,8 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.LongColumn;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

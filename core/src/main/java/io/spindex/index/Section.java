@@ -6,6 +6,10 @@
 package io.spindex.index;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.search.PackedRows;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SubTables;
+import io.spindex.index.search.Tiled6;
 
 /**
  * The sections of format 1 (docs/FORMAT.md, "Sections"); ids and element widths are part of the

@@ -5,6 +5,16 @@
  */
 package io.spindex.index;
 
+import io.spindex.index.search.Encoding;
+import io.spindex.index.search.IntColumn;
+import io.spindex.index.search.Keys128;
+import io.spindex.index.search.LongColumn;
+import io.spindex.index.search.Malformed;
+import io.spindex.index.search.PackedRows;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.Search6;
+import io.spindex.index.search.SubTables;
+import io.spindex.index.search.Tiled6;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -92,7 +102,11 @@ interface SectionSource {
       starts = inPlace.starts(prefix);
       labels = inPlace.labelIds();
     } else {
-      starts = PackedRows.starts(h, prefixEntry, prefix, source.bytes(lowEntry));
+      try {
+        starts = PackedRows.starts(prefix, source.bytes(lowEntry));
+      } catch (Malformed m) {
+        throw CorruptIndexException.at(h.file(), prefixEntry, m);
+      }
       labels = PackedRows.labelIds(source.bytes(idsEntry), rows, width);
     }
     LabelSchema schema = schema(h, source);
@@ -319,7 +333,11 @@ interface SectionSource {
     if (tables != null) {
       // Each within the section, after its parent, every row number within the rows (the exact
       // values are checked by spindex verify).
-      tables.check(h.file(), tablesEntry, prefix, his.size(), null);
+      try {
+        tables.check(prefix, his.size(), null);
+      } catch (Malformed m) {
+        throw CorruptIndexException.at(h.file(), tablesEntry, m);
+      }
     }
     return new Keys128(his, los, prefix, tables);
   }
@@ -379,13 +397,13 @@ interface SectionSource {
     if (prefix == null) {
       return;
     }
-    if (prefix.get(0) != 0 || prefix.get(Layout.PREFIX16_ENTRIES - 1) != rows) {
+    if (prefix.get(0) != 0 || prefix.get(Encoding.PREFIX16_ENTRIES - 1) != rows) {
       throw CorruptIndexException.at(
           h.file(),
           "section '" + e.name() + "'",
           e.offset(),
           "entries from 0 to " + rows,
-          "from " + prefix.get(0) + " to " + prefix.get(Layout.PREFIX16_ENTRIES - 1));
+          "from " + prefix.get(0) + " to " + prefix.get(Encoding.PREFIX16_ENTRIES - 1));
     }
     if (source.checksRows()) {
       nonDecreasing(h, e, prefix, "entries");

@@ -66,30 +66,4 @@ public abstract class SpindexIndex {
   public static boolean isIpv4Mapped(long hi, long lo) {
     return hi == 0 && (lo >>> 32) == 0xFFFFL;
   }
-
-  /** First row in {@code [lo, hi)} whose key is {@code >= key} (keys are flipped, signed order). */
-  static int lowerBound(IntColumn keys, int lo, int hi, int key) {
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (keys.get(mid) < key) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  /** First row in {@code [lo, hi)} whose key is {@code > key}. */
-  static int upperBound(IntColumn keys, int lo, int hi, int key) {
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (keys.get(mid) <= key) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
 }

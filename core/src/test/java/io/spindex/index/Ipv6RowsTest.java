@@ -16,6 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.Ranges6.Src;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SearchInternals;
+import io.spindex.index.search.Tiled6;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -79,9 +82,9 @@ class Ipv6RowsTest {
     IndexHeader h = Loader.readHeader(file);
     byte[] good = Files.readAllBytes(file);
     Prefix6 t = Loader.NIO.load(file).asRanges().starts6().tables();
-    int root = t.root(0x2a02);
+    int root = SearchInternals.root(t, 0x2a02);
     int q = 9;
-    int first = t.element(root + Prefix6.HEAD_INTS + q);
+    int first = SearchInternals.element(t, root + Prefix6.HEAD_INTS + q);
     assertTrue(first > 0, "bucket 9 is a row, not a table");
     List<long[]> keys = new ArrayList<>();
     IpRanges intact = Loader.MAPPED.load(file).asRanges();
@@ -98,7 +101,8 @@ class Ipv6RowsTest {
     for (byte[] damaged :
         List.of(
             BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + q, first - 1),
-            BadFixtures.setInt(good, h, Section.PREFIX6, root + 2, t.element(root + 2) - 1))) {
+            BadFixtures.setInt(
+                good, h, Section.PREFIX6, root + 2, SearchInternals.element(t, root + 2) - 1))) {
       Files.write(file, damaged);
       assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
       IpRanges mapped = Loader.MAPPED.load(file).asRanges();
@@ -129,7 +133,7 @@ class Ipv6RowsTest {
     Files.write(
         file,
         BadFixtures.setLong(
-            Files.readAllBytes(file), h, Section.RANGE6_STARTS_HI, 0, Keys128.flip(last)));
+            Files.readAllBytes(file), h, Section.RANGE6_STARTS_HI, 0, SearchInternals.flip(last)));
     assertThrows(CorruptIndexException.class, () -> IndexVerifier.verify(file));
     IpRanges mapped = Loader.MAPPED.load(file).asRanges();
     int n = mapped.ipv6Size();
@@ -151,7 +155,9 @@ class Ipv6RowsTest {
     List<Src> ranges = tiesAndOddRanges();
     Path file = build(ranges, List.of());
     Tiled6 rows = Loader.NIO.load(file).asRanges().tiled6Rows();
-    assertTrue(rows.oddCount() > 1000, "the ranges inside one /64 are odd: " + rows.oddCount());
+    assertTrue(
+        SearchInternals.oddCount(rows) > 1000,
+        "the ranges inside one /64 are odd: " + SearchInternals.oddCount(rows));
     check(file, ranges, List.of(), 1);
   }
 
@@ -184,14 +190,18 @@ class Ipv6RowsTest {
     // the file's tables: 8 bytes a /16 block and 8 a bucket.
     IpRanges t = Loader.NIO.load(file).asRanges();
     Tiled6 packed = t.tiled6Rows();
-    assertEquals(0, packed.oddCount());
+    assertEquals(0, SearchInternals.oddCount(packed));
     int n = t.ipv6Size();
     long buckets = buckets(t.starts6().tables());
     assertEquals(
-        16L * n + 12L * (n / 64 + 1) + 8L * Prefix6.MAP_INTS + 8L * buckets, packed.bytes());
+        16L * n + 12L * (n / 64 + 1) + 8L * Prefix6.MAP_INTS + 8L * buckets,
+        SearchInternals.bytes(packed));
     assertTrue(
-        packed.inexactCount() < t.ipv6Size() / 30,
-        "a row's 32 bits tell its start: " + packed.inexactCount() + " of " + t.ipv6Size());
+        SearchInternals.inexactCount(packed) < t.ipv6Size() / 30,
+        "a row's 32 bits tell its start: "
+            + SearchInternals.inexactCount(packed)
+            + " of "
+            + t.ipv6Size());
     check(file, ranges, List.of(), 2);
   }
 
@@ -324,17 +334,20 @@ class Ipv6RowsTest {
   private static long buckets(Prefix6 tables) {
     long n = 0;
     for (int p = 0; p < Prefix6.MAP_INTS; p++) {
-      n += tables.root(p) == 0 ? 0 : bucketsUnder(tables, tables.root(p));
+      n +=
+          SearchInternals.root(tables, p) == 0
+              ? 0
+              : bucketsUnder(tables, SearchInternals.root(tables, p));
     }
     return n;
   }
 
   /** Buckets of the table at element {@code o} and of the tables under it. */
   private static long bucketsUnder(Prefix6 tables, int o) {
-    int buckets = 1 << (tables.element(o) & 0xFF);
+    int buckets = 1 << (SearchInternals.element(tables, o) & 0xFF);
     long n = buckets;
     for (int q = 0; q < buckets; q++) {
-      int e = tables.element(o + Prefix6.HEAD_INTS + q);
+      int e = SearchInternals.element(tables, o + Prefix6.HEAD_INTS + q);
       n += e < 0 ? bucketsUnder(tables, ~e) : 0;
     }
     return n;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.spindex.index.search.Encoding;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -49,7 +50,7 @@ class LargeIndexTest {
         Files.getFileStore(dir).getUsableSpace() > (6L << 30),
         "needs 6 GiB free in " + dir + " for a 2.3 GiB index");
     Path file = dir.resolve("every-7th.spx");
-    int[] prefix = new int[Layout.PREFIX16_ENTRIES];
+    int[] prefix = new int[Encoding.PREFIX16_ENTRIES];
     for (int p = 0; p < prefix.length; p++) {
       prefix[p] = (int) Math.min(KEYS, ((long) p * 65536 + STEP - 1) / STEP);
     }
@@ -59,7 +60,7 @@ class LargeIndexTest {
                 Section.KEYS,
                 (first, into, n) -> {
                   for (int i = 0; i < n; i++) {
-                    into[i] = Layout.flip((int) ((first + i) * STEP));
+                    into[i] = Encoding.flip((int) ((first + i) * STEP));
                   }
                 },
                 KEYS)

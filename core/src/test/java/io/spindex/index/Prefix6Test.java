@@ -19,6 +19,8 @@ import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.Ranges6.Src;
+import io.spindex.index.search.Prefix6;
+import io.spindex.index.search.SearchInternals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -191,7 +193,7 @@ class Prefix6Test {
     SectionEntry e = h.find(Section.PREFIX6);
     long section = e.offset();
     byte[] good = Files.readAllBytes(file);
-    int root = Loader.NIO.load(file).asRanges().starts6().tables().root(0x2a02);
+    int root = SearchInternals.root(Loader.NIO.load(file).asRanges().starts6().tables(), 0x2a02);
     assertTrue(root >= Prefix6.MAP_INTS);
     int rows = Loader.NIO.load(file).asRanges().ipv6Size(); // the ranges and the gaps after them
 
@@ -227,7 +229,7 @@ class Prefix6Test {
     Files.write(file, good);
     Prefix6 t = Loader.NIO.load(file).asRanges().starts6().tables();
     int q = 9;
-    int value = t.element(root + 3 + q);
+    int value = SearchInternals.element(t, root + 3 + q);
     assertTrue(value > 0, "bucket 9 is a row, not a table");
     Files.write(file, BadFixtures.setInt(good, h, Section.PREFIX6, root + 3 + q, value - 1));
     for (IndexLoader l : Loaders.all()) {

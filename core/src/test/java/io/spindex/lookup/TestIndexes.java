@@ -7,8 +7,8 @@ package io.spindex.lookup;
 
 import io.spindex.index.IndexKind;
 import io.spindex.index.IndexWriter;
-import io.spindex.index.PackedRows;
 import io.spindex.index.Section;
+import io.spindex.index.search.PackedRows;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

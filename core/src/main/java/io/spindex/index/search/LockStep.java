@@ -3,24 +3,26 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
+import io.spindex.annotations.Internal;
 import java.nio.ShortBuffer;
 
 /**
- * The lock-step binary search of the batch lookups ({@link IpSet#containsAll}, {@link
- * IpRanges#labelIds}, {@link Keys128#floorAll}): up to {@value #GROUP} searches, each over its own
- * run of rows, advanced one halving step at a time in turn, branch-free, so that their cache misses
- * overlap instead of queueing. What a key is and how it compares is the {@link Probe}'s; the
- * halving is written once, here.
+ * The lock-step binary search of the batch lookups ({@link io.spindex.index.IpSet#containsAll},
+ * {@link io.spindex.index.IpRanges#labelIds}, {@link Keys128#floorAll}): up to {@value #GROUP}
+ * searches, each over its own run of rows, advanced one halving step at a time in turn,
+ * branch-free, so that their cache misses overlap instead of queueing. What a key is and how it
+ * compares is the {@link Probe}'s; the halving is written once, here.
  *
  * <p>Use: {@link #clear}, {@link #add} each search (the caller puts the search key into its probe
  * at the slot {@code add} returns), {@link #search}, then read {@link #row} and {@link #empty}. Not
  * thread-safe: one per batch call. Allocates two arrays of {@value #GROUP} ints.
  */
-final class LockStep {
+@Internal
+public final class LockStep {
   /** Searches run in lock step. */
-  static final int GROUP = 16;
+  public static final int GROUP = 16;
 
   /**
    * How the searches compare: whether the key at {@code row} is at most the key of search {@code
@@ -36,17 +38,17 @@ final class LockStep {
    * packed rows read in place: one class for both, so that the probe call of {@link #search} stays
    * bimorphic (this and {@link Keys128.Floor}).
    */
-  static final class IntKeys implements Probe {
+  public static final class IntKeys implements Probe {
     private final IntColumn column;
     private final ShortBuffer lows;
-    final int[] key = new int[GROUP];
+    public final int[] key = new int[GROUP];
 
-    IntKeys(IntColumn column) {
+    public IntKeys(IntColumn column) {
       this.column = column;
       this.lows = null;
     }
 
-    IntKeys(ShortBuffer lows) {
+    public IntKeys(ShortBuffer lows) {
       this.column = null;
       this.lows = lows;
     }
@@ -63,13 +65,13 @@ final class LockStep {
   private int rounds;
 
   /** Forgets the searches added so far. */
-  void clear() {
+  public void clear() {
     size = 0;
     rounds = 0;
   }
 
   /** Searches added since {@link #clear}. */
-  int size() {
+  public int size() {
     return size;
   }
 
@@ -78,7 +80,7 @@ final class LockStep {
    * == 0}) reads row 0 instead: a valid read (the caller keeps the column non-empty) whose answer
    * {@link #empty} discards.
    */
-  int add(int from, int n) {
+  public int add(int from, int n) {
     int slot = size++;
     base[slot] = n == 0 ? 0 : from;
     len[slot] = n;
@@ -90,7 +92,7 @@ final class LockStep {
    * Runs the searches added: afterwards {@link #row} of each is the last row of its run whose key
    * is at most its key, or the run's first row when none is.
    */
-  void search(Probe probe) {
+  public void search(Probe probe) {
     int[] base = this.base;
     int[] len = this.len;
     int m = size;
@@ -105,12 +107,12 @@ final class LockStep {
   }
 
   /** The row that search {@code slot} ended on (see {@link #search}). */
-  int row(int slot) {
+  public int row(int slot) {
     return base[slot];
   }
 
   /** Whether search {@code slot} had an empty run: its {@link #row} means nothing. */
-  boolean empty(int slot) {
+  public boolean empty(int slot) {
     return len[slot] == 0;
   }
 }

@@ -3,18 +3,19 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
+import io.spindex.annotations.Internal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
- * The IPv6 rows of a range index ({@link Section#RANGE6_ROWS}) on the heap, 8 bytes a row, as many
- * as an IPv4 row's start and label id take, and read in place ({@link InPlace}). It is DXR's idea
- * applied to the {@code prefix6} tables: the rows a walk leaves to search all start inside one
- * bucket, so they share the bits of the high half above the bucket's shift, and 32 bits below them
- * tell nearly all of them apart.
+ * The IPv6 rows of a range index ({@link io.spindex.index.Section#RANGE6_ROWS}) on the heap, 8
+ * bytes a row, as many as an IPv4 row's start and label id take, and read in place ({@link
+ * InPlace}). It is DXR's idea applied to the {@code prefix6} tables: the rows a walk leaves to
+ * search all start inside one bucket, so they share the bits of the high half above the bucket's
+ * shift, and 32 bits below them tell nearly all of them apart.
  *
  * <ul>
  *   <li>{@code packed}: one long a row. The high 32 bits are the row's key, bits {@code [max(0, s -
@@ -37,8 +38,9 @@ import java.nio.LongBuffer;
  * full. Both forms search the same rows through the same tables, so every loader gives the same
  * answer for any file the open-time checks accept. Thread-safe: immutable.
  */
-final class Tiled6 implements Search6 {
-  private static final int NONE = IpRanges.NONE;
+@Internal
+public final class Tiled6 implements Search6 {
+  private static final int NONE = Encoding.GAP_LABEL;
 
   /**
    * The tables a writer makes for the rows ({@link #fileTables}): rows a bucket, at most this many
@@ -101,12 +103,12 @@ final class Tiled6 implements Search6 {
    * them ({@link InPlace}), so that every loader gives the same answers for any file the open-time
    * checks accept.
    */
-  static Tiled6 ofRows(long[] packed, Keys128 starts) {
+  public static Tiled6 ofRows(long[] packed, Keys128 starts) {
     return new Tiled6(packed, starts.hiColumn().toArray(), starts, Walk6.of(starts));
   }
 
   /** The rows of a file, read where the file is mapped. */
-  static InPlace inPlace(ByteBuffer packed, Keys128 starts) {
+  public static InPlace inPlace(ByteBuffer packed, Keys128 starts) {
     return new InPlace(packed.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(), starts);
   }
 
@@ -114,23 +116,23 @@ final class Tiled6 implements Search6 {
    * The label ids of packed rows, a view: the rows' low 31 bits less one (-1 for a gap). A heap
    * array or a mapped section.
    */
-  static IntColumn labels(LongColumn packed) {
+  public static IntColumn labels(LongColumn packed) {
     return new Labels(packed);
   }
 
   /** The packed rows under label ids that {@link #labels} gives, else {@code null}. */
-  static LongColumn rowsOf(IntColumn labels) {
+  public static LongColumn rowsOf(IntColumn labels) {
     return labels instanceof Labels ? ((Labels) labels).packed : null;
   }
 
   /**
-   * The rows ({@link Section#RANGE6_ROWS}) of starts (in order) and label ids (-1 for a gap), each
-   * key below the shift of the bucket of {@code tables} (a prefix table and optional {@link
-   * Prefix6} tables over the same starts) whose rows it is in; {@code null} when a bucket's rows do
-   * not all start inside it (a file {@code spindex verify} refuses). A row in no bucket's rows is
-   * flagged.
+   * The rows ({@link io.spindex.index.Section#RANGE6_ROWS}) of starts (in order) and label ids (-1
+   * for a gap), each key below the shift of the bucket of {@code tables} (a prefix table and
+   * optional {@link Prefix6} tables over the same starts) whose rows it is in; {@code null} when a
+   * bucket's rows do not all start inside it (a file {@code spindex verify} refuses). A row in no
+   * bucket's rows is flagged.
    */
-  static long[] pack(Keys128 starts, IntColumn labels, Keys128 tables) {
+  public static long[] pack(Keys128 starts, IntColumn labels, Keys128 tables) {
     int n = starts.size();
     // Every row is flagged until a bucket's rows hold it.
     long[] packed = new long[n];
@@ -162,7 +164,7 @@ final class Tiled6 implements Search6 {
    * rows or the tables would take more than {@code allowed} elements (the block map's 65,536 among
    * them).
    */
-  static int[] fileTables(long[] flippedHi, int[] prefix, long allowed) {
+  public static int[] fileTables(long[] flippedHi, int[] prefix, long allowed) {
     int[] t = Prefix6.build(flippedHi, prefix, LEAF_ROWS, BUCKET_ROWS, Prefix6.MAX_STRIDE, allowed);
     return t == null || t.length == Prefix6.MAP_INTS ? null : t;
   }
@@ -196,12 +198,12 @@ final class Tiled6 implements Search6 {
   }
 
   /** The starts as {@link Keys128} (views over the rows), with the tables. */
-  Keys128 starts() {
+  public Keys128 starts() {
     return keys;
   }
 
   /** The label ids as a column (a view over the rows). */
-  IntColumn labels() {
+  public IntColumn labels() {
     return new Labels(LongColumn.of(packed));
   }
 
@@ -304,12 +306,12 @@ final class Tiled6 implements Search6 {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       return t.his[i];
     }
 
     @Override
-    int size() {
+    public int size() {
       return t.his.length;
     }
   }
@@ -322,12 +324,12 @@ final class Tiled6 implements Search6 {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       return t.startLo(i);
     }
 
     @Override
-    int size() {
+    public int size() {
       return t.his.length;
     }
   }
@@ -340,12 +342,12 @@ final class Tiled6 implements Search6 {
     }
 
     @Override
-    int get(int i) {
+    public int get(int i) {
       return (int) (packed.get(i) & Integer.MAX_VALUE) - 1;
     }
 
     @Override
-    int size() {
+    public int size() {
       return packed.size();
     }
   }

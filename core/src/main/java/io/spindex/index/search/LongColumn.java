@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
+import io.spindex.annotations.Internal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -14,35 +15,36 @@ import java.nio.LongBuffer;
  * long[]}, loaded by io and nio) or a {@code LongBuffer} view over a mapping ({@code mapped}).
  * Thread-safe: only absolute gets.
  */
-abstract class LongColumn {
+@Internal
+public abstract class LongColumn {
   /** Longs per mapped chunk (1 GiB, like {@link IntColumn#CHUNK_INTS}). */
   static final int CHUNK_LONGS = 1 << 27;
 
-  abstract long get(int i);
+  public abstract long get(int i);
 
-  abstract int size();
+  public abstract int size();
 
   /** Whether the values are a heap array ({@link #of}), not a view over a mapping. */
-  boolean onHeap() {
+  public boolean onHeap() {
     return false;
   }
 
   /** {@code size} times {@code value}, on the heap or not as the columns beside it. */
-  static LongColumn constant(long value, int size, boolean onHeap) {
+  public static LongColumn constant(long value, int size, boolean onHeap) {
     return new Constant(value, size, onHeap);
   }
 
-  static LongColumn of(long[] values) {
+  public static LongColumn of(long[] values) {
     return new Heap(values, values.length);
   }
 
   /** The first {@code size} values of {@code values}. */
-  static LongColumn of(long[] values, int size) {
+  public static LongColumn of(long[] values, int size) {
     return new Heap(values, size);
   }
 
   /** The values as a heap array: the array itself when the column is one, else a copy. */
-  long[] toArray() {
+  public long[] toArray() {
     long[] out = new long[size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = get(i);
@@ -51,7 +53,7 @@ abstract class LongColumn {
   }
 
   /** A view over little-endian bytes; each chunk holds {@link #CHUNK_LONGS} longs but the last. */
-  static LongColumn view(ByteBuffer[] chunks) {
+  public static LongColumn view(ByteBuffer[] chunks) {
     LongBuffer[] views = new LongBuffer[chunks.length];
     for (int i = 0; i < chunks.length; i++) {
       views[i] = chunks[i].duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
@@ -71,7 +73,7 @@ abstract class LongColumn {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       if (i < 0 || i >= size) {
         throw new IndexOutOfBoundsException(i + " of " + size);
       }
@@ -79,12 +81,12 @@ abstract class LongColumn {
     }
 
     @Override
-    boolean onHeap() {
+    public boolean onHeap() {
       return onHeap;
     }
 
     @Override
-    int size() {
+    public int size() {
       return size;
     }
   }
@@ -99,22 +101,22 @@ abstract class LongColumn {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       return values[i];
     }
 
     @Override
-    boolean onHeap() {
+    public boolean onHeap() {
       return true;
     }
 
     @Override
-    long[] toArray() {
+    public long[] toArray() {
       return size == values.length ? values : super.toArray();
     }
 
     @Override
-    int size() {
+    public int size() {
       return size;
     }
   }
@@ -127,12 +129,12 @@ abstract class LongColumn {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       return values.get(i);
     }
 
     @Override
-    int size() {
+    public int size() {
       return values.limit();
     }
   }
@@ -151,12 +153,12 @@ abstract class LongColumn {
     }
 
     @Override
-    long get(int i) {
+    public long get(int i) {
       return chunks[i >>> 27].get(i & (CHUNK_LONGS - 1));
     }
 
     @Override
-    int size() {
+    public int size() {
       return size;
     }
   }

@@ -3,7 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
+
+import io.spindex.annotations.Internal;
 
 /**
  * Ascending 128-bit keys (IPv6 addresses) as two columns, the high and the low 64 bits, each stored
@@ -13,9 +15,11 @@ package io.spindex.index;
  * binary-searches the high column of one block or bucket and reads the low column only where the
  * high halves are equal. Thread-safe: only absolute reads.
  */
-final class Keys128 {
+@Internal
+public final class Keys128 {
   /** No keys: what a file without IPv6 sections has. */
-  static final Keys128 EMPTY = new Keys128(LongColumn.of(new long[0]), LongColumn.of(new long[0]));
+  public static final Keys128 EMPTY =
+      new Keys128(LongColumn.of(new long[0]), LongColumn.of(new long[0]));
 
   private final LongColumn hi;
   private final LongColumn lo;
@@ -26,7 +30,7 @@ final class Keys128 {
     this(hi, lo, null, null);
   }
 
-  Keys128(LongColumn hi, LongColumn lo, IntColumn prefix, Prefix6 tables) {
+  public Keys128(LongColumn hi, LongColumn lo, IntColumn prefix, Prefix6 tables) {
     this.hi = hi;
     this.lo = lo;
     this.prefix = prefix;
@@ -37,17 +41,17 @@ final class Keys128 {
     return bits ^ Long.MIN_VALUE;
   }
 
-  int size() {
+  public int size() {
     return hi.size();
   }
 
   /** High 64 bits of the key at {@code row} (unflipped). */
-  long hi(int row) {
+  public long hi(int row) {
     return flip(hi.get(row));
   }
 
   /** Low 64 bits of the key at {@code row} (unflipped). */
-  long lo(int row) {
+  public long lo(int row) {
     return flip(lo.get(row));
   }
 
@@ -61,12 +65,14 @@ final class Keys128 {
     return lo;
   }
 
-  IntColumn prefixTable() {
+  public IntColumn prefixTable() {
     return prefix;
   }
 
-  /** The tables of the dense /16 blocks ({@link Section#PREFIX6}), or {@code null}. */
-  Prefix6 tables() {
+  /**
+   * The tables of the dense /16 blocks ({@link io.spindex.index.Section#PREFIX6}), or {@code null}.
+   */
+  public Prefix6 tables() {
     return tables;
   }
 
@@ -86,7 +92,7 @@ final class Keys128 {
   }
 
   /** Whether the key at {@code row} equals the (unflipped) key. */
-  boolean equalsAt(int row, long keyHi, long keyLo) {
+  public boolean equalsAt(int row, long keyHi, long keyLo) {
     return hi.get(row) == flip(keyHi) && lo.get(row) == flip(keyLo);
   }
 
@@ -94,7 +100,7 @@ final class Keys128 {
    * The last row whose key is at most the (unflipped) key, or -1. With the prefix table, only the
    * key's /16 block is searched, then the row before it (a range may start in an earlier block).
    */
-  int floor(long keyHi, long keyLo) {
+  public int floor(long keyHi, long keyLo) {
     int from;
     int to;
     if (prefix != null) {
@@ -133,7 +139,7 @@ final class Keys128 {
    * {@value #GROUP} keys in lock step by branch-free halving ({@link LockStep}) so that their cache
    * misses overlap. Allocates a few small arrays per call, nothing per key.
    */
-  void floorAll(long[] hi, long[] lo, int count, int[] out) {
+  public void floorAll(long[] hi, long[] lo, int count, int[] out) {
     if (prefix == null || size() == 0) {
       for (int i = 0; i < count; i++) {
         out[i] = floor(hi[i], lo[i]);
@@ -188,10 +194,10 @@ final class Keys128 {
   static final int GROUP = LockStep.GROUP;
 
   /** Entry p: the first row whose key has its top 16 bits {@code >= p} (keys given flipped). */
-  static int[] prefixTable(long[] flippedHi, int n) {
-    int[] table = new int[Layout.PREFIX16_ENTRIES];
+  public static int[] prefixTable(long[] flippedHi, int n) {
+    int[] table = new int[Encoding.PREFIX16_ENTRIES];
     int row = 0;
-    for (int p = 0; p < Layout.PREFIX16_ENTRIES; p++) {
+    for (int p = 0; p < Encoding.PREFIX16_ENTRIES; p++) {
       while (row < n && (flip(flippedHi[row]) >>> 48) < p) {
         row++;
       }

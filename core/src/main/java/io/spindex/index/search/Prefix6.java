@@ -3,21 +3,21 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
-import java.nio.file.Path;
+import io.spindex.annotations.Internal;
 import java.util.Arrays;
 
 /**
- * The {@link Section#PREFIX6} section of an index with IPv6 keys: a tree of tables over the bits of
- * the routed IPv6 space, for the dense /16 blocks. The /16 prefix table ({@code prefix16_v6})
- * leaves a lookup in {@code 2a02::/16} or {@code 2001::/16} thousands of rows to search; the routed
- * space is dense exactly where the registries allocate (/32 allocations, /48 sites, and runs of
- * /56s and /64s under one provider), so a fixed second level (the /24 sub-tables of IPv4) would
- * spend its bits in the wrong place. Here each dense run of rows gets a table over as many of the
- * next bits as it has rows (about {@value #ROWS_PER_BUCKET} rows a bucket, at most 2^{@value
- * #MAX_STRIDE} buckets), and each bucket still denser gets a table of its own, until at most
- * {@value #LEAF_ROWS} rows are left to search (a few steps within a cache line or two).
+ * The {@link io.spindex.index.Section#PREFIX6} section of an index with IPv6 keys: a tree of tables
+ * over the bits of the routed IPv6 space, for the dense /16 blocks. The /16 prefix table ({@code
+ * prefix16_v6}) leaves a lookup in {@code 2a02::/16} or {@code 2001::/16} thousands of rows to
+ * search; the routed space is dense exactly where the registries allocate (/32 allocations, /48
+ * sites, and runs of /56s and /64s under one provider), so a fixed second level (the /24 sub-tables
+ * of IPv4) would spend its bits in the wrong place. Here each dense run of rows gets a table over
+ * as many of the next bits as it has rows (about {@value #ROWS_PER_BUCKET} rows a bucket, at most
+ * 2^{@value #MAX_STRIDE} buckets), and each bucket still denser gets a table of its own, until at
+ * most {@value #LEAF_ROWS} rows are left to search (a few steps within a cache line or two).
  *
  * <p>Layout, all int32 elements. Elements 0 … 65,535 are the block map: element {@code p} is 0 when
  * /16 block {@code p} has no table, else the element offset of its table. A table at offset {@code
@@ -34,12 +34,13 @@ import java.util.Arrays;
  * <p>Which runs get a table, and how many bits each takes, is the writer's choice, not part of the
  * format. Thread-safe: only absolute reads.
  */
-final class Prefix6 {
+@Internal
+public final class Prefix6 {
   /** Elements of the block map. */
-  static final int MAP_INTS = 65_536;
+  public static final int MAP_INTS = 65_536;
 
   /** Elements of a table before its buckets: header, first row, end row. */
-  static final int HEAD_INTS = 3;
+  public static final int HEAD_INTS = 3;
 
   /** The most bits a table takes. 2^16 buckets (256 KiB) serve a run of about 250,000 rows. */
   static final int MAX_STRIDE = 16;
@@ -54,11 +55,11 @@ final class Prefix6 {
    * By default the section adds at most this share of the bytes of the rows it indexes (16 a key of
    * a set, 36 a range with its end and label): the leaf size doubles until it fits.
    */
-  static final double BUDGET = 0.25;
+  public static final double BUDGET = 0.25;
 
   private final IntColumn column;
 
-  Prefix6(IntColumn column) {
+  public Prefix6(IntColumn column) {
     this.column = column;
   }
 
@@ -122,7 +123,7 @@ final class Prefix6 {
    * @param rowBytes the bytes of a row in the file (16 a set key, 36 a range)
    * @param budget the section may be at most this share of the rows' bytes
    */
-  static int[] build(long[] flippedHi, int n, int[] prefix, int rowBytes, double budget) {
+  public static int[] build(long[] flippedHi, int n, int[] prefix, int rowBytes, double budget) {
     long allowed = (long) (budget * rowBytes * n / 4);
     if (allowed < MAP_INTS + HEAD_INTS + 2) {
       return null;
@@ -236,7 +237,7 @@ final class Prefix6 {
    * What a walk of the tables checks, at open (bounds only) or in {@code spindex verify} (every
    * value against the keys).
    */
-  interface Keys {
+  public interface Keys {
     /** The (unflipped) high half of the key at {@code row}. */
     long hi(int row);
   }
@@ -246,9 +247,10 @@ final class Prefix6 {
    * its parent and reached once; its header a valid shift and stride; every row number in {@code
    * [0, rows]}. With {@code keys}, also every value against them: the tables cover exactly their
    * block's or bucket's rows, each entry the first row of its bucket, and no element unreachable.
+   *
+   * @throws Malformed naming the first element that breaks a rule
    */
-  void check(Path file, SectionEntry e, IntColumn prefix, int rows, Keys keys)
-      throws CorruptIndexException {
+  public void check(IntColumn prefix, int rows, Keys keys) throws Malformed {
     int n = column.size();
     boolean[] seen = new boolean[n];
     long reached = MAP_INTS;
@@ -257,38 +259,21 @@ final class Prefix6 {
       if (o == 0) {
         continue;
       }
-      reached +=
-          checkTable(file, e, p, o, 0, prefix.get(p), prefix.get(p + 1), 48, rows, keys, seen);
+      reached += checkTable(p, o, 0, prefix.get(p), prefix.get(p + 1), 48, rows, keys, seen);
     }
     if (keys != null && reached != n) {
-      throw CorruptIndexException.at(
-          file,
-          "section 'prefix6'",
-          e.offset(),
-          n + " elements, every one in a table a block reaches",
-          reached + " reached");
+      throw new Malformed(
+          0, n + " elements, every one in a table a block reaches", reached + " reached");
     }
   }
 
   private long checkTable(
-      Path file,
-      SectionEntry e,
-      int p,
-      int o,
-      int parent,
-      int from,
-      int to,
-      int bits,
-      int rows,
-      Keys keys,
-      boolean[] seen)
-      throws CorruptIndexException {
+      int p, int o, int parent, int from, int to, int bits, int rows, Keys keys, boolean[] seen)
+      throws Malformed {
     int n = column.size();
     String where = "block " + p + ", table at element " + o;
     if (o <= parent || o < MAP_INTS || o > n - HEAD_INTS - 2 || seen[o]) {
-      throw bad(
-          file,
-          e,
+      throw new Malformed(
           parent,
           "a table offset in [" + MAP_INTS + ", " + n + "), after its parent, used once",
           String.valueOf(o));
@@ -303,9 +288,7 @@ final class Prefix6 {
         || shift + stride > bits
         || (keys != null && shift + stride != bits)
         || (long) o + HEAD_INTS + buckets > n) {
-      throw bad(
-          file,
-          e,
+      throw new Malformed(
           o,
           where
               + ": a stride in [1, "
@@ -318,8 +301,8 @@ final class Prefix6 {
     }
     int first = column.get(o + 1);
     int end = column.get(o + 2);
-    checkRow(file, e, o + 1, where + ", first row", first, rows, keys == null ? -1 : from);
-    checkRow(file, e, o + 2, where + ", end row", end, rows, keys == null ? -1 : to);
+    checkRow(o + 1, where + ", first row", first, rows, keys == null ? -1 : from);
+    checkRow(o + 2, where + ", end row", end, rows, keys == null ? -1 : to);
     long reached = HEAD_INTS + buckets;
     int row = from;
     for (int q = 0; q < buckets; q++) {
@@ -338,42 +321,31 @@ final class Prefix6 {
         next = z;
       }
       if (v >= 0) {
-        checkRow(file, e, o + HEAD_INTS + q, where + ", bucket " + q, v, rows, expected);
+        checkRow(o + HEAD_INTS + q, where + ", bucket " + q, v, rows, expected);
       } else {
         if (keys != null && shift == 0) {
-          throw bad(file, e, o + HEAD_INTS + q, where + ", bucket " + q + ": a row", "" + v);
+          throw new Malformed(o + HEAD_INTS + q, where + ", bucket " + q + ": a row", "" + v);
         }
         int c = ~v;
         if (c <= o || c > n - HEAD_INTS - 2) {
-          throw bad(
-              file,
-              e,
+          throw new Malformed(
               o + HEAD_INTS + q,
               where + ", bucket " + q + ": a row in [0, " + rows + "] or a table after it",
               String.valueOf(v));
         }
-        reached += checkTable(file, e, p, c, o, expected, next, shift, rows, keys, seen);
+        reached += checkTable(p, c, o, expected, next, shift, rows, keys, seen);
       }
     }
     return reached;
   }
 
-  private static void checkRow(
-      Path file, SectionEntry e, long element, String what, int v, int rows, int expected)
-      throws CorruptIndexException {
+  private static void checkRow(long element, String what, int v, int rows, int expected)
+      throws Malformed {
     if (expected >= 0 ? v != expected : v < 0 || v > rows) {
-      throw bad(
-          file,
-          e,
+      throw new Malformed(
           element,
           what + (expected >= 0 ? ": row " + expected : ": a row in [0, " + rows + "]"),
           String.valueOf(v));
     }
-  }
-
-  private static CorruptIndexException bad(
-      Path file, SectionEntry e, long element, String expected, String found) {
-    return CorruptIndexException.at(
-        file, "section 'prefix6'", e.offset() + 4 * element, expected, found);
   }
 }

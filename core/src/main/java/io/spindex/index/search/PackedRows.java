@@ -3,7 +3,7 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
 import io.spindex.annotations.Internal;
 import java.nio.ByteBuffer;
@@ -28,7 +28,7 @@ public final class PackedRows {
 
   /** Bytes a row's label id takes for {@code labels} labels: room for each id and the gap's. */
   public static int labelIdBytes(int labels) {
-    return LabelDictionary.idBytes(labels + 1L);
+    return LeIds.width(labels + 1L);
   }
 
   /** The low 16 bits of each of the first {@code n} flipped starts, little-endian. */
@@ -55,22 +55,20 @@ public final class PackedRows {
   /**
    * The flipped starts: the rows {@code prefix16} gives block {@code b} start at {@code b << 16}
    * and their low 16 bits. An entry below the one before it (which only a file opened unchecked
-   * gets here with) is an error, never a row out of bounds.
+   * gets here with) is an element of {@code prefix} that is {@link Malformed}, never a row out of
+   * bounds.
    */
-  static IntColumn starts(IndexHeader h, SectionEntry prefixEntry, IntColumn prefix, ByteBuffer low)
-      throws CorruptIndexException {
+  public static IntColumn starts(IntColumn prefix, ByteBuffer low) throws Malformed {
     int n = low.remaining() / 2;
     short[] lows = new short[n];
     low.duplicate().order(ByteOrder.LITTLE_ENDIAN).asShortBuffer().get(lows);
     int[] out = new int[n];
     int from = 0;
-    for (int b = 0; b < Layout.PREFIX16_ENTRIES - 1; b++) {
+    for (int b = 0; b < Encoding.PREFIX16_ENTRIES - 1; b++) {
       int to = prefix.get(b + 1);
       if (to < from || to > n) {
-        throw CorruptIndexException.at(
-            h.file(),
-            "section 'prefix16'",
-            prefixEntry.offset() + 4L * (b + 1),
+        throw new Malformed(
+            b + 1L,
             "entries in ascending order, from " + from + " to at most " + n,
             String.valueOf(to));
       }
@@ -84,7 +82,7 @@ public final class PackedRows {
   }
 
   /** The label ids of {@code rows} rows, {@code width} bytes each, {@code -1} for a gap. */
-  static IntColumn labelIds(ByteBuffer ids, int rows, int width) {
+  public static IntColumn labelIds(ByteBuffer ids, int rows, int width) {
     int[] out = new int[rows];
     int mask = LeIds.mask(width);
     byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
@@ -94,25 +92,25 @@ public final class PackedRows {
       in.get(chunk, 0, n * width);
       for (int i = 0, p = 0; i < n; i++, p += width) {
         int id = LeIds.get(chunk, p, mask);
-        out[from + i] = id == mask ? Layout.GAP_LABEL : id;
+        out[from + i] = id == mask ? Encoding.GAP_LABEL : id;
       }
     }
     return IntColumn.of(out);
   }
 
   /** Packed rows read in place by a mapping: what a lookup reads of them. */
-  static InPlace inPlace(ByteBuffer low, ByteBuffer ids, int width) {
+  public static InPlace inPlace(ByteBuffer low, ByteBuffer ids, int width) {
     return new InPlace(low, ids, width);
   }
 
   /**
    * Packed rows in place ({@code mapped}): the starts' low 16 bits and the label ids, read by the
-   * lookups of {@link IpRanges} directly, not through an {@link IntColumn}, so that the columns'
-   * calls in the search code keep seeing the heap and view columns alone (and stay inlined). {@link
-   * #starts} and {@link #labelIds} are columns over them for everything else (a row's start, {@code
-   * verify}, the checks at open).
+   * lookups of {@link io.spindex.index.IpRanges} directly, not through an {@link IntColumn}, so
+   * that the columns' calls in the search code keep seeing the heap and view columns alone (and
+   * stay inlined). {@link #starts} and {@link #labelIds} are columns over them for everything else
+   * (a row's start, {@code verify}, the checks at open).
    */
-  static final class InPlace {
+  public static final class InPlace {
     private final ShortBuffer lows;
     private final ByteBuffer ids;
     private final int width;
@@ -126,18 +124,18 @@ public final class PackedRows {
     }
 
     /** The low 16 bits of row {@code row}'s start (0 to 65535). */
-    int low(int row) {
+    public int low(int row) {
       return lows.get(row) & 0xFFFF;
     }
 
-    /** The label id of row {@code row}, {@link Layout#GAP_LABEL} for a gap. */
-    int labelId(int row) {
+    /** The label id of row {@code row}, {@link Encoding#GAP_LABEL} for a gap. */
+    public int labelId(int row) {
       int id = LeIds.get(ids, width * row, width);
-      return id == gap ? Layout.GAP_LABEL : id;
+      return id == gap ? Encoding.GAP_LABEL : id;
     }
 
     /** The first row in {@code [lo, hi)} of one /16 block whose low 16 bits exceed {@code key}. */
-    int upperBound(int lo, int hi, int key) {
+    public int upperBound(int lo, int hi, int key) {
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
         if (low(mid) <= key) {
@@ -150,7 +148,7 @@ public final class PackedRows {
     }
 
     /** The low halves, for the batch search's probe. */
-    ShortBuffer lows() {
+    public ShortBuffer lows() {
       return lows;
     }
 
@@ -159,37 +157,37 @@ public final class PackedRows {
      * {@code i} (a binary search of the table: for reading a row, not for lookups, which know the
      * block).
      */
-    IntColumn starts(IntColumn prefix) {
+    public IntColumn starts(IntColumn prefix) {
       return new IntColumn() {
         @Override
-        int get(int i) {
-          int block = IpSet.upperBound(prefix, 0, Layout.PREFIX16_ENTRIES, i) - 1;
+        public int get(int i) {
+          int block = IntColumn.upperBound(prefix, 0, Encoding.PREFIX16_ENTRIES, i) - 1;
           return ((block << 16) ^ Integer.MIN_VALUE) | low(i);
         }
 
         @Override
-        int size() {
+        public int size() {
           return lows.limit();
         }
       };
     }
 
     /** The label ids ({@code -1} for a gap), checked at open in bulk. */
-    IntColumn labelIds() {
+    public IntColumn labelIds() {
       return new IntColumn() {
         @Override
-        int get(int i) {
+        public int get(int i) {
           return labelId(i);
         }
 
         @Override
-        int size() {
+        public int size() {
           return lows.limit();
         }
 
         /** In bulk: a chunk of rows copied out of the mapping at a time, then decoded. */
         @Override
-        int firstOutside(int count, boolean gaps) {
+        public int firstOutside(int count, boolean gaps) {
           int rows = size();
           byte[] chunk = LeIds.chunk(width * CHUNK_ROWS);
           ByteBuffer in = ids.duplicate();

@@ -3,8 +3,9 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
+import io.spindex.annotations.Internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -16,7 +17,8 @@ import java.nio.ByteOrder;
  * checks at open, the heap loaders' unpacking), where each id is the little-endian {@code int} at
  * its offset with the bytes past it masked off.
  */
-final class LeIds {
+@Internal
+public final class LeIds {
   private static final VarHandle LE_INT =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -25,23 +27,28 @@ final class LeIds {
 
   private LeIds() {}
 
+  /** Bytes an id takes that tells {@code values} values apart: the fewest of 1 to 4. */
+  public static int width(long values) {
+    return values <= 1L << 8 ? 1 : values <= 1L << 16 ? 2 : values <= 1L << 24 ? 3 : 4;
+  }
+
   /** The mask that keeps an id of {@code width} bytes: also its all-ones value (a gap's). */
-  static int mask(int width) {
+  public static int mask(int width) {
     return width == 4 ? -1 : (1 << (8 * width)) - 1;
   }
 
   /** A chunk for {@code bytes} bytes of ids, with the {@link #SPARE} bytes after them. */
-  static byte[] chunk(int bytes) {
+  public static byte[] chunk(int bytes) {
     return new byte[bytes + SPARE];
   }
 
   /** The id at {@code at} of a {@link #chunk}, {@code mask} that of its width. */
-  static int get(byte[] chunk, int at, int mask) {
+  public static int get(byte[] chunk, int at, int mask) {
     return (int) LE_INT.get(chunk, at) & mask;
   }
 
   /** The id of {@code width} bytes at {@code at} of a buffer in little-endian order. */
-  static int get(ByteBuffer b, int at, int width) {
+  public static int get(ByteBuffer b, int at, int width) {
     switch (width) {
       case 1:
         return b.get(at) & 0xFF;

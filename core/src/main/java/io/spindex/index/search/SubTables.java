@@ -3,17 +3,19 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.search;
 
+import io.spindex.annotations.Internal;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
- * The {@link Section#PREFIX24} section of a range index: /24 sub-tables for its dense /16 blocks,
- * in the manner of DXR. The /16 prefix table narrows a lookup to the rows that start in the
- * address's /16 block; in the dense blocks of real databases that is hundreds or thousands of rows,
- * a binary search of ten or more dependent reads. A sub-table splits such a block into its 256
- * /24s, so that a lookup there searches only the rows that start in one /24 (usually a handful).
+ * The {@link io.spindex.index.Section#PREFIX24} section of a range index: /24 sub-tables for its
+ * dense /16 blocks, in the manner of DXR. The /16 prefix table narrows a lookup to the rows that
+ * start in the address's /16 block; in the dense blocks of real databases that is hundreds or
+ * thousands of rows, a binary search of ten or more dependent reads. A sub-table splits such a
+ * block into its 256 /24s, so that a lookup there searches only the rows that start in one /24
+ * (usually a handful).
  *
  * <p>Layout, all int32 elements: first {@value #MAP_INTS} elements holding one 16-bit entry per /16
  * block (block {@code p} in the low half of element {@code p / 2} when {@code p} is even, in the
@@ -24,39 +26,40 @@ import java.util.stream.IntStream;
  * 0 is always 0. A count fits 16 bits: at most 255 · 256 addresses of the block lie before its last
  * /24.
  */
-final class SubTables {
+@Internal
+public final class SubTables {
   /** Elements of the block map: 65,536 16-bit entries, two per element. */
-  static final int MAP_INTS = 32_768;
+  public static final int MAP_INTS = 32_768;
 
   /** Elements of one sub-table: 256 16-bit entries, two per element. */
-  static final int TABLE_INTS = 128;
+  public static final int TABLE_INTS = 128;
 
   /**
    * Blocks with more rows than this get a sub-table. Below it a block is searched in at most six
    * steps, most of them within a cache line or two, and a sub-table (512 bytes) costs more than the
    * rows' own bytes would save.
    */
-  static final int DENSE_ROWS = 64;
+  public static final int DENSE_ROWS = 64;
 
   /**
    * The sub-tables may add at most this share of the bytes of the rows they index (12 a row):
    * densest blocks first, so that an index grows by at most 40% whatever the shape of its data.
    */
-  static final double BUDGET = 0.4;
+  public static final double BUDGET = 0.4;
 
   private final IntColumn column;
 
-  SubTables(IntColumn column) {
+  public SubTables(IntColumn column) {
     this.column = column;
   }
 
   /** How many sub-tables the section holds. */
-  int tables() {
+  public int tables() {
     return (column.size() - MAP_INTS) / TABLE_INTS;
   }
 
   /** The first element of the sub-table of /16 block {@code p}, or -1 when the block has none. */
-  int of(int p) {
+  public int of(int p) {
     int e = (column.get(p >>> 1) >>> ((p & 1) << 4)) & 0xFFFF;
     return e == 0 ? -1 : MAP_INTS + (e - 1) * TABLE_INTS;
   }
@@ -64,12 +67,12 @@ final class SubTables {
   /**
    * Entry {@code q} of the sub-table at {@code table}: rows of the block before its /24 {@code q}.
    */
-  int before(int table, int q) {
+  public int before(int table, int q) {
     return (column.get(table + (q >>> 1)) >>> ((q & 1) << 4)) & 0xFFFF;
   }
 
   /** The raw 16-bit map entry of block {@code p} (0 = none, else table number + 1). */
-  int mapEntry(int p) {
+  public int mapEntry(int p) {
     return (column.get(p >>> 1) >>> ((p & 1) << 4)) & 0xFFFF;
   }
 
@@ -82,7 +85,8 @@ final class SubTables {
    * @param budget the section may be at most this share of the ranges' own bytes with their ends
    *     stored (12 a range)
    */
-  static int[] build(int[] flippedStarts, int ranges, int[] prefix, int minRows, double budget) {
+  public static int[] build(
+      int[] flippedStarts, int ranges, int[] prefix, int minRows, double budget) {
     Integer[] dense =
         IntStream.range(0, 65536)
             .filter(p -> size(prefix, p) > minRows)
@@ -112,7 +116,7 @@ final class SubTables {
       int base = MAP_INTS + t * TABLE_INTS;
       int row = prefix[p];
       for (int q = 0; q < 256; q++) {
-        int first = Layout.flip(p << 16 | q << 8);
+        int first = Encoding.flip(p << 16 | q << 8);
         while (row < prefix[p + 1] && flippedStarts[row] < first) {
           row++;
         }
