@@ -5,9 +5,9 @@
  */
 package io.spindex;
 
-import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.file.Path;
 

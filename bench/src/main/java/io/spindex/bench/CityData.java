@@ -9,7 +9,7 @@ import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -9,7 +9,7 @@ import com.maxmind.db.CHMCache;
 import com.maxmind.db.Reader;
 import io.spindex.gen.Queries;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Map;

@@ -7,7 +7,7 @@ package io.spindex.bench;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -10,7 +10,7 @@ import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.net.InetAddress;

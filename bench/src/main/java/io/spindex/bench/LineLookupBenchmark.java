@@ -6,8 +6,8 @@
 package io.spindex.bench;
 
 import io.spindex.gen.AccessLogGenerator;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.IpLocator;
 import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;

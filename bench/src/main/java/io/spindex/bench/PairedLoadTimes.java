@@ -86,10 +86,21 @@ public final class PairedLoadTimes {
         urls.add(Paths.get(p).toUri().toURL());
       }
       ClassLoader l = new URLClassLoader(urls.toArray(new URL[0]), null);
-      Class<?> loader = l.loadClass("io.spindex.index.Loader");
+      String pkg = loadersPackage(l);
+      Class<?> loader = l.loadClass(pkg + ".Loader");
       mapped = loader.getField("MAPPED").get(null);
       unchecked = loader.getMethod("mappedUnchecked").invoke(null);
-      load = l.loadClass("io.spindex.index.IndexLoader").getMethod("load", Path.class);
+      load = l.loadClass(pkg + ".IndexLoader").getMethod("load", Path.class);
+    }
+
+    /** Where a build's loaders are: io.spindex.index.load, or io.spindex.index before 1.0. */
+    private static String loadersPackage(ClassLoader l) {
+      try {
+        l.loadClass("io.spindex.index.load.Loader");
+        return "io.spindex.index.load";
+      } catch (ClassNotFoundException e) {
+        return "io.spindex.index";
+      }
     }
 
     void load(Path index, boolean checked) throws Exception {

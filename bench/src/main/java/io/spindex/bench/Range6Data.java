@@ -8,7 +8,7 @@ package io.spindex.bench;
 import com.maxmind.db.Reader;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ package io.spindex.bench;
 import com.maxmind.db.Reader;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;

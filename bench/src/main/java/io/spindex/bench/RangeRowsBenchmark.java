@@ -10,7 +10,7 @@ import io.spindex.builder.OverlapPolicy;
 import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,9 +7,9 @@ package io.spindex.bench;
 
 import io.spindex.builder.TextLoader;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.Loader;
 import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

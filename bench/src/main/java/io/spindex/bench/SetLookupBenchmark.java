@@ -6,7 +6,7 @@
 package io.spindex.bench;
 
 import io.spindex.index.IpSet;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

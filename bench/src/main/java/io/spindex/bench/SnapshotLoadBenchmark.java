@@ -5,8 +5,8 @@
  */
 package io.spindex.bench;
 
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

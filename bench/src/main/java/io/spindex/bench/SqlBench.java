@@ -11,7 +11,7 @@ import io.spindex.gen.Queries;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import io.spindex.text.Ipv6Text;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;

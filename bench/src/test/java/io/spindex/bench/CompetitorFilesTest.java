@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.maxmind.db.Reader;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class CompetitorFilesTest {
   void allLibrariesAgreeOnRandomAndEdgeAddresses() throws IOException {
     try (RangeData d = RangeData.create(3_000)) {
       d.check(BenchFiles.randomAddresses(50_000, 99));
-      RangeTable t = RangeTable.of(io.spindex.index.Loader.MAPPED.load(d.index).asRanges());
+      RangeTable t = RangeTable.of(io.spindex.index.load.Loader.MAPPED.load(d.index).asRanges());
       int[] edges = new int[t.size() * 4 + 2];
       int k = 0;
       for (int i = 0; i < t.size(); i++) {
@@ -44,7 +44,7 @@ class CompetitorFilesTest {
   @Test
   void gapsAreUnknownToEveryLibrary() throws IOException {
     try (RangeData d = RangeData.create(2_000)) {
-      RangeTable t = RangeTable.of(io.spindex.index.Loader.NIO.load(d.index).asRanges());
+      RangeTable t = RangeTable.of(io.spindex.index.load.Loader.NIO.load(d.index).asRanges());
       Searcher ip2r = Searcher.newWithBuffer(Searcher.loadContentFromFile(d.xdb.toString()));
       try (Reader mm = new Reader(d.mmdb.toFile(), Reader.FileMode.MEMORY)) {
         int gaps = 0;

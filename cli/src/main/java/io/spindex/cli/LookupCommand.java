@@ -5,12 +5,12 @@
  */
 package io.spindex.cli;
 
-import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.LabelSchema;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Json;

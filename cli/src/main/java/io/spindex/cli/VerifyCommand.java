@@ -6,7 +6,7 @@
 package io.spindex.cli;
 
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexVerifier;
+import io.spindex.index.load.IndexVerifier;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import io.spindex.builder.IpSetBuilder;
 import io.spindex.cli.SpindexCli;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexVerifier;
+import io.spindex.index.load.IndexVerifier;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.cli.SpindexProcess;
 import io.spindex.cli.SpindexProcess.Run;
 import io.spindex.index.CorruptIndexException;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.cli.SpindexProcess;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.KeptVersions;
-import io.spindex.index.Loader;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.KeptVersions;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

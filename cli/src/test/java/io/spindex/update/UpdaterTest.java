@@ -12,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.fetch.FetchOptions;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.KeptVersions;
-import io.spindex.index.Loader;
+import io.spindex.index.load.KeptVersions;
+import io.spindex.index.load.Loader;
 import io.spindex.testing.MmdbTestWriter;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -6,8 +6,8 @@
 package io.spindex.builder;
 
 import io.spindex.annotations.Internal;
-import io.spindex.index.IndexLoader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;

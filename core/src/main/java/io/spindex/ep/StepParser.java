@@ -181,7 +181,7 @@ final class StepParser {
     }
     String loader = c.hasPath("loader") ? c.getString("loader") : "nio";
     try {
-      io.spindex.index.Loader.forOption(loader);
+      io.spindex.index.load.Loader.forOption(loader);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

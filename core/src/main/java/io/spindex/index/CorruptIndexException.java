@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.search.Malformed;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +18,9 @@ import java.nio.file.Path;
 public final class CorruptIndexException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  CorruptIndexException(String message) {
+  /** An exception with this message (which names the file); for Spindex's loaders. */
+  @Internal
+  public CorruptIndexException(String message) {
     super(message);
   }
 
@@ -31,7 +34,9 @@ public final class CorruptIndexException extends IOException {
         m.found());
   }
 
-  static CorruptIndexException at(
+  /** The message every check gives: file, what (a section, the header), offset, expected, found. */
+  @Internal
+  public static CorruptIndexException at(
       Path file, String section, long offset, String expected, String found) {
     return new CorruptIndexException(
         String.format(

@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.search.Encoding;
 import io.spindex.index.search.Prefix6;
 import io.spindex.index.search.SubTables;
@@ -45,7 +46,8 @@ import java.util.zip.CRC32C;
  * elements mean (flipped keys, prefix tables, gap rows) is {@link Encoding}'s and the search
  * structures'.
  */
-final class Layout {
+@Internal
+public final class Layout {
   static final byte[] MAGIC = {(byte) 0x89, 'S', 'P', 'X', '\r', '\n', 0x1A, '\n'};
 
   /** The format this code writes: major 1, minor 0. It reads major 1, any minor. */
@@ -56,7 +58,7 @@ final class Layout {
   /** Section flag bit 0: a reader that does not know the section's id skips it. */
   static final int OPTIONAL = 1;
 
-  static final int HEADER_BYTES = 128;
+  public static final int HEADER_BYTES = 128;
   static final int DIR_ENTRY_BYTES = 32;
   static final int ALIGNMENT = 64;
   static final int MAX_SECTIONS = 64;
@@ -138,7 +140,7 @@ final class Layout {
   }
 
   /** Every loader checks this before reading: a shorter file cannot hold a header. */
-  static void requireHeader(Path file, long fileSize) throws CorruptIndexException {
+  public static void requireHeader(Path file, long fileSize) throws CorruptIndexException {
     if (fileSize < HEADER_BYTES) {
       throw CorruptIndexException.at(
           file,
@@ -153,7 +155,7 @@ final class Layout {
    * Validates the fixed header (the first {@value #HEADER_BYTES} bytes) far enough to trust its
    * section count, and returns the number of directory bytes that follow it.
    */
-  static int directoryBytes(Path file, ByteBuffer fixed, long fileSize)
+  public static int directoryBytes(Path file, ByteBuffer fixed, long fileSize)
       throws CorruptIndexException {
     requireHeader(file, fileSize);
     ByteBuffer b = fixed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -207,7 +209,7 @@ final class Layout {
    * the kind's sections with their element counts ({@link #rules}). Section checksums are checked
    * by whoever reads the section bytes.
    */
-  static IndexHeader decode(Path file, ByteBuffer headerAndDirectory, long fileSize)
+  public static IndexHeader decode(Path file, ByteBuffer headerAndDirectory, long fileSize)
       throws CorruptIndexException {
     ByteBuffer b = headerAndDirectory.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int dirBytes = directoryBytes(file, b, fileSize);
@@ -609,7 +611,7 @@ final class Layout {
     return "0x" + Long.toHexString(v);
   }
 
-  static String crcHex(int crc) {
+  public static String crcHex(int crc) {
     return String.format("%08x", crc);
   }
 

@@ -50,7 +50,7 @@ public final class SectionEntry {
   }
 
   /** Element width in bytes, as the directory gives it. */
-  int width() {
+  public int width() {
     return width;
   }
 

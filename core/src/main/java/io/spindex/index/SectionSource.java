@@ -5,6 +5,7 @@
  */
 package io.spindex.index;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.search.Encoding;
 import io.spindex.index.search.IntColumn;
 import io.spindex.index.search.Keys128;
@@ -21,7 +22,8 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /** How one loader strategy reads a section; the index objects are assembled the same way. */
-interface SectionSource {
+@Internal
+public interface SectionSource {
   IntColumn ints(SectionEntry section) throws IOException;
 
   ByteBuffer bytes(SectionEntry section) throws IOException;
@@ -31,15 +33,15 @@ interface SectionSource {
   /**
    * Whether to run the structural checks that keep a lookup from reading out of bounds (label ids
    * within the dictionary, offsets in order) at open: every strategy but the one that skips the
-   * checksums too ({@link Loader#mappedUnchecked()}), whose files are verified beforehand.
+   * checksums too ({@code mapped-unchecked}), whose files are verified beforehand.
    */
   default boolean checksRows() {
     return true;
   }
 
   /**
-   * Whether the columns are views over a mapping ({@link Loader#MAPPED}, {@link
-   * Loader#mappedUnchecked()}), so that the rows are read in place rather than copied.
+   * Whether the columns are views over a mapping ({@code mapped}, {@code mapped-unchecked}), so
+   * that the rows are read in place rather than copied.
    */
   default boolean inPlace() {
     return false;

@@ -10,7 +10,7 @@ import io.spindex.ep.EpCounts;
 import io.spindex.ep.EpTransform;
 import io.spindex.ep.TransformSpec;
 import io.spindex.ep.feed.EpHeader;
-import io.spindex.index.OncePerJvm;
+import io.spindex.index.load.OncePerJvm;
 import io.spindex.lookup.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

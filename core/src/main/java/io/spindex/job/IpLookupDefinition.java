@@ -8,7 +8,7 @@ package io.spindex.job;
 import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.IpLocator;
 import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;

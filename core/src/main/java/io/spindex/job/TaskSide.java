@@ -7,11 +7,11 @@ package io.spindex.job;
 
 import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.IndexLoader;
-import io.spindex.index.KeptVersions;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.KeptVersions;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.spindex.gen.IpListGenerator;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IpSet;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.spindex.index.CorruptIndexException;
-import io.spindex.index.IndexLoader;
-import io.spindex.index.IndexVerifier;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
 import io.spindex.index.ProductIndex;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -8,6 +8,7 @@ package io.spindex.index;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.ProductIndexBuilder;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.IpSetBuilder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

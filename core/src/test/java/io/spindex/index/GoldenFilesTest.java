@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.net.InetAddresses;
 import io.spindex.index.GoldenFiles.Golden;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.Inet4Address;

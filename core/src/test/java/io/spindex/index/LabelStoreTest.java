@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import io.spindex.index.search.Encoding;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -8,6 +8,9 @@ package io.spindex.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

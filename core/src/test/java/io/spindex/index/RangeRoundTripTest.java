@@ -12,6 +12,9 @@ import com.google.common.collect.RangeMap;
 import com.google.common.collect.TreeRangeMap;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.builder.TextLoader;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.LoadInternals;
+import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
@@ -116,7 +119,7 @@ class RangeRoundTripTest {
     }
     List<String> lines = Files.readAllLines(MAPS);
     // The loads map the file's private snapshot (one version: one file), never the file.
-    String snapshot = Snapshots.directory().resolve(Snapshots.prefixOf(idx)).toString();
+    String snapshot = LoadInternals.snapshotPrefix(idx);
     long mapped = lines.stream().filter(l -> l.contains(snapshot)).count();
     assertEquals(held.size(), mapped, "mappings of the snapshot for " + held.size() + " loads");
     assertEquals(0, lines.stream().filter(l -> l.endsWith(name)).count(), "mappings of the file");
@@ -148,7 +151,7 @@ class RangeRoundTripTest {
     List<String> lines = Files.readAllLines(MAPS);
     String name = idx.toAbsolutePath().toString();
     assertEquals(1, lines.stream().filter(l -> l.endsWith(name)).count(), "mappings of the file");
-    String snapshot = Snapshots.directory().resolve(Snapshots.prefixOf(idx)).toString();
+    String snapshot = LoadInternals.snapshotPrefix(idx);
     assertEquals(0, lines.stream().filter(l -> l.contains(snapshot)).count(), "snapshots");
     assertEquals(
         "b",

@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import io.spindex.index.search.SearchInternals;
 import io.spindex.index.search.Tiled6;
 import io.spindex.text.Ipv4Text;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spindex.builder.IpSetBuilder;
 import io.spindex.builder.TextLoader;
+import io.spindex.index.load.IndexLoader;
 import io.spindex.text.Ipv4Text;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spindex.builder.IpRangeBuilder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.Loader;
 import io.spindex.index.search.SubTables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.gen.AccessLogGenerator;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import java.nio.charset.StandardCharsets;

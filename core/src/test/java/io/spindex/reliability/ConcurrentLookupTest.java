@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
-import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.Loader;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.index.CorruptIndexException;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.IndexLoader;
 import io.spindex.index.IpRanges;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.IndexLoader;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.TestIndexes;
 import java.io.IOException;
 import java.nio.ByteBuffer;

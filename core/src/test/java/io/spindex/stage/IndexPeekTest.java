@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.IpRangeBuilder;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -17,7 +17,7 @@ import io.spindex.gen.IpListGenerator;
 import io.spindex.gen.RangeGenerator;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,12 +5,12 @@
  */
 package io.spindex.bench.spark;
 
-import io.spindex.index.IndexHolder;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.Loader;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.SideFile;

@@ -8,9 +8,9 @@ package io.spindex.bench.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
 import io.spindex.index.SpindexIndex;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.TestIndexes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.gen.EpGenerator;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;

@@ -7,8 +7,8 @@ package io.spindex.hadoop;
 
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexVerifier;
-import io.spindex.index.KeptVersions;
+import io.spindex.index.load.IndexVerifier;
+import io.spindex.index.load.KeptVersions;
 import io.spindex.job.Driver;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;

@@ -8,7 +8,7 @@ package io.spindex.mapreduce;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.index.IndexHeader;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.job.LineTask;
 import io.spindex.job.SideFile;

@@ -13,7 +13,7 @@ import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.DiffCounts;
 import io.spindex.gen.EpGenerator;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.LineJob;
 import java.io.ByteArrayOutputStream;

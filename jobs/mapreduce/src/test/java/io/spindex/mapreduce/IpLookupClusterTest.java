@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.hadoop.LineChunk;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;

@@ -8,7 +8,7 @@ package io.spindex.mapreduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.LineJob;
 import io.spindex.lookup.IpLookupFixture;

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindex.builder.ProductIndexBuilder;
 import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.gen.EpGenerator;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ package io.spindex.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.RejectReason;

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.net.InetAddresses;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.spark.sql.SpindexFunctions;
 import io.spindex.spark.sql.functions;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spindex.index.IndexHolder;
-import io.spindex.index.Loader;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.Loader;
 import io.spindex.lookup.IpLookupFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

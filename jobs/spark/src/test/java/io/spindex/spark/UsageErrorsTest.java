@@ -130,7 +130,7 @@ class UsageErrorsTest {
     // A damaged section is caught on the driver, named by the user's path, before any task runs.
     byte[] b = Files.readAllBytes(fx.ranges);
     long at =
-        io.spindex.index.Loader.readHeader(fx.ranges)
+        io.spindex.index.load.Loader.readHeader(fx.ranges)
             .find(io.spindex.index.Section.RANGE_STARTS_LOW)
             .offset();
     b[(int) at + 3] ^= 0x01;

@@ -5,7 +5,7 @@
  */
 package io.spindex.spark.side;
 
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

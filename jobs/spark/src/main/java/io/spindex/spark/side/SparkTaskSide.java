@@ -5,7 +5,7 @@
  */
 package io.spindex.spark.side;
 
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.job.SideFile;
 import io.spindex.job.TaskSide;
 import java.io.IOException;

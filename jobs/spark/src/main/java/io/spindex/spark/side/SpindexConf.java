@@ -5,7 +5,7 @@
  */
 package io.spindex.spark.side;
 
-import io.spindex.index.Loader;
+import io.spindex.index.load.Loader;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.UnaryOperator;

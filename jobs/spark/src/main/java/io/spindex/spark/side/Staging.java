@@ -5,9 +5,9 @@
  */
 package io.spindex.spark.side;
 
-import io.spindex.index.IndexHolder;
-import io.spindex.index.KeptVersions;
-import io.spindex.index.OncePerJvm;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.KeptVersions;
+import io.spindex.index.load.OncePerJvm;
 import io.spindex.job.SideFile;
 import io.spindex.stage.StageResult;
 import io.spindex.stage.StageSource;

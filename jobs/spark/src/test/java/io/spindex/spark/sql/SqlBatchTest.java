@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.net.InetAddresses;
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.index.IndexHolder;
+import io.spindex.index.load.IndexHolder;
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.spark.SparkTests;
 import java.math.BigInteger;

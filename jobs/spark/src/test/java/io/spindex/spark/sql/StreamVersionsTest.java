@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.builder.IpRangeBuilder;
-import io.spindex.index.IndexHolder;
-import io.spindex.index.KeptVersions;
+import io.spindex.index.load.IndexHolder;
+import io.spindex.index.load.KeptVersions;
 import io.spindex.spark.SparkTests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +67,7 @@ class StreamVersionsTest {
     Path built = dir.resolve("built-" + v + ".spx");
     new IpRangeBuilder().build(List.of(text), built);
     if (kept) {
-      int crc = io.spindex.index.Loader.readHeader(built).headerCrc32c();
+      int crc = io.spindex.index.load.Loader.readHeader(built).headerCrc32c();
       Path dir = Files.createDirectories(KeptVersions.dir(index));
       Files.copy(
           built, dir.resolve(KeptVersions.fileName(java.time.Instant.ofEpochSecond(v), crc)));

@@ -3,8 +3,12 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.load;
 
+import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.Layout;
+import io.spindex.index.Murmur3;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

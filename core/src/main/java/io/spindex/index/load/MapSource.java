@@ -3,8 +3,12 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.load;
 
+import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.SectionEntry;
+import io.spindex.index.SectionSource;
 import io.spindex.index.search.IntColumn;
 import io.spindex.index.search.LongColumn;
 import java.io.IOException;

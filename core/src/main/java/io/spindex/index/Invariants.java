@@ -19,83 +19,30 @@ import io.spindex.text.Ipv6Text;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * The deep check behind {@code spindex verify}: everything the loaders check at open (header,
- * bounds, every checksum) and then the invariants lookups rely on: keys strictly ascending, rows of
+ * The invariants lookups rely on, checked over a loaded index: keys strictly ascending, rows of
  * ranges with starts strictly ascending and gap rows where a gap can be, label ids and offsets
  * within the dictionary, product id hashes strictly ascending and equal to the hashes of the stored
  * ids, the prefix tables (/16, and the /24 sub-tables of a range index) equal to the ones the keys
- * imply, and zero padding between sections. Reads through a mapping, so it needs no heap for the
- * data.
+ * imply, and zero padding between sections. The deep half of {@code spindex verify} ({@link
+ * io.spindex.index.load.IndexVerifier}), after everything the loaders check at open; reads through
+ * the index it is given, so a mapped one needs no heap for the data.
  */
 @Internal
-public final class IndexVerifier {
-  private IndexVerifier() {}
+public final class Invariants {
+  private Invariants() {}
 
   /**
-   * Checks what every loader checks at open: the header, every section's CRC32C and the structural
-   * checks (label ids within the dictionary, offsets in order, sub-tables within their sections),
-   * over a read-only mapping of the file that nothing keeps (the garbage collector unmaps it). A
-   * file that passes is one every loader opens; {@link #verify} checks everything else (order,
-   * uniqueness, padding).
+   * Checks {@code index} (and the padding of the file it was loaded from).
    *
-   * @return the header of the file
    * @throws CorruptIndexException naming the file, section, offset, expected and found
    */
-  public static IndexHeader checksums(Path file) throws IOException {
-    return checksums(file, null);
-  }
-
-  /**
-   * {@link #checksums(Path)} of a copy of a file: messages name {@code shownAs} (the user's path),
-   * not the copy ({@code null}: the file itself). The copy must be one nothing writes in place.
-   */
-  public static IndexHeader checksums(Path file, String shownAs) throws IOException {
-    try (FileChannel ch = Loader.open(file)) {
-      IndexHeader h = Loader.readHeader(ch, file);
-      SectionSource.assemble(h, "verify", new MapSource(h, ch, true));
-      return h;
-    } catch (CorruptIndexException e) {
-      throw shown(e, file, shownAs);
-    }
-  }
-
-  /**
-   * The same checks of a user's file, which may be written in place while it is checked: through
-   * the {@code mapped} loader's private snapshot of it ({@link Snapshots}), never a mapping of the
-   * file itself, so that no fault of a changed file reaches the JVM (the snapshot is the one a
-   * local executor then maps). Messages name {@code shownAs}.
-   */
-  public static IndexHeader opened(Path file, String shownAs) throws IOException {
-    try {
-      return Loader.MAPPED.load(file).header();
-    } catch (CorruptIndexException e) {
-      throw shown(e, file, shownAs);
-    }
-  }
-
-  private static CorruptIndexException shown(CorruptIndexException e, Path file, String shownAs) {
-    String prefix = file + ": ";
-    if (shownAs == null || !e.getMessage().startsWith(prefix)) {
-      return e;
-    }
-    return new CorruptIndexException(shownAs + ": " + e.getMessage().substring(prefix.length()));
-  }
-
-  /**
-   * Verifies {@code file}.
-   *
-   * @return the header of the valid index
-   * @throws CorruptIndexException naming the file, section, offset, expected and found
-   */
-  public static IndexHeader verify(Path file) throws IOException {
-    SpindexIndex index = Loader.MAPPED.load(file);
+  public static void check(SpindexIndex index) throws IOException {
     IndexHeader h = index.header();
     checkPadding(h);
     if (index instanceof IpSet) {
@@ -134,7 +81,6 @@ public final class IndexVerifier {
       checkSubTables(h, r);
       verifyRanges6(h, r);
     }
-    return h;
   }
 
   /**

@@ -3,9 +3,14 @@
  * in compliance with the License. You may obtain a copy of the License at
  * http://www.apache.org/licenses/LICENSE-2.0
  */
-package io.spindex.index;
+package io.spindex.index.load;
 
 import io.spindex.annotations.Internal;
+import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.Layout;
+import io.spindex.index.SectionSource;
+import io.spindex.index.SpindexIndex;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
