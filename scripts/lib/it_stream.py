@@ -2,19 +2,20 @@
 scripts/it-stream (spark-submit --jars JOB_JAR it_stream.py SPINDEX WORK UPDATES).
 
 The query reads text files of addresses (one micro-batch a file) and labels each with
-try_spindex_label(value, 'geo') in SQL and with the DataFrame function; after each micro-batch
+try_spindex_label(value, 'geo') in SQL, with the DataFrame function and, where pyarrow is
+installed (Spark 4's venvs), with spindex.udf.label (the Python reader in the Python workers); after each micro-batch
 the database's source changes and `spindex update` publishes the next version, so that batch i
 must answer from version i. Every range of version i has the label `v<i>`, so a row's label says
 which version answered it. Checked, one line each:
 
   - no micro-batch failed and the query is still running;
-  - no micro-batch mixes two versions (every row of batch i, both functions, one label);
+  - no micro-batch mixes two versions (every row of batch i, every function, one label);
   - no micro-batch is late (batch i answers from version i, the one published before it);
   - after the updates, in the executor JVM (local-cluster mode: an executor of its own, reading the
     kept versions in place, spark.spindex.index-ship=local): at most 2 of the index's files
     mapped (/proc/PID/maps: the versions it holds), its heap after a full GC (jcmd GC.run,
-    GC.heap_info) within 10 % of what it was after the first update; at most `keep` versions
-    kept on disk.
+    GC.heap_info) within 10 % of what it was after the first update (25 % for fewer than 50
+    updates); at most `keep` versions kept on disk.
 
 Prints one line a check, a JSON summary last; exits non-zero at the first failure.
 """
@@ -80,8 +81,16 @@ def main():
     fn = jvm.io.spindex.spark.sql.functions
     stream = spark.readStream.text(inbox)
     label2 = F.Column(fn.try_label(stream._jdf.apply("value"), "geo"))
-    out = stream.select("value", F.expr("try_spindex_label(value, 'geo')").alias("sql"),
-                        label2.alias("df"))
+    columns = [F.col("value"), F.expr("try_spindex_label(value, 'geo')").alias("sql"),
+               label2.alias("df")]
+    try:  # spindex.udf (the Python reader in the Python workers) where pyarrow is installed
+        import google_crc32c  # noqa: F401
+        import pyarrow  # noqa: F401
+        from spindex import udf
+        columns.append(udf.label(index)("value").alias("udf"))
+    except ImportError:
+        pass
+    out = stream.select(*columns)
     query = (out.writeStream.format("memory").queryName("answers")
              .option("checkpointLocation", os.path.join(work, "checkpoint")).start())
 
@@ -102,8 +111,12 @@ def main():
     check(query.exception() is None and query.isActive,
           "the query ran %d micro-batches over %d updates without failing" % (updates + 1, updates))
     labels = {}
-    for row in spark.sql("SELECT value, sql, df FROM answers").collect():
-        labels.setdefault(int(row.value.rsplit(".", 1)[1]), set()).update([row.sql, row.df])
+    answers = spark.table("answers")
+    functions = [c for c in answers.columns if c != "value"]
+    check(True, "functions compared: %s" % ", ".join(functions))
+    for row in answers.collect():
+        labels.setdefault(int(row.value.rsplit(".", 1)[1]), set()).update(
+            row[f] for f in functions)
     mixed = sorted(b for b, ls in labels.items() if len(ls) > 1)
     check(not mixed, "no micro-batch mixes two versions (mixed: %s)" % mixed[:5])
     late = [b for b in range(updates + 1) if labels.get(b) != {expected[b]}]
@@ -118,7 +131,9 @@ def main():
           % (len(mapped), updates, [os.path.basename(m) for m in mapped]))
     kept = [n for n in os.listdir(index + ".versions") if n.endswith(".spx")]
     check(len(kept) <= 3, "%d versions kept on disk (--keep 3)" % len(kept))
-    limit = heap_after_first * 1.10
+    # The soak's goal (50 updates and more): within 10 %. A short run's heap moves more by the
+    # warm-up of what the first batches start (Python workers, Arrow), not by the versions: 25 %.
+    limit = heap_after_first * (1.10 if updates >= 50 else 1.25)
     check(heap_now <= limit, "executor heap %.1f MiB after %d updates, %.1f MiB after the first"
           % (heap_now / 2 ** 20, updates, heap_after_first / 2 ** 20))
     query.stop()
