@@ -65,7 +65,7 @@ final class UpdateCommand implements Callable<Integer> {
       names = "--rollback",
       paramLabel = "OUT.spx",
       description = "Publish the version kept before the current one, and hold the current back.")
-  Path rollback;
+  String rollback;
 
   @Parameters(
       paramLabel = "NAME",
@@ -188,7 +188,7 @@ final class UpdateCommand implements Callable<Integer> {
         paramLabel = "OUT.spx",
         required = true,
         description = "Where the current version is published (replaced by rename).")
-    Path output;
+    String output;
 
     @Option(
         names = "--keep",

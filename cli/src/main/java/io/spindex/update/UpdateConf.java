@@ -148,7 +148,7 @@ public final class UpdateConf {
     JobArgs args = args("databases." + name, kind, values);
     return new Updater.Database(
         sources,
-        Paths.get(d.getString("output")),
+        d.getString("output"),
         d.hasPath("keep") ? d.getInt("keep") : keep,
         d.hasPath("allow-empty") && d.getBoolean("allow-empty"),
         build(args));

@@ -8,19 +8,15 @@ package io.spindex.update;
 import io.spindex.annotations.Internal;
 import io.spindex.builder.BuildReport;
 import io.spindex.fetch.FetchOptions;
-import io.spindex.index.AtomicFiles;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.load.IndexVerifier;
 import io.spindex.index.load.KeptVersions;
-import io.spindex.index.load.Loader;
 import io.spindex.stage.HostLock;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,23 +41,27 @@ public final class Updater {
   /** One database: its sources, where it is published, how many versions stay, how to build. */
   public static final class Database {
     final List<UpdateSource> sources = new ArrayList<>();
-    final Path output;
+    final Publication output;
     final int keep;
     final boolean allowEmpty;
     final Build build;
 
     /**
      * @param sources local files, {@code http(s)} URLs and {@code maxmind:EDITION}s, in build order
-     * @throws io.spindex.job.UsageException for a source that does not parse, or {@code keep < 1}
+     * @param output where the database is published: a local path, or any Hadoop path ({@code
+     *     hdfs://...}; Hadoop's client must be on the classpath)
+     * @throws io.spindex.job.UsageException for a source that does not parse, {@code keep < 1}, or
+     *     a Hadoop path without Hadoop's client
      */
-    public Database(List<String> sources, Path output, int keep, boolean allowEmpty, Build build) {
+    public Database(
+        List<String> sources, String output, int keep, boolean allowEmpty, Build build) {
       for (String s : sources) {
         this.sources.add(UpdateSource.parse(s));
       }
       if (keep < 1) {
         throw new io.spindex.job.UsageException("--keep: expected 1 or more, got " + keep);
       }
-      this.output = output.toAbsolutePath().normalize();
+      this.output = Publication.of(output);
       this.keep = keep;
       this.allowEmpty = allowEmpty;
       this.build = build;
@@ -102,85 +102,89 @@ public final class Updater {
   @SuppressWarnings("try") // the lock is held for the body, not used in it
   public UpdateResult update(Database db) {
     long t0 = System.nanoTime();
-    UpdateResult r = new UpdateResult(db.output.toString());
-    Path dir = KeptVersions.dir(db.output);
-    Path building = dir.resolve(".building.spx");
+    Publication pub = db.output;
+    UpdateResult r = new UpdateResult(pub.name());
+    Path building = null;
     Path scratch = null;
-    try (HostLock lock = dryRun ? null : lock(dir, db.output)) {
-      Path copies = dir.resolve("sources");
-      scratch = dryRun ? Files.createTempDirectory("spindex-update-") : copies;
-      Files.createDirectories(scratch);
-      UpdateState state = UpdateState.read(dir.resolve("state.json"));
-      IndexHeader current = published(db.output, r);
-      UpdateSource.Context c =
-          new UpdateSource.Context(copies, scratch, fetchOptions, env, geoipConf, dryRun);
-      boolean changed = current == null || !crcHex(current).equals(state.published);
-      List<Path> inputs = new ArrayList<>();
-      long t1 = System.nanoTime();
-      for (int i = 0; i < db.sources.size(); i++) {
-        UpdateSource s = db.sources.get(i);
-        UpdateSource.Outcome o = s.refresh(c, state.source(s.spec), i);
-        r.sources.add(new UpdateResult.SourceLine(s.spec, o));
-        inputs.add(o.input);
-        changed |= o.changed;
-      }
-      r.downloadNanos = System.nanoTime() - t1;
-      if (dryRun) {
-        r.status = changed ? UpdateResult.Status.PLANNED : UpdateResult.Status.UNCHANGED;
-        r.message = changed ? "would build and publish a new version" : "";
-        return r;
-      }
-      state.write(dir.resolve("state.json")); // what was downloaded, whatever happens next
-      if (!changed) {
-        r.status = UpdateResult.Status.UNCHANGED;
-        return r;
-      }
-      long t2 = System.nanoTime();
-      BuildReport report = db.build.build(inputs, building);
-      IndexHeader built = IndexVerifier.verify(building);
-      r.buildNanos = System.nanoTime() - t2;
-      r.rows = built.rowCount();
-      if (built.rowCount() == 0 && !db.allowEmpty) {
-        throw new io.spindex.text.InputException(
-            String.format(
-                Locale.ROOT,
-                "the sources gave no rows (%,d lines: %,d skipped, %,d rejected): nothing"
-                    + " published (--allow-empty publishes an empty index)",
-                report.count("lines"),
-                report.count("skipped"),
-                report.count("rejected")));
-      }
-      String digest = built.sourceDigestHex();
-      if (state.rolledBack.contains(digest)) {
-        r.status = UpdateResult.Status.UNCHANGED;
-        r.message = "held back: a rollback turned away the version these sources build";
-        published(db, state); // later runs know it: unchanged until a source changes
+    try {
+      Path dir = pub.work(env);
+      building = dir.resolve(".building.spx");
+      try (HostLock lock = dryRun ? null : lock(dir, pub.name())) {
+        Path copies = dir.resolve("sources");
+        scratch = dryRun ? Files.createTempDirectory("spindex-update-") : copies;
+        Files.createDirectories(scratch);
+        UpdateState state = UpdateState.read(dir.resolve("state.json"));
+        IndexHeader current = published(pub, r);
+        UpdateSource.Context c =
+            new UpdateSource.Context(copies, scratch, fetchOptions, env, geoipConf, dryRun);
+        boolean changed = current == null || !crcHex(current).equals(state.published);
+        List<Path> inputs = new ArrayList<>();
+        long t1 = System.nanoTime();
+        for (int i = 0; i < db.sources.size(); i++) {
+          UpdateSource s = db.sources.get(i);
+          UpdateSource.Outcome o = s.refresh(c, state.source(s.spec), i);
+          r.sources.add(new UpdateResult.SourceLine(s.spec, o));
+          inputs.add(o.input);
+          changed |= o.changed;
+        }
+        r.downloadNanos = System.nanoTime() - t1;
+        if (dryRun) {
+          r.status = changed ? UpdateResult.Status.PLANNED : UpdateResult.Status.UNCHANGED;
+          r.message = changed ? "would build and publish a new version" : "";
+          return r;
+        }
+        state.write(dir.resolve("state.json")); // what was downloaded, whatever happens next
+        if (!changed) {
+          r.status = UpdateResult.Status.UNCHANGED;
+          return r;
+        }
+        long t2 = System.nanoTime();
+        BuildReport report = db.build.build(inputs, building);
+        IndexHeader built = IndexVerifier.verify(building);
+        r.buildNanos = System.nanoTime() - t2;
+        r.rows = built.rowCount();
+        if (built.rowCount() == 0 && !db.allowEmpty) {
+          throw new io.spindex.text.InputException(
+              String.format(
+                  Locale.ROOT,
+                  "the sources gave no rows (%,d lines: %,d skipped, %,d rejected): nothing"
+                      + " published (--allow-empty publishes an empty index)",
+                  report.count("lines"),
+                  report.count("skipped"),
+                  report.count("rejected")));
+        }
+        String digest = built.sourceDigestHex();
+        if (state.rolledBack.contains(digest)) {
+          r.status = UpdateResult.Status.UNCHANGED;
+          r.message = "held back: a rollback turned away the version these sources build";
+          published(db, state); // later runs know it: unchanged until a source changes
+          state.write(dir.resolve("state.json"));
+          return r;
+        }
+        if (current != null && current.headerCrc32c() == built.headerCrc32c()) {
+          r.status = UpdateResult.Status.UNCHANGED;
+        } else {
+          pub.publish(building, pub.newName(built.headerCrc32c()));
+          prune(pub, db.keep);
+          r.status = UpdateResult.Status.UPDATED;
+        }
+        r.newCrc = crcHex(built);
+        r.newDigest = digest;
+        r.newBytes = built.fileLength();
+        published(db, state);
+        state.published = r.newCrc;
         state.write(dir.resolve("state.json"));
         return r;
       }
-      if (current != null && current.headerCrc32c() == built.headerCrc32c()) {
-        r.status = UpdateResult.Status.UNCHANGED;
-      } else {
-        Path version = dir.resolve(newName(db.output, built.headerCrc32c()));
-        Files.move(building, version);
-        publish(version, db.output);
-        prune(db.output, db.keep);
-        r.status = UpdateResult.Status.UPDATED;
-      }
-      r.newCrc = crcHex(built);
-      r.newDigest = digest;
-      r.newBytes = built.fileLength();
-      published(db, state);
-      state.published = r.newCrc;
-      state.write(dir.resolve("state.json"));
-      return r;
     } catch (IOException | RuntimeException e) {
       r.status = UpdateResult.Status.FAILED;
       r.message = message(e) + (r.oldCrc != null ? "; the published version still serves" : "");
       return r;
     } finally {
       try {
-        Files.deleteIfExists(building);
+        if (building != null) {
+          Files.deleteIfExists(building);
+        }
         if (dryRun && scratch != null) {
           try (java.util.stream.Stream<Path> files = Files.list(scratch)) {
             for (Path p : (Iterable<Path>) files::iterator) {
@@ -202,43 +206,46 @@ public final class Updater {
    * sources do not publish it again.
    */
   @SuppressWarnings("try")
-  public UpdateResult rollback(Path output) {
+  public UpdateResult rollback(String output) {
     long t0 = System.nanoTime();
-    Path out = output.toAbsolutePath().normalize();
-    UpdateResult r = new UpdateResult(out.toString());
-    Path dir = KeptVersions.dir(out);
-    try (HostLock lock = lock(dir, out)) {
-      IndexHeader current = published(out, r);
-      if (current == null) {
-        throw new io.spindex.text.InputException(out + ": no such file: nothing to roll back");
+    UpdateResult r = new UpdateResult(output);
+    try {
+      Publication pub = Publication.of(output);
+      Path dir = pub.work(env);
+      try (HostLock lock = lock(dir, pub.name())) {
+        IndexHeader current = published(pub, r);
+        if (current == null) {
+          throw new io.spindex.text.InputException(
+              pub.name() + ": no such file: nothing to roll back");
+        }
+        List<String> versions = pub.versions();
+        String now = pub.find(current.headerCrc32c());
+        int at = now == null ? -1 : versions.indexOf(now);
+        if (at < 1) {
+          throw new io.spindex.text.InputException(
+              pub.name()
+                  + ": no earlier version kept in "
+                  + pub.name()
+                  + KeptVersions.SUFFIX
+                  + (now == null ? " (the published file is not one of its versions)" : ""));
+        }
+        String earlier = versions.get(at - 1);
+        IndexHeader h = pub.republish(earlier);
+        UpdateState state = UpdateState.read(dir.resolve("state.json"));
+        state.rolledBack.add(current.sourceDigestHex());
+        state.published = crcHex(h);
+        for (UpdateState.Source rec : state.sources.values()) {
+          rec.publishedSha256 = null; // the next update builds, and holds back what was rolled back
+        }
+        state.write(dir.resolve("state.json"));
+        r.status = UpdateResult.Status.ROLLED_BACK;
+        r.newCrc = crcHex(h);
+        r.newDigest = h.sourceDigestHex();
+        r.newBytes = h.fileLength();
+        r.rows = h.rowCount();
+        r.message = "now " + earlier;
+        return r;
       }
-      List<Path> versions = KeptVersions.list(out);
-      Path now = KeptVersions.find(out, current.headerCrc32c());
-      int at = now == null ? -1 : versions.indexOf(now);
-      if (at < 1) {
-        throw new io.spindex.text.InputException(
-            out
-                + ": no earlier version kept in "
-                + dir
-                + (now == null ? " (the published file is not one of its versions)" : ""));
-      }
-      Path earlier = versions.get(at - 1);
-      IndexHeader h = IndexVerifier.verify(earlier);
-      publish(earlier, out);
-      UpdateState state = UpdateState.read(dir.resolve("state.json"));
-      state.rolledBack.add(current.sourceDigestHex());
-      state.published = crcHex(h);
-      for (UpdateState.Source rec : state.sources.values()) {
-        rec.publishedSha256 = null; // the next update builds, and holds back what was rolled back
-      }
-      state.write(dir.resolve("state.json"));
-      r.status = UpdateResult.Status.ROLLED_BACK;
-      r.newCrc = crcHex(h);
-      r.newDigest = h.sourceDigestHex();
-      r.newBytes = h.fileLength();
-      r.rows = h.rowCount();
-      r.message = "now " + earlier.getFileName();
-      return r;
     } catch (IOException | RuntimeException e) {
       r.status = UpdateResult.Status.FAILED;
       r.message = message(e);
@@ -256,7 +263,7 @@ public final class Updater {
     }
   }
 
-  private HostLock lock(Path dir, Path output) throws IOException {
+  private HostLock lock(Path dir, String output) throws IOException {
     Files.createDirectories(dir);
     return HostLock.acquire(
         dir.resolve("lock"),
@@ -268,61 +275,23 @@ public final class Updater {
   }
 
   /** The published version's header (noted in {@code r}), or null when there is none yet. */
-  private static IndexHeader published(Path output, UpdateResult r) throws IOException {
-    if (!Files.exists(output)) {
-      return null;
+  private static IndexHeader published(Publication pub, UpdateResult r) throws IOException {
+    IndexHeader h = pub.current();
+    if (h != null) {
+      r.oldCrc = crcHex(h);
+      r.oldDigest = h.sourceDigestHex();
+      r.oldBytes = h.fileLength();
     }
-    IndexHeader h = Loader.readHeader(output);
-    r.oldCrc = crcHex(h);
-    r.oldDigest = h.sourceDigestHex();
-    r.oldBytes = h.fileLength();
     return h;
   }
 
-  /**
-   * A new version's file name: now, or a second after the newest kept version when that is not
-   * earlier (names sort in publication order, which pruning and rollback go by).
-   */
-  private static String newName(Path output, int crc) throws IOException {
-    Instant t = Instant.now();
-    List<Path> kept = KeptVersions.list(output);
-    if (!kept.isEmpty()) {
-      Instant newest = KeptVersions.timeOf(kept.get(kept.size() - 1).getFileName().toString());
-      if (!t.isAfter(newest.plusSeconds(1).minusNanos(1))) {
-        t = newest.plusSeconds(1);
-      }
-    }
-    return KeptVersions.fileName(t, crc);
-  }
-
-  /**
-   * Puts {@code version} at {@code output} by rename: a hard link to it (a copy where the file
-   * system has none) beside {@code output}, renamed over it. Readers see the old file or the new
-   * one, never a part.
-   */
-  static void publish(Path version, Path output) throws IOException {
-    Path tmp = AtomicFiles.createTemp(output);
-    try {
-      Files.delete(tmp);
-      try {
-        Files.createLink(tmp, version);
-      } catch (UnsupportedOperationException | FileSystemException e) {
-        Files.copy(version, tmp);
-      }
-      AtomicFiles.commit(tmp, output);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
   /** Deletes the oldest versions beyond {@code keep}, never the published one. */
-  private static void prune(Path output, int keep) throws IOException {
-    List<Path> versions = KeptVersions.list(output);
-    int crc = Loader.readHeader(output).headerCrc32c();
-    Path current = KeptVersions.find(output, crc);
+  private static void prune(Publication pub, int keep) throws IOException {
+    List<String> versions = pub.versions();
+    String current = pub.find(pub.current().headerCrc32c());
     for (int i = 0; i < versions.size() - keep; i++) {
       if (!versions.get(i).equals(current)) {
-        Files.deleteIfExists(versions.get(i));
+        pub.delete(versions.get(i));
       }
     }
   }

@@ -69,7 +69,7 @@ class UpdaterTest {
   private Updater.Database ranges(String source, Path out, int keep) {
     return new Updater.Database(
         List.of(source),
-        out,
+        out.toString(),
         keep,
         false,
         UpdateConf.build(UpdateConf.args("update ranges", "ranges", k -> null)));
@@ -128,7 +128,7 @@ class UpdaterTest {
     UpdateResult bad = updater().update(ranges(src.toString(), out, 3));
     assertEquals("XX", labelAt(out, 1));
 
-    UpdateResult back = updater().rollback(out);
+    UpdateResult back = updater().rollback(out.toString());
     assertEquals(UpdateResult.Status.ROLLED_BACK, back.status(), back.message());
     assertEquals("CN", labelAt(out, 1));
     assertEquals(bad.oldCrc, back.newCrc);
@@ -146,10 +146,10 @@ class UpdaterTest {
     assertEquals("FIXED", labelAt(out, 1));
 
     // Back to the first version, then nothing earlier is kept.
-    updater().rollback(out);
-    UpdateResult first = updater().rollback(out);
+    updater().rollback(out.toString());
+    UpdateResult first = updater().rollback(out.toString());
     assertEquals(UpdateResult.Status.ROLLED_BACK, first.status(), first.message());
-    UpdateResult none = updater().rollback(out);
+    UpdateResult none = updater().rollback(out.toString());
     assertEquals(UpdateResult.Status.FAILED, none.status());
     assertTrue(none.message().contains("no earlier version"), none.message());
   }
