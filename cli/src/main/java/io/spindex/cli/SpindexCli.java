@@ -68,12 +68,8 @@ public final class SpindexCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new SpindexCli());
     cl.setExecutionExceptionHandler(SpindexCli::onError);
-    for (CommandLine kind : cl.getSubcommands().get("update").getSubcommands().values()) {
-      // The build options an update takes are the build's own, listed from its option table.
-      kind.getCommandSpec()
-          .usageMessage()
-          .footer(UpdateCommand.buildOptionsHelp(kind.getCommandName()));
-    }
+    // The build options an update takes are the build's own, declared from its option table.
+    UpdateCommand.declareBuildOptions(cl.getSubcommands().get("update"));
     return cl;
   }
 

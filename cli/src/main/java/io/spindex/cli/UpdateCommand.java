@@ -27,7 +27,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 /**
  * {@code spindex update}: keeps databases current. {@code update ranges|ips|products SOURCE... -o
@@ -204,8 +203,6 @@ final class UpdateCommand implements Callable<Integer> {
 
     @Mixin Run run;
 
-    @Unmatched List<String> buildOptions = new ArrayList<>();
-
     @Spec CommandLine.Model.CommandSpec spec;
 
     abstract String kind();
@@ -214,7 +211,7 @@ final class UpdateCommand implements Callable<Integer> {
     public Integer call() {
       CommandLine cl = spec.commandLine();
       String job = "update " + kind();
-      Map<String, String> values = buildValues(job, kind(), buildOptions);
+      Map<String, String> values = buildValues(spec);
       JobArgs args = UpdateConf.args(job, kind(), values::get);
       Updater.Database db =
           new Updater.Database(sources, output, keep, allowEmpty, UpdateConf.build(args));
@@ -224,63 +221,49 @@ final class UpdateCommand implements Callable<Integer> {
   }
 
   /**
-   * The build options of {@code kind} given on the command line, as {@code spindex build} takes
-   * them ({@code --name value}, {@code --name=value}, a flag alone), by name.
-   *
-   * @throws UsageException for an option the kind does not take, naming the nearest one
+   * Declares the build options of each kind of update on its command: the build's own option table
+   * ({@link UpdateConf#buildOptions}), so that {@code spindex update ranges} takes them as {@code
+   * spindex build ranges} does (a flag alone, a list option repeated) and lists them in its help.
    */
-  static Map<String, String> buildValues(String job, String kind, List<String> given) {
-    Map<String, JobOption<?>> options = new HashMap<>();
-    for (JobOption<?> o : UpdateConf.buildOptions(kind)) {
-      options.put(o.name(), o);
-    }
-    Map<String, String> values = new HashMap<>();
-    for (int i = 0; i < given.size(); i++) {
-      String a = given.get(i);
-      if (!a.startsWith("--")) {
-        throw new UsageException(job + ": unexpected argument '" + a + "'");
-      }
-      String name = a.substring(2);
-      String value = null;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      }
-      JobOption<?> o = options.get(name);
-      if (o == null) {
-        throw new UsageException(
-            job
-                + ": unknown option '--"
-                + io.spindex.text.Clip.of(name)
-                + "' (nearest: --"
-                + UpdateConf.nearest(name, options.keySet())
-                + ")");
-      }
-      if (value == null) {
-        boolean next = i + 1 < given.size() && !given.get(i + 1).startsWith("--");
-        if (o.isFlag() && !(next && given.get(i + 1).matches("(?i)true|false"))) {
-          value = "true";
-        } else if (next) {
-          value = given.get(++i);
+  static void declareBuildOptions(CommandLine update) {
+    for (CommandLine kind : update.getSubcommands().values()) {
+      CommandLine.Model.CommandSpec spec = kind.getCommandSpec();
+      for (JobOption<?> o : UpdateConf.buildOptions(kind.getCommandName())) {
+        CommandLine.Model.OptionSpec.Builder b =
+            CommandLine.Model.OptionSpec.builder("--" + o.name())
+                .description("Build option: " + o.description() + ".");
+        if (o.isFlag()) {
+          b.arity("0..1").fallbackValue("true").type(String.class).paramLabel("true|false");
+        } else if ("none".equals(o.defaultValue())) {
+          b.arity("1").type(List.class).auxiliaryTypes(String.class).paramLabel("VALUE");
         } else {
-          throw new UsageException(job + ": option --" + name + " needs a value");
+          b.arity("1").type(String.class).paramLabel("VALUE");
         }
+        spec.addOption(b.build());
       }
-      values.put(name, value);
     }
-    return values;
   }
 
-  /** The footer of a kind's usage: the build options it takes, from the build's option table. */
-  static String buildOptionsHelp(String kind) {
-    StringBuilder sb =
-        new StringBuilder("%nBuild options (as spindex build " + kind + " takes them):%n");
-    for (JobOption<?> o : UpdateConf.buildOptions(kind)) {
-      sb.append("      --").append(o.name()).append(o.isFlag() ? "" : "=VALUE");
-      sb.append("%n          ").append(o.description().replace("%", "%%")).append("%n");
+  /** The build options given to a kind's command, by name (a repeated one joined by commas). */
+  static Map<String, String> buildValues(CommandLine.Model.CommandSpec spec) {
+    Map<String, String> values = new HashMap<>();
+    for (CommandLine.Model.OptionSpec o : spec.options()) {
+      String name = o.longestName().substring(2);
+      Object v = o.getValue();
+      if (!o.description()[0].startsWith("Build option: ") || v == null) {
+        continue;
+      }
+      if (v instanceof List) {
+        List<?> l = (List<?>) v;
+        if (!l.isEmpty()) {
+          values.put(
+              name, String.join(",", l.stream().map(String::valueOf).toArray(String[]::new)));
+        }
+      } else {
+        values.put(name, String.valueOf(v));
+      }
     }
-    return sb.toString();
+    return values;
   }
 
   @Command(name = "ips", mixinStandardHelpOptions = true, description = "Keep an IP set current.")

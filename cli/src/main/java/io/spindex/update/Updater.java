@@ -26,7 +26,7 @@ import java.util.Map;
  * Keeps a database current: {@code spindex update}. For each database it takes the update lock
  * ({@code OUT.spx.versions/lock}), brings each source's local copy up to date at the least cost
  * ({@link UpdateSource}), and only when a source changed builds a new version, verifies it as every
- * loader does and deeper ({@link IndexVerifier#verify}), keeps it in {@code OUT.spx.versions/} and
+ * loader does ({@link IndexVerifier#checksums}), keeps it in {@code OUT.spx.versions/} and
  * publishes it at {@code OUT.spx} by rename; the last {@code keep} versions stay beside it ({@link
  * KeptVersions}). Whatever fails, the published version is left as it was. Not thread-safe; one per
  * run.
@@ -140,7 +140,7 @@ public final class Updater {
         }
         long t2 = System.nanoTime();
         BuildReport report = db.build.build(inputs, building);
-        IndexHeader built = IndexVerifier.verify(building);
+        IndexHeader built = IndexVerifier.checksums(building); // as every loader checks it
         r.buildNanos = System.nanoTime() - t2;
         r.rows = built.rowCount();
         if (built.rowCount() == 0 && !db.allowEmpty) {

@@ -117,7 +117,7 @@ class UpdateCliTest {
     }
     SpindexProcess.Run nearest =
         SpindexProcess.run(dir, "update", "ranges", "x.csv", "-o", "x.spx", "--label-feilds", "a");
-    assertTrue(nearest.err.contains("nearest: --label-fields"), nearest.toString());
+    assertTrue(nearest.err.contains("--label-fields"), nearest.toString()); // the nearest option
   }
 
   @Test
