@@ -51,7 +51,7 @@ public final class SpindexProcess {
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(commandClasspath());
     cmd.add(SpindexCli.class.getName());
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
@@ -61,6 +61,22 @@ public final class SpindexProcess {
     out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
     err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
   }
+
+  /**
+   * The test classpath without the jars only the in-process Hadoop test clusters need: the command
+   * runs as {@code scripts/spindex} runs it, and the shaded cluster jars' central directories (kept
+   * on the heap by {@code java.util.zip}, megabytes each) do not count against a small heap.
+   */
+  static String commandClasspath() {
+    return java.util.Arrays.stream(
+            System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .filter(e -> !TEST_CLUSTER_JAR.matcher(Paths.get(e).getFileName().toString()).matches())
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+  }
+
+  private static final java.util.regex.Pattern TEST_CLUSTER_JAR =
+      java.util.regex.Pattern.compile(
+          "(hadoop-client-(minicluster|runtime)|slf4j-reload4j|reload4j)-.*\\.jar");
 
   /** Starts {@code spindex ARGS} in {@code dir} with extra JVM options; see {@link #await}. */
   public static SpindexProcess start(Path dir, List<String> jvmOptions, String... args)
