@@ -76,12 +76,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   private int labelFieldsOfHeaders(List<Path> inputs) throws IOException {
     List<RangePart.FileStart> starts = new ArrayList<>();
     for (Path in : inputs) {
-      try (java.io.InputStream s =
-          in.getFileName().toString().endsWith(".gz")
-              ? new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(in))
-              : java.nio.file.Files.newInputStream(in)) {
+      try (java.io.InputStream s = io.spindex.text.Gzip.open(in)) {
         starts.add(RangePart.FileStart.read(s, in.toString(), delimiter));
-      } catch (java.io.EOFException | java.util.zip.ZipException e) {
+      } catch (java.io.EOFException | java.util.zip.ZipException | InputException e) {
         starts.add(RangePart.FileStart.NONE); // a damaged gzip: the scan names it
       }
     }
