@@ -259,6 +259,16 @@ public final class RangeLine {
     return true;
   }
 
+  /** Whether tab, '|' or ',' occurs in the line. */
+  public static boolean hasDelimiter(byte[] b, int from, int to) {
+    for (byte d : new byte[] {'\t', '|', ','}) {
+      if (indexOf(b, from, to, d) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The first of tab, '|' and ',' that occurs in the line, or ',' when none does. */
   public static byte firstDelimiter(byte[] b, int from, int to) {
     for (byte d : new byte[] {'\t', '|', ','}) {
