@@ -47,6 +47,13 @@ final class BuildCommand {
     @Option(names = "--strict", description = "Fail on the first rejected line.")
     boolean strict;
 
+    @Option(
+        names = "--allow-empty",
+        description =
+            "Write the index even when no line was accepted (an empty input, every line"
+                + " rejected); without it such a build fails (exit 1) and leaves OUT as it was.")
+    boolean allowEmpty;
+
     @Parameters(
         paramLabel = "IN",
         arity = "1..*",
@@ -84,6 +91,7 @@ final class BuildCommand {
       List<String> a = new ArrayList<>();
       Collections.addAll(a, "--kind", kind, "--input", inputs.get(0).toString(), "--output", "-");
       Collections.addAll(a, "--strict", String.valueOf(strict));
+      Collections.addAll(a, "--allow-empty", String.valueOf(allowEmpty));
       for (int i = 0; i < kindOptions.length; i += 2) {
         if (kindOptions[i + 1] != null) {
           Collections.addAll(a, "--" + kindOptions[i], kindOptions[i + 1]);

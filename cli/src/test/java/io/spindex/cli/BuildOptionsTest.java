@@ -28,7 +28,8 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class BuildOptionsTest {
   /** Options every kind has, and the command line's own (how it runs on one machine). */
-  private static final List<String> NOT_OF_A_KIND = List.of("--output", "--threads", "--strict");
+  private static final List<String> NOT_OF_A_KIND =
+      List.of("--output", "--threads", "--strict", "--allow-empty");
 
   private static CommandSpec build(String kind) {
     return SpindexCli.commandLine()
