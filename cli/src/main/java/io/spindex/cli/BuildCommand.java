@@ -12,6 +12,7 @@ import io.spindex.index.LabelSchema;
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.DistinctPaths;
 import io.spindex.job.JobArgs;
+import io.spindex.text.Clip;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ final class BuildCommand {
       }
       PrintWriter out = spec.commandLine().getOut();
       for (String s : r.rejectSamples()) {
-        spec.commandLine().getErr().println("rejected " + s);
+        spec.commandLine().getErr().println(Clip.message("rejected " + s));
       }
       out.println("wrote " + written);
       out.print(r.format());

@@ -12,6 +12,7 @@ import io.spindex.index.SpindexIndex;
 import io.spindex.index.load.IndexLoader;
 import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
+import io.spindex.text.Clip;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Json;
 import io.spindex.text.LineReader;
@@ -226,8 +227,9 @@ final class LookupCommand implements Callable<Integer> {
     void error(String source, long idx, String reason, byte[] b, int from, int to) {
       errors++;
       if (errors <= 100) {
-        String text = new String(b, from, Math.min(to - from, 80), StandardCharsets.UTF_8);
-        err.println(source + ":" + (idx + 1) + ": " + reason + ": '" + text.trim() + "'");
+        String text = new String(b, from, to - from, StandardCharsets.UTF_8); // 100 at most
+        err.println(
+            source + ":" + (idx + 1) + ": " + reason + ": '" + Clip.of(text.trim(), 80) + "'");
       } else if (errors == 101) {
         err.println("(further errors not shown)");
       }

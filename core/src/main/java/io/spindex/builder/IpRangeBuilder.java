@@ -13,6 +13,7 @@ import io.spindex.index.LabelSchema;
 import io.spindex.index.Section;
 import io.spindex.index.SourceInfo;
 import io.spindex.index.search.PackedRows;
+import io.spindex.text.Clip;
 import io.spindex.text.InputException;
 import io.spindex.text.RangeLine;
 import java.io.IOException;
@@ -494,7 +495,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
                 + ": the header names no label field after the "
                 + s.fieldsBeforeLabel
                 + " address field(s) (expected e.g. 'start,end,country,city', found '"
-                + new String(h, java.nio.charset.StandardCharsets.UTF_8)
+                + Clip.of(new String(h, java.nio.charset.StandardCharsets.UTF_8), 100)
                 + "')");
       }
       try {
@@ -506,7 +507,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
                 false);
       } catch (IllegalArgumentException e) {
         throw new InputException(
-            where + ": the header's label fields must be distinct and not empty, found " + fields);
+            where
+                + ": the header's label fields must be distinct and not empty, found "
+                + Clip.of(fields.toString(), 100));
       }
       // The index declares one delimiter, and its labels are stored split by it: every file's
       // labels must be split by the same one (each line's fields were counted by its own file's).
