@@ -175,8 +175,9 @@ final class BuildCommand {
 
     @Option(
         names = "--label-fields",
-        paramLabel = "NAME,...",
+        paramLabel = "NAME[:TYPE]",
         split = LabelSchema.LIST_SPLIT,
+        splitSynopsisLabel = ",", // the synopsis shows the comma, not the regex that splits
         description =
             "The fields a label is made of, e.g. country,region,city,isp: stored in the index"
                 + " for spindex_lookup (a STRUCT of them) and inspect.")

@@ -323,8 +323,8 @@ class MistakesTest {
 
   /**
    * A value of 5,000 characters (a pasted file, a runaway variable) given wherever a command takes
-   * one: one line of at most 400 characters naming it clipped, never the value whole, never a
-   * stack trace; usage mistakes (exit 2) are one line too, naming the command's --help.
+   * one: one line of at most 400 characters naming it clipped, never the value whole, never a stack
+   * trace; usage mistakes (exit 2) are one line too, naming the command's --help.
    */
   @Test
   void aLongValueIsClippedInEveryMessage() throws IOException {
