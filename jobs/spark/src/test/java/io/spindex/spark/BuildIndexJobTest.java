@@ -238,11 +238,7 @@ class BuildIndexJobTest {
     Files.write(good, "1.2.3.0,1.2.3.255,GOOD\n".getBytes(StandardCharsets.UTF_8));
     assertEquals(
         0,
-        sparkRun(
-            BuildIndexDefinition.NAME,
-            "--kind=ranges",
-            "--input=" + good,
-            "--output=" + out));
+        sparkRun(BuildIndexDefinition.NAME, "--kind=ranges", "--input=" + good, "--output=" + out));
     byte[] before = Files.readAllBytes(out);
     Path bare = dir.resolve("empty/bare.txt");
     Files.write(bare, "1.2.3.4\n5.6.7.8\n".getBytes(StandardCharsets.UTF_8));
