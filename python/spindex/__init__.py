@@ -41,7 +41,8 @@ def open(path, threads=None):  # noqa: A001 - spindex.open, as the issue and the
     and every section checksum as the Java loaders do (a damaged, truncated or other file is one
     ``CorruptIndexError``, a ``ValueError``, naming the file, the section and the offset). Returns
     a ``spindex._index.Index``: ``label(ips)``, ``lookup(ips)``, ``contains(ips)``. ``threads``:
-    how many threads answer one large batch (default: the CPUs; 1 for one)."""
+    how many threads answer one large batch, a positive int (default None: the CPUs; 1 for one;
+    0, a negative or a non-int is a ``ValueError`` or ``TypeError``)."""
     from spindex._index import Index
 
     return Index(path, threads)

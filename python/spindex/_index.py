@@ -14,6 +14,7 @@ is several times faster than searching them in arrival order).
 """
 
 import mmap
+import numbers
 import os
 import struct
 import sys
@@ -151,7 +152,7 @@ class Index:
         self.path = os.fspath(path)
         # Threads for one large batch (numpy releases the GIL in its loops): the CPUs by default;
         # 1 where something else parallelizes already (spindex.udf: Spark's Python workers).
-        self.threads = max(1, int(threads)) if threads else (os.cpu_count() or 1)
+        self.threads = _threads(threads)
         self.unparseable = 0  # addresses that did not parse, over every call (they answer null)
         self._lock = threading.Lock()
         self._dictionary = None
@@ -791,6 +792,20 @@ def _mask128(n):
 
 
 _POOLS = {}
+
+
+def _threads(threads):
+    """``threads`` checked: a positive int, or None for the CPUs (0 and -1 were taken as the CPUs
+    and as 1 without a word)."""
+    if threads is None:
+        return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError("spindex.open: threads must be an int (None: the CPUs), got %s %r"
+                        % (type(threads).__name__, threads))
+    if threads < 1:
+        raise ValueError("spindex.open: threads must be at least 1 (None: the CPUs), got %d"
+                         % threads)
+    return int(threads)
 
 
 def _pool(threads):

@@ -132,6 +132,10 @@ def _arrow(ips):
     if isinstance(ips, pa.Array):
         return ips
     if isinstance(ips, np.ndarray):
+        if ips.ndim != 1:  # pyarrow said ArrowInvalid ("only handle 1-dimensional arrays")
+            raise TypeError("spindex: addresses as a numpy array of %d dimensions %s are not "
+                            "supported (one address an element of a 1-D array: .ravel() makes "
+                            "one)" % (ips.ndim, ips.shape))
         if ips.dtype.kind in "iu":
             return pa.array(ips)
         if ips.dtype.kind in "UOS":

@@ -39,8 +39,24 @@ _lock = threading.Lock()
 
 def ship(spark, path):
     """Sends the index file to the session's workers: ``addArtifacts(path, file=True)`` on a Spark
-    Connect session, ``sparkContext.addFile(path)`` on a classic one. Returns ``path``."""
-    path = os.fspath(path)
+    Connect session, ``sparkContext.addFile(path)`` on a classic one. Returns ``path``.
+
+    The file is checked first as ``spindex.open`` checks it (header, every section checksum): a
+    file that is missing is a ``FileNotFoundError``, one that is no valid index a
+    ``CorruptIndexError``, each one line naming the file, before anything is sent (a file the
+    workers cannot open failed later, as a worker's trace in every task)."""
+    path = _path(path, "spindex.udf.ship")
+    if not os.path.isfile(path):
+        raise FileNotFoundError("spindex.udf.ship: %s: %s (ship sends a file of this machine to the "
+                                "workers)" % (path, "a directory, not an index file"
+                                              if os.path.isdir(path) else "no such file"))
+    from spindex._errors import CorruptIndexError
+    from spindex._index import Index
+
+    try:
+        Index(path, threads=1).close()
+    except CorruptIndexError as e:
+        raise CorruptIndexError("spindex.udf.ship: %s (not shipped)" % e) from None
     if type(spark).__module__.startswith("pyspark.sql.connect"):
         spark.addArtifacts(path, file=True)
     else:
@@ -143,9 +159,9 @@ def _udf(answer, return_type, struct=False):
     return F.pandas_udf(_pandas_fn(answer, struct), return_type)
 
 
-def _path(path):
+def _path(path, who="spindex.udf"):
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
-        raise TypeError("spindex.udf: the index is a path (str), got %r" % (path,))
+        raise TypeError("%s: the index is a path (str), got %r" % (who, path))
     return os.fspath(path)
 
 
@@ -162,7 +178,15 @@ def lookup(path):
     from spindex._index import Index
 
     p = _path(path)
-    local = Index(_resolve(p))
+    try:
+        real = _resolve(p)
+    except FileNotFoundError:
+        # On the client, not a worker: the STRUCT type is read from the index before any task.
+        raise FileNotFoundError("spindex.udf.lookup: index %s is not readable here, on the client "
+                                "(lookup reads the index's fields to type its STRUCT before any "
+                                "worker runs): give the path of the file on this machine, the one "
+                                "given to spindex.udf.ship" % p) from None
+    local = Index(real)
     try:
         ddl = _ddl(local.arrow_type())
     finally:

@@ -119,3 +119,37 @@ def test_udf_bodies_without_spark(fixtures):
         udf.index("/nonexistent/dir/none.spx")
     with pytest.raises(TypeError, match="the index is a path"):
         udf.label(5)
+
+
+class _Session:
+    """What ship calls on a classic session: sparkContext.addFile, recorded."""
+
+    def __init__(self):
+        self.added = []
+        self.sparkContext = self
+
+    def addFile(self, path):  # noqa: N802 - pyspark's name
+        self.added.append(path)
+
+
+def test_ship_sends_only_an_index_and_lookup_names_the_client(fixtures, tmp_path):
+    """ship checks the file as spindex.open does before sending it (it sent /etc/passwd, and each
+    task failed later with a worker's trace); lookup, which reads the fields on the client, says
+    so of a path it cannot read there (it said "not on this worker")."""
+    from spindex import udf
+
+    session = _Session()
+    assert udf.ship(session, fixtures["typed"]) == fixtures["typed"]
+    assert session.added == [fixtures["typed"]]
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(spindex.CorruptIndexError, match=r"^spindex.udf.ship: .*passwd: header"):
+        udf.ship(session, str(text))
+    with pytest.raises(FileNotFoundError, match=r"^spindex.udf.ship: /missing.spx: no such file"):
+        udf.ship(session, "/missing.spx")
+    with pytest.raises(FileNotFoundError, match="a directory, not an index file"):
+        udf.ship(session, str(tmp_path))
+    assert session.added == [fixtures["typed"]]  # nothing else was sent
+    with pytest.raises(FileNotFoundError, match=r"^spindex.udf.lookup: index /missing.spx is not "
+                                                r"readable here, on the client"):
+        udf.lookup("/missing.spx")

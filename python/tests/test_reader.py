@@ -522,6 +522,26 @@ def test_unsupported_types_are_a_type_error_naming_them(fixtures, value, name):
         idx.label(value)
 
 
+def test_a_numpy_array_of_two_dimensions_is_the_documented_type_error(fixtures):
+    idx = spindex.open(fixtures["ranges"])
+    grid = np.array([["1.0.0.1", "1.0.0.2"], ["1.0.0.3", "9.9.9.9"]])
+    with pytest.raises(TypeError, match=r"2 dimensions \(2, 2\).*\.ravel\(\)"):
+        idx.label(grid)
+    assert idx.label(grid.ravel()).to_pylist() == idx.label(list(grid.ravel())).to_pylist()
+
+
+@pytest.mark.parametrize("threads,error", [(0, ValueError), (-1, ValueError), (1.5, TypeError),
+                                           ("2", TypeError), (True, TypeError)])
+def test_threads_is_a_positive_int(fixtures, threads, error):
+    with pytest.raises(error, match="spindex.open: threads must be"):
+        spindex.open(fixtures["ranges"], threads=threads)
+
+
+def test_threads_none_is_the_cpus_and_a_numpy_int_is_an_int(fixtures):
+    assert spindex.open(fixtures["ranges"]).threads == (os.cpu_count() or 1)
+    assert spindex.open(fixtures["ranges"], threads=np.int64(3)).threads == 3
+
+
 # ---- damaged files: the Java side's fixtures and verdicts -------------------------------------
 
 def _expected_errors():

@@ -12,6 +12,7 @@ import io.spindex.index.LabelSchema;
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.DistinctPaths;
 import io.spindex.job.JobArgs;
+import io.spindex.text.Clip;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,6 +47,13 @@ final class BuildCommand {
 
     @Option(names = "--strict", description = "Fail on the first rejected line.")
     boolean strict;
+
+    @Option(
+        names = "--allow-empty",
+        description =
+            "Write the index even when no line was accepted (an empty input, every line"
+                + " rejected); without it such a build fails (exit 1) and leaves OUT as it was.")
+    boolean allowEmpty;
 
     @Parameters(
         paramLabel = "IN",
@@ -84,6 +92,7 @@ final class BuildCommand {
       List<String> a = new ArrayList<>();
       Collections.addAll(a, "--kind", kind, "--input", inputs.get(0).toString(), "--output", "-");
       Collections.addAll(a, "--strict", String.valueOf(strict));
+      Collections.addAll(a, "--allow-empty", String.valueOf(allowEmpty));
       for (int i = 0; i < kindOptions.length; i += 2) {
         if (kindOptions[i + 1] != null) {
           Collections.addAll(a, "--" + kindOptions[i], kindOptions[i + 1]);
@@ -102,7 +111,7 @@ final class BuildCommand {
       }
       PrintWriter out = spec.commandLine().getOut();
       for (String s : r.rejectSamples()) {
-        spec.commandLine().getErr().println("rejected " + s);
+        spec.commandLine().getErr().println(Clip.message("rejected " + s));
       }
       out.println("wrote " + written);
       out.print(r.format());
@@ -166,8 +175,9 @@ final class BuildCommand {
 
     @Option(
         names = "--label-fields",
-        paramLabel = "NAME,...",
+        paramLabel = "NAME[:TYPE]",
         split = LabelSchema.LIST_SPLIT,
+        splitSynopsisLabel = ",", // the synopsis shows the comma, not the regex that splits
         description =
             "The fields a label is made of, e.g. country,region,city,isp: stored in the index"
                 + " for spindex_lookup (a STRUCT of them) and inspect.")

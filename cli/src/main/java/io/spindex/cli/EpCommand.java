@@ -5,6 +5,7 @@
  */
 package io.spindex.cli;
 
+import io.spindex.cli.local.LocalDriver;
 import io.spindex.cli.local.LocalEpJobs;
 import io.spindex.ep.EpCounts;
 import io.spindex.job.DistinctPaths;
@@ -98,6 +99,13 @@ final class EpCommand {
     @Option(names = "--spec", required = true, paramLabel = "FILE", description = "Spec file.")
     Path specFile;
 
+    @Option(
+        names = "--allow-empty",
+        description =
+            "Write OUT even when no row is accepted (an empty feed, every row rejected); without"
+                + " it such a run fails (exit 1), writes the rejects and leaves OUT as it was.")
+    boolean allowEmpty;
+
     @CommandLine.Mixin Run run;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -112,7 +120,9 @@ final class EpCommand {
           .output("--rejects", rej)
           .check();
       long t0 = System.nanoTime();
-      LocalEpJobs.Result<EpCounts> r = LocalEpJobs.transform(in, out, rej, specFile, run.threads());
+      LocalEpJobs.Result<EpCounts> r =
+          LocalEpJobs.transform(
+              in, out, rej, specFile, run.threads(), LocalDriver.CHUNK_BYTES, allowEmpty);
       double secs = (System.nanoTime() - t0) / 1e9;
       PrintWriter o = spec.commandLine().getOut();
       o.println("wrote " + out + " (" + r.outputHeader.size() + " columns), rejects " + rej);

@@ -147,7 +147,7 @@ final class FetchCommand implements Callable<Integer> {
   }
 
   static int fail(PrintWriter err, String message) {
-    err.println("spindex: " + message);
+    err.println(io.spindex.text.Clip.message("spindex: " + message));
     err.flush();
     return SpindexCli.EXIT_FAILURE;
   }
@@ -236,7 +236,7 @@ final class FetchCommand implements Callable<Integer> {
 
     @Override
     public synchronized void notice(String message) {
-      err.println("spindex: " + message);
+      err.println(io.spindex.text.Clip.message("spindex: " + message));
       err.flush();
     }
 

@@ -60,6 +60,7 @@ final class GenCommand {
         out.flush();
         return;
       }
+      new DistinctPaths().output("-o", output).check(); // a directory, a missing directory
       Path abs = output.toAbsolutePath();
       Path tmp = AtomicFiles.createTemp(abs);
       try {

@@ -15,6 +15,7 @@ import io.spindex.index.SectionEntry;
 import io.spindex.index.SpindexIndex;
 import io.spindex.index.load.Loader;
 import io.spindex.text.Json;
+import io.spindex.text.Tsv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ final class InspectCommand implements Callable<Integer> {
     if (json) {
       out.println(json(h, labels, index instanceof IpRanges ? (IpRanges) index : null));
     } else {
-      out.printf(Locale.ROOT, "file           %s%n", h.file());
+      out.printf(Locale.ROOT, "file           %s%n", Tsv.escape(String.valueOf(h.file())));
       out.printf(Locale.ROOT, "kind           %s%n", h.kind().displayName());
       out.printf(Locale.ROOT, "format         %s%n", h.formatVersion());
       out.printf(Locale.ROOT, "rows           %,d%n", h.rowCount());
@@ -102,8 +103,8 @@ final class InspectCommand implements Callable<Integer> {
       out.printf(
           Locale.ROOT,
           "label fields   %s (split on '%s')%n",
-          schema.typed() ? schema.describe() : String.join(", ", schema.names()),
-          schema.delimiter());
+          Tsv.escape(schema.typed() ? schema.describe() : String.join(", ", schema.names())),
+          Tsv.escape(schema.delimiter()));
     }
     SectionEntry values = r.header().find(Section.FIELD_VALUE_OFFSETS);
     if (values != null) {
@@ -113,7 +114,8 @@ final class InspectCommand implements Callable<Integer> {
           values.elements() - 1);
     }
     for (Map.Entry<String, String> e : r.sourceInfo().entries()) {
-      out.printf(Locale.ROOT, "%-14s %s%n", e.getKey(), e.getValue());
+      // Metadata of a database: its text escaped, so that every entry stays one line.
+      out.printf(Locale.ROOT, "%-14s %s%n", Tsv.escape(e.getKey()), Tsv.escape(e.getValue()));
     }
     Ipv4Aliases a = r.ipv4Aliases();
     for (int i = 0; i < a.size(); i++) {

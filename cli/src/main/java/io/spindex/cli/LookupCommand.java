@@ -12,9 +12,11 @@ import io.spindex.index.SpindexIndex;
 import io.spindex.index.load.IndexLoader;
 import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
+import io.spindex.text.Clip;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Json;
 import io.spindex.text.LineReader;
+import io.spindex.text.Tsv;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -42,7 +44,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Look up IPv4 or IPv6 addresses given as arguments, or one per line on standard input.",
       "Prints IP<TAB>result: true/false for a set; for ranges the label, or \\N when no range"
-          + " holds the address. An address may be quoted (\"1.2.3.4\"), bracketed ([::1]) or"
+          + " holds the address (a backslash, tab, LF or CR in a label as \\\\, \\t, \\n,"
+          + " \\r, other control characters as \\u00XX: one line an answer). An address may be quoted (\"1.2.3.4\"), bracketed ([::1]) or"
           + " carry a port ([::1]:443, 1.2.3.4:80); an IPv4-mapped one (::ffff:1.2.3.4) is looked"
           + " up as IPv4. Blank lines and # comments are skipped, as builds skip them."
           + " Unparseable lines are reported on stderr with their line number and make the exit"
@@ -181,7 +184,8 @@ final class LookupCommand implements Callable<Integer> {
     private byte[] label(int id) {
       byte[] label = labels[id];
       if (label == null) {
-        label = json ? jsonLabel(ranges, id) : ranges.labelBytes(id);
+        // A label holding a tab or a line end is escaped, so that an answer stays one line.
+        label = json ? jsonLabel(ranges, id) : Tsv.escape(ranges.labelBytes(id));
         labels[id] = label;
       }
       return label;
@@ -226,8 +230,9 @@ final class LookupCommand implements Callable<Integer> {
     void error(String source, long idx, String reason, byte[] b, int from, int to) {
       errors++;
       if (errors <= 100) {
-        String text = new String(b, from, Math.min(to - from, 80), StandardCharsets.UTF_8);
-        err.println(source + ":" + (idx + 1) + ": " + reason + ": '" + text.trim() + "'");
+        String text = new String(b, from, to - from, StandardCharsets.UTF_8); // 100 at most
+        err.println(
+            source + ":" + (idx + 1) + ": " + reason + ": '" + Clip.of(text.trim(), 80) + "'");
       } else if (errors == 101) {
         err.println("(further errors not shown)");
       }

@@ -46,7 +46,12 @@ final class RunCommand implements Callable<Integer> {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     spec.commandLine().getOut().print(out.toString(StandardCharsets.UTF_8));
     spec.commandLine().getOut().flush();
-    spec.commandLine().getErr().print(err.toString(StandardCharsets.UTF_8));
+    // A job's messages quote values whole: each line clipped as the command's own messages are.
+    for (String line : err.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isEmpty()) {
+        spec.commandLine().getErr().println(io.spindex.text.Clip.message(line));
+      }
+    }
     spec.commandLine().getErr().flush();
     return exit;
   }

@@ -8,6 +8,7 @@ package io.spindex.cli;
 import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
+import io.spindex.text.Clip;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -68,32 +70,63 @@ public final class SpindexCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new SpindexCli());
     cl.setExecutionExceptionHandler(SpindexCli::onError);
+    cl.setParameterExceptionHandler(SpindexCli::onUsageError);
     // The build options an update takes are the build's own, declared from its option table.
     UpdateCommand.declareBuildOptions(cl.getSubcommands().get("update"));
     return cl;
+  }
+
+  /**
+   * A usage mistake picocli found (an unknown option, a missing or malformed value): one line,
+   * clipped, naming the command's help, and exit status 2. The usage text is what {@code --help}
+   * prints; repeated after every mistake it pushed the mistake off the screen.
+   */
+  private static int onUsageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    StringBuilder sb = new StringBuilder("spindex: ");
+    sb.append(e.getMessage() == null ? e.toString() : e.getMessage());
+    if (e instanceof CommandLine.UnmatchedArgumentException) {
+      List<String> suggestions = ((CommandLine.UnmatchedArgumentException) e).getSuggestions();
+      if (!suggestions.isEmpty()) {
+        sb.append(" (did you mean ")
+            .append(String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))))
+            .append("?)");
+      }
+    }
+    sb.append(" ('")
+        .append(cl.getCommandSpec().qualifiedName())
+        .append(" --help' lists the options)");
+    cl.getErr().println(Clip.message(sb.toString()));
+    cl.getErr().flush();
+    return 2;
   }
 
   private static int onError(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
     Throwable t = e instanceof UncheckedIOException ? e.getCause() : e;
     PrintWriter err = cl.getErr();
     if (t instanceof CorruptIndexException || t instanceof InputException) {
-      err.println("spindex: " + t.getMessage());
+      err.println(Clip.message("spindex: " + t.getMessage()));
     } else if (t instanceof NoSuchFileException) {
-      err.println("spindex: " + ((NoSuchFileException) t).getFile() + ": no such file");
+      err.println(
+          Clip.message("spindex: " + ((NoSuchFileException) t).getFile() + ": no such file"));
     } else if (t instanceof AccessDeniedException) {
-      err.println("spindex: " + ((AccessDeniedException) t).getFile() + ": permission denied");
+      err.println(
+          Clip.message(
+              "spindex: " + ((AccessDeniedException) t).getFile() + ": permission denied"));
     } else if (t instanceof java.nio.file.FileSystemException) {
       java.nio.file.FileSystemException f = (java.nio.file.FileSystemException) t;
       err.println(
-          "spindex: "
-              + f.getFile()
-              + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile())
-              + ": "
-              + (f.getReason() == null ? f.getClass().getSimpleName() : f.getReason()));
+          Clip.message(
+              "spindex: "
+                  + f.getFile()
+                  + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile())
+                  + ": "
+                  + (f.getReason() == null ? f.getClass().getSimpleName() : f.getReason())));
     } else if (t instanceof IOException) {
-      err.println("spindex: " + (t.getMessage() == null ? t.toString() : t.getMessage()));
+      err.println(
+          Clip.message("spindex: " + (t.getMessage() == null ? t.toString() : t.getMessage())));
     } else if (t instanceof IllegalArgumentException) {
-      err.println("spindex: " + t.getMessage());
+      err.println(Clip.message("spindex: " + t.getMessage()));
       err.flush();
       return 2;
     } else {

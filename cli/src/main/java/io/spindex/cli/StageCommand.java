@@ -6,11 +6,14 @@
 package io.spindex.cli;
 
 import io.spindex.index.CorruptIndexException;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.load.Loader;
 import io.spindex.stage.StageException;
 import io.spindex.stage.StageOptions;
 import io.spindex.stage.StageResult;
 import io.spindex.stage.StageSource;
 import io.spindex.stage.Stager;
+import io.spindex.text.Clip;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
@@ -60,6 +63,13 @@ final class StageCommand implements Callable<Integer> {
   boolean force;
 
   @Option(
+      names = "--allow-empty",
+      description =
+          "Stage SRC even when it is empty (0 bytes, or an index with no entries); without it"
+              + " such a SRC fails (exit 1) and DST stays as it was.")
+  boolean allowEmpty;
+
+  @Option(
       names = "--lock-timeout",
       paramLabel = "SECONDS",
       defaultValue = "600",
@@ -85,6 +95,19 @@ final class StageCommand implements Callable<Integer> {
     }
     Path dst =
         Files.isDirectory(destination) ? destination.resolve(source.getFileName()) : destination;
+    String empty = allowEmpty ? null : empty(source);
+    if (empty != null) {
+      return FetchCommand.fail(
+          err,
+          Clip.of(source.toString(), 80)
+              + ": "
+              + empty
+              + ", not staged to "
+              + Clip.of(dst.toString(), 80)
+              + (Files.exists(dst) ? " (left as it was" : " (")
+              + (Files.exists(dst) ? "; " : "")
+              + "--allow-empty stages it)");
+    }
     StageResult r;
     try (Progress progress = new Progress("stage", Files.size(source))) {
       StageOptions options =
@@ -105,5 +128,21 @@ final class StageCommand implements Callable<Integer> {
     out.print(r.format());
     out.flush();
     return 0;
+  }
+
+  /**
+   * Why a source holds nothing worth replacing a file with: 0 bytes (a failed download), or an
+   * index with no entries; null otherwise (any other file, an index that holds something).
+   */
+  static String empty(Path source) throws IOException {
+    if (Files.size(source) == 0) {
+      return "0 bytes";
+    }
+    try {
+      IndexHeader h = Loader.readHeader(source);
+      return h.rowCount() == 0 ? "an index with no entries" : null;
+    } catch (CorruptIndexException e) {
+      return null; // not an index (or a damaged one: the copy's check names it)
+    }
   }
 }

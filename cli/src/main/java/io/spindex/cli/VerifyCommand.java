@@ -7,6 +7,7 @@ package io.spindex.cli;
 
 import io.spindex.index.IndexHeader;
 import io.spindex.index.load.IndexVerifier;
+import io.spindex.text.Clip;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -54,11 +55,11 @@ final class VerifyCommand implements Callable<Integer> {
             h.fileLength());
       } catch (NoSuchFileException e) {
         bad++;
-        err.println("spindex: " + f + ": no such file");
+        err.println(Clip.message("spindex: " + f + ": no such file"));
       } catch (IOException e) {
         bad++;
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        err.println("spindex: " + (m.startsWith(f.toString()) ? m : f + ": " + m));
+        err.println(Clip.message("spindex: " + (m.startsWith(f.toString()) ? m : f + ": " + m)));
       }
       out.flush();
       err.flush();

@@ -195,7 +195,9 @@ public final class UpdateConf {
           b = BuildIndexDefinition.productBuilder(o);
           break;
       }
-      return b.build(inputs, out);
+      // The build writes a scratch version; whether an empty one is published is the
+      // Updater's decision (its --allow-empty, the message that names what stays published).
+      return b.allowEmpty(true).build(inputs, out);
     };
   }
 

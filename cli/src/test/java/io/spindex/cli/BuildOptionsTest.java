@@ -6,7 +6,9 @@
 package io.spindex.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.JobOption;
@@ -15,6 +17,7 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -28,7 +31,8 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class BuildOptionsTest {
   /** Options every kind has, and the command line's own (how it runs on one machine). */
-  private static final List<String> NOT_OF_A_KIND = List.of("--output", "--threads", "--strict");
+  private static final List<String> NOT_OF_A_KIND =
+      List.of("--output", "--threads", "--strict", "--allow-empty");
 
   private static CommandSpec build(String kind) {
     return SpindexCli.commandLine()
@@ -61,6 +65,25 @@ class BuildOptionsTest {
       }
     }
     assertEquals(expected, actual, "spindex build " + kind + "'s own options");
+  }
+
+  /**
+   * Every command's help shows what a user types: a list option's synopsis names its separator,
+   * never the regular expression that splits it ({@code [,(?![^()]*\))NAME,......]}).
+   */
+  @Test
+  void noSynopsisShowsARegularExpression() {
+    List<CommandLine> all = new ArrayList<>(List.of(SpindexCli.commandLine()));
+    for (int i = 0; i < all.size(); i++) {
+      CommandLine c = all.get(i);
+      String usage = c.getUsageMessage(CommandLine.Help.Ansi.OFF);
+      assertFalse(
+          usage.contains("(?") || usage.contains("......"),
+          c.getCommandSpec().qualifiedName() + ":\n" + usage);
+      all.addAll(c.getSubcommands().values());
+    }
+    String ranges = build("ranges").commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
+    assertTrue(ranges.contains("--label-fields=NAME[:TYPE][,NAME[:TYPE]...]"), ranges);
   }
 
   @ParameterizedTest

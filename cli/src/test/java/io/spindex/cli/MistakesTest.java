@@ -320,4 +320,60 @@ class MistakesTest {
     assertEquals(1, spindex("build", "ips", dir.toString(), "-o", dir.resolve("y.spx").toString()));
     assertEquals("spindex: " + dir + ": a directory, not a file\n", err);
   }
+
+  /**
+   * A value of 5,000 characters (a pasted file, a runaway variable) given wherever a command takes
+   * one: one line of at most 400 characters naming it clipped, never the value whole, never a stack
+   * trace; usage mistakes (exit 2) are one line too, naming the command's --help.
+   */
+  @Test
+  void aLongValueIsClippedInEveryMessage() throws IOException {
+    String v = "x".repeat(5000);
+    Path csv = write("r.csv", "1.2.3.0,1.2.3.255,A\n");
+    Path idx = dir.resolve("r.spx");
+    assertEquals(0, spindex("build", "ranges", csv.toString(), "-o", idx.toString()), err);
+    String c = csv.toString();
+    String i = idx.toString();
+    String o = dir.resolve("o.spx").toString();
+    String[][] cases = {
+      {"lookup", "--loader", v, i, "1.2.3.4"},
+      {"lookup", v + ".spx", "1.2.3.4"},
+      {"inspect", v + ".spx"},
+      {"verify", v + ".spx"},
+      {"build", "ranges", "--delimiter", v, c, "-o", o},
+      {"build", "ranges", "--on-overlap", v, c, "-o", o},
+      {"build", "ranges", "--label-fields", "a:" + v, c, "-o", o},
+      {"build", "ranges", "--field", v, c, "-o", o},
+      {"build", "ranges", v + ".csv", "-o", o},
+      {"build", "ranges", c, "-o", dir.resolve(v + ".spx").toString()},
+      {"build", "ranges", c, "-o", dir.resolve(v).resolve("x.spx").toString()},
+      {"build", "ips", "--threads", v, c},
+      {"build", v},
+      {v},
+      {"stage", "--check", v, i, o},
+      {"gen", "ips", "--family", v},
+      {"gen", "ips", "--count", v},
+      {"ep", "transform", c, "-o", o, "--spec", v},
+      {"fetch", v, "-o", o},
+      {"run", "ip-lookup", "--input", c, "--output", o, "--index", i, "--loader", v},
+      {"run", "ip-lookup", "--input", v, "--output", o, "--index", i},
+    };
+    for (String[] args : cases) {
+      String what = String.join(" ", args).replace(v, "V");
+      int exit = spindex(args);
+      assertTrue(exit == 1 || exit == 2, what + ": exit " + exit + "\n" + err);
+      String[] lines = err.split("\n");
+      assertEquals(1, lines.length, what + ":\n" + err);
+      assertTrue(lines[0].length() <= 400, what + ": " + lines[0].length() + " characters");
+      assertFalse(err.contains("x".repeat(101)), what + ": the value whole: " + err);
+      assertFalse(err.contains("\tat "), what);
+    }
+    // An address argument (as a stdin line) of 5,000 characters: its report names it clipped.
+    assertEquals(1, spindex("lookup", i, v));
+    for (String line : err.split("\n")) {
+      assertTrue(line.length() <= 400, line);
+    }
+    assertTrue(err.startsWith("argument:1: not-ipv4: 'xxx"), err);
+    assertTrue(err.contains("...(5000 chars)'\n"), err);
+  }
 }

@@ -479,6 +479,45 @@ class MmdbBuildTest {
     sameAnswers(a, db, new String[] {CITY_FIELDS[1]}, 8);
   }
 
+  /**
+   * A {@code bytes} value (a MaxMind type with no SQL twin) is stored as the standard Base64 text
+   * of its bytes, a STRING field: decoded, it is the byte array MaxMind's reader returns for the
+   * same address, whatever the bytes (not UTF-8, empty, long).
+   */
+  @Test
+  void aBytesFieldIsItsBase64Text() throws IOException {
+    SplittableRandom r = new SplittableRandom(17);
+    MmdbTestWriter w = MmdbTestWriter.ipv4();
+    for (int i = 0; i < 64; i++) {
+      byte[] b = new byte[i == 0 ? 0 : 1 + r.nextInt(i * 4)];
+      for (int k = 0; k < b.length; k++) {
+        b[k] = (byte) r.nextInt(256);
+      }
+      w.insert("10." + i + ".0.0/16", Map.of("raw", b, "n", "net " + i));
+    }
+    Path db = dir.resolve("Bytes.mmdb");
+    w.write(db);
+    Path idx = dir.resolve("bytes.spx");
+    assertEquals(
+        0,
+        spindex("build", "ranges", db.toString(), "-o", idx.toString(), "--field", "raw=raw"),
+        err);
+    IpRanges ix = Spindex.open(idx, Spindex.Mode.MEMORY).asRanges();
+    assertEquals(List.of(FieldType.STRING), ix.labelSchema().types());
+    int checked = 0;
+    try (Reader reader = new Reader(db.toFile())) {
+      for (int i = 0; i < 64; i++) {
+        String a = "10." + i + ".1.2";
+        byte[] want = (byte[]) ((Map<?, ?>) reference(reader, a)).get("raw");
+        Object[] got = spindex(ix, a);
+        assertEquals(java.util.Base64.getEncoder().encodeToString(want), got[0], a);
+        assertArrayEquals(want, java.util.Base64.getDecoder().decode((String) got[0]), a);
+        checked++;
+      }
+    }
+    assertEquals(64, checked);
+  }
+
   @Test
   void damagedDatabasesAreOneLineNamingTheFileAndNothingIsWritten() throws IOException {
     Path db = cityDb("City.mmdb", true, 100);

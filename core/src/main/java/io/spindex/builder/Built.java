@@ -7,6 +7,7 @@ package io.spindex.builder;
 
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexWriter;
+import io.spindex.text.InputException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,13 +28,30 @@ final class Built {
   final Map<String, Long> phases = new LinkedHashMap<>();
 
   /**
-   * Writes the index atomically to {@code output} and reports the build.
+   * Writes the index atomically to {@code output} and reports the build. A build that accepted no
+   * line writes nothing, unless {@code allowEmpty} ({@link Assembled#empty}).
    *
    * @param started when the build started ({@link System#nanoTime()})
    */
-  BuildReport writeTo(Path output, long started) throws IOException {
+  BuildReport writeTo(List<Path> inputs, Path output, long started, boolean allowEmpty)
+      throws IOException {
     if (!Assembled.reconciles(counts)) {
       throw new IllegalStateException(output + ": " + Assembled.unreconciled(counts));
+    }
+    if (!allowEmpty && counts.get("accepted") == 0) {
+      List<String> sources = new ArrayList<>();
+      for (Path p : inputs) {
+        sources.add(p.toString());
+      }
+      Map<String, Long> byReason = new LinkedHashMap<>(rejects.counts());
+      throw new InputException(
+          Assembled.nothingAccepted(
+              counts,
+              byReason,
+              rejects.samples().isEmpty() ? null : rejects.samples().get(0).toString(),
+              sources,
+              output.toString(),
+              java.nio.file.Files.exists(output)));
     }
     long t1 = System.nanoTime();
     IndexHeader h = writer.writeTo(output);

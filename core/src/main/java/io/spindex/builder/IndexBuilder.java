@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 @Internal
 public abstract class IndexBuilder<B extends IndexBuilder<B>> {
   boolean strict;
+  boolean allowEmpty;
   double ipv6TableBudget = IndexWriter.IPV6_TABLE_BUDGET;
   LongAdder progress;
   Long createdMillis;
@@ -30,6 +31,16 @@ public abstract class IndexBuilder<B extends IndexBuilder<B>> {
 
   /** Builds the index and writes it atomically to {@code output}. */
   public abstract BuildReport build(List<Path> inputs, Path output) throws IOException;
+
+  /**
+   * Writes an index even when no line was accepted (an empty input, every line rejected). Off by
+   * default: such a build fails with an {@link io.spindex.text.InputException} and leaves the
+   * output as it was, so that a failed download never replaces a good index with an empty one.
+   */
+  public B allowEmpty(boolean allowEmpty) {
+    this.allowEmpty = allowEmpty;
+    return self();
+  }
 
   /** Makes the first rejected line fail the build. */
   public B strict(boolean strict) {

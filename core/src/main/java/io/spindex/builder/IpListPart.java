@@ -49,7 +49,7 @@ public final class IpListPart implements Serializable {
 
   public final Map<String, Long> rejectCounts = new TreeMap<>();
 
-  /** Reject records ({@code source:offset<TAB>reason<TAB>expected<TAB>line}), LF-terminated. */
+  /** Reject records ({@code source<TAB>offset<TAB>reason<TAB>detail<TAB>line}), LF-terminated. */
   public byte[] rejectRecords;
 
   /** The first rejected line, as the one-machine build's messages show it; {@code null} if none. */

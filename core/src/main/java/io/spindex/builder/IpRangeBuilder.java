@@ -13,6 +13,7 @@ import io.spindex.index.LabelSchema;
 import io.spindex.index.Section;
 import io.spindex.index.SourceInfo;
 import io.spindex.index.search.PackedRows;
+import io.spindex.text.Clip;
 import io.spindex.text.InputException;
 import io.spindex.text.RangeLine;
 import java.io.IOException;
@@ -76,12 +77,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   private int labelFieldsOfHeaders(List<Path> inputs) throws IOException {
     List<RangePart.FileStart> starts = new ArrayList<>();
     for (Path in : inputs) {
-      try (java.io.InputStream s =
-          in.getFileName().toString().endsWith(".gz")
-              ? new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(in))
-              : java.nio.file.Files.newInputStream(in)) {
+      try (java.io.InputStream s = io.spindex.text.Gzip.open(in)) {
         starts.add(RangePart.FileStart.read(s, in.toString(), delimiter));
-      } catch (java.io.EOFException | java.util.zip.ZipException e) {
+      } catch (java.io.EOFException | java.util.zip.ZipException | InputException e) {
         starts.add(RangePart.FileStart.NONE); // a damaged gzip: the scan names it
       }
     }
@@ -147,7 +145,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
   @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    return assemble(inputs).writeTo(output, t0);
+    return assemble(inputs).writeTo(inputs, output, t0, allowEmpty);
   }
 
   /** Builds the index in memory only: the {@code text} loader. */
@@ -497,7 +495,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
                 + ": the header names no label field after the "
                 + s.fieldsBeforeLabel
                 + " address field(s) (expected e.g. 'start,end,country,city', found '"
-                + new String(h, java.nio.charset.StandardCharsets.UTF_8)
+                + Clip.of(new String(h, java.nio.charset.StandardCharsets.UTF_8), 100)
                 + "')");
       }
       try {
@@ -509,7 +507,9 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
                 false);
       } catch (IllegalArgumentException e) {
         throw new InputException(
-            where + ": the header's label fields must be distinct and not empty, found " + fields);
+            where
+                + ": the header's label fields must be distinct and not empty, found "
+                + Clip.of(fields.toString(), 100));
       }
       // The index declares one delimiter, and its labels are stored split by it: every file's
       // labels must be split by the same one (each line's fields were counted by its own file's).

@@ -61,7 +61,7 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
   @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    return parseAndSort(inputs).writeTo(output, t0);
+    return parseAndSort(inputs).writeTo(inputs, output, t0, allowEmpty);
   }
 
   /** Builds the index in memory only: the {@code text} loader. */

@@ -11,6 +11,7 @@ import io.spindex.index.LabelSchema;
 import io.spindex.index.LabelSchema.FieldType;
 import io.spindex.index.SourceInfo;
 import io.spindex.mmdb.MmdbFile;
+import io.spindex.text.Clip;
 import io.spindex.text.InputException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -129,12 +130,13 @@ final class MmdbSource {
       if (name.isEmpty() || path.isEmpty() || path.startsWith(".") || path.endsWith(".")) {
         throw new IllegalArgumentException(
             "--field: expected NAME=PATH or NAME=FILE:PATH (e.g. country=country.iso_code), found '"
-                + s
+                + Clip.of(s)
                 + "'");
       }
       for (Field f : out) {
         if (f.name.equals(name)) {
-          throw new IllegalArgumentException("--field: the name '" + name + "' is given twice");
+          throw new IllegalArgumentException(
+              "--field: the name '" + Clip.of(name) + "' is given twice");
         }
       }
       out.add(new Field(name, file, path));
@@ -259,7 +261,7 @@ final class MmdbSource {
                     + ": records are nested (network "
                     + rec.getNetwork()
                     + "): choose fields with --field NAME=PATH, e.g. from this record's paths: "
-                    + String.join(", ", leafPaths(data, 40)));
+                    + listed(leafPaths(data, 40)));
           }
           keys.add(String.valueOf(en.getKey()));
         }
@@ -533,7 +535,7 @@ final class MmdbSource {
               + " (network "
               + ((DatabaseRecord<?>) rec).getNetwork()
               + "), not a value; its paths: "
-              + String.join(", ", prefixed(f.path, leafPaths(v, 40))));
+              + listed(prefixed(f.path, leafPaths(v, 40))));
     }
     if (t.contains(delimiter) || t.equals(LabelSchema.NULL_TEXT)) {
       throw new Clash();
@@ -554,6 +556,25 @@ final class MmdbSource {
     return v instanceof Map
         ? "a map"
         : v instanceof List ? "an array" : v.getClass().getSimpleName();
+  }
+
+  /**
+   * Paths for a message: as many as fit in about 200 characters (each clipped), then how many more;
+   * a message stays a line a person reads.
+   */
+  static String listed(List<String> paths) {
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
+    for (String p : paths) {
+      if (sb.length() > 200) {
+        break;
+      }
+      sb.append(shown++ == 0 ? "" : ", ").append(Clip.of(p, 60));
+    }
+    if (shown < paths.size()) {
+      sb.append(", ... (").append(paths.size() - shown).append(" more)");
+    }
+    return sb.toString();
   }
 
   /** The dotted paths of a record's values (map keys, array indices), at most {@code max}. */

@@ -70,7 +70,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
   @Override
   public BuildReport build(List<Path> inputs, Path output) throws IOException {
     long t0 = System.nanoTime();
-    return assemble(inputs).writeTo(output, t0);
+    return assemble(inputs).writeTo(inputs, output, t0, allowEmpty);
   }
 
   /** Builds the index in memory only (the {@code text} loader). */

@@ -84,11 +84,12 @@ final class RangeSink extends DataLineSink {
         return;
       }
       parser = new RangeLine(d == 0 ? RangeLine.firstDelimiter(b, f, t) : d);
+      boolean oneColumn = d == 0 && !RangeLine.hasDelimiter(b, f, t);
       notes.add(
           piece.name()
-              + ": delimiter "
-              + IpRangeBuilder.describe(parser.delimiter())
-              + " (detected)");
+              + (oneColumn
+                  ? ": one column (no tab, '|' or ',' in line " + (index + 1) + ")"
+                  : ": delimiter " + IpRangeBuilder.describe(parser.delimiter()) + " (detected)"));
     }
     String reason = parser.parse(b, from, to);
     if (reason != null && header) {

@@ -5,6 +5,7 @@
  */
 package io.spindex.builder;
 
+import io.spindex.text.Clip;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -101,11 +102,9 @@ final class Rejects {
     }
     boolean cut = end - from > MAX_SAMPLE_BYTES;
     String s = new String(b, from, Math.min(end - from, MAX_SAMPLE_BYTES), StandardCharsets.UTF_8);
-    StringBuilder sb = new StringBuilder(s.length() + 3);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      sb.append(c < 0x20 || c == 0x7F ? '?' : c);
-    }
-    return cut ? sb.append("...").toString() : sb.toString();
+    // Control characters escaped (\t, \x1f), so that the message stays one line that says what
+    // the line held.
+    String e = Clip.of(s, Integer.MAX_VALUE);
+    return cut ? e + "..." : e;
   }
 }

@@ -5,6 +5,7 @@
  */
 package io.spindex.builder;
 
+import io.spindex.text.Gzip;
 import io.spindex.text.InputException;
 import io.spindex.text.LineReader;
 import java.io.BufferedInputStream;
@@ -34,9 +35,9 @@ import java.util.zip.GZIPInputStream;
 /**
  * Reads source text files in parallel: a plain file is cut into one piece per thread, each cut
  * moved to the next line start, and each piece is read by its own {@link LineReader} into its own
- * sink; gzip files ({@code .gz}) are read whole by one thread. Meanwhile the SHA-256 of all the
- * source bytes (as stored, in argument order) is computed, so the index records what it was built
- * from: the same value as {@code cat IN... | sha256sum}.
+ * sink; gzip files (recognised by their first bytes, {@link Gzip}) are read whole by one thread.
+ * Meanwhile the SHA-256 of all the source bytes (as stored, in argument order) is computed, so the
+ * index records what it was built from: the same value as {@code cat IN... | sha256sum}.
  */
 final class SourceScan {
   /** Pieces smaller than this are not split further. */
@@ -162,8 +163,9 @@ final class SourceScan {
     }
   }
 
-  static boolean isGzip(Path p) {
-    return p.getFileName().toString().endsWith(".gz");
+  /** Whether a source is gzip: by its first bytes, whatever its name ({@link Gzip}). */
+  static boolean isGzip(Path p) throws IOException {
+    return Gzip.is(p);
   }
 
   private static long read(Piece p, LineReader.Sink sink, LongAdder progress) throws IOException {
@@ -174,7 +176,7 @@ final class SourceScan {
         return reader.read(Channels.newChannel(in), -1, true, sink);
       } catch (java.util.zip.ZipException | java.io.EOFException e) {
         // "Unexpected end of ZLIB input stream" and the like say nothing of which file it was.
-        throw new InputException(p.file + ": not a complete gzip file (" + e.getMessage() + ")");
+        throw Gzip.incomplete(p.file.toString(), e);
       }
     }
     try (FileChannel ch = FileChannel.open(p.file, StandardOpenOption.READ)) {

@@ -14,10 +14,11 @@ import java.io.UncheckedIOException;
 /**
  * Feeds the whole lines of an input split, chunk by chunk, to the one-machine build's line sink, as
  * {@link LineReader} would (same length limit, same snippet for an overlong line), and keeps every
- * line the sink rejects as a reject record ({@code source:offset<TAB>reason<TAB>expected
- * <TAB>line}) for the distributed build ({@code build-index}). A split does not know its lines'
- * numbers, so the sink is told each line's byte offset in the input instead: its index argument is
- * {@code offset - 1}, which the sinks' messages show as {@code index + 1}. Not thread-safe.
+ * line the sink rejects as a reject record ({@code source<TAB>offset<TAB>reason<TAB>detail
+ * <TAB>line}, {@link io.spindex.text.Rejects}) for the distributed build ({@code build-index}). A
+ * split does not know its lines' numbers, so the sink is told each line's byte offset in the input
+ * instead: its index argument is {@code offset - 1}, which the sinks' messages show as {@code index
+ * + 1}. Not thread-safe.
  */
 final class SplitFeed {
   private final String source;

@@ -57,7 +57,7 @@ public abstract class SplitPart implements Serializable, Cloneable {
   }
 
   /**
-   * The reject records ({@code source:offset<TAB>reason<TAB>expected<TAB>line}) as one text of
+   * The reject records ({@code source<TAB>offset<TAB>reason<TAB>detail<TAB>line}) as one text of
    * lines without the last line's LF.
    */
   public final byte[] rejectRecordsWithoutLastLf() {

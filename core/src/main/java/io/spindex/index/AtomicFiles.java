@@ -29,13 +29,33 @@ public final class AtomicFiles {
   public static Path createTemp(Path target) throws IOException {
     Path abs = target.toAbsolutePath();
     Files.createDirectories(abs.getParent());
-    Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName() + ".", ".tmp");
+    Path tmp;
+    try {
+      tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName() + ".", ".tmp");
+    } catch (java.nio.file.FileSystemException e) {
+      // The failure names the temporary file, which the user never named: name the target.
+      throw new java.nio.file.FileSystemException(
+          target.toString(),
+          null,
+          "cannot create a file in " + abs.getParent() + " (" + why(e) + ")");
+    }
     try {
       Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
     } catch (UnsupportedOperationException e) {
       // Not a POSIX file system: the default permissions are all there is.
     }
     return tmp;
+  }
+
+  private static String why(java.nio.file.FileSystemException e) {
+    if (e.getReason() != null) {
+      return e.getReason();
+    }
+    return e instanceof java.nio.file.NoSuchFileException
+        ? "No such file or directory"
+        : e instanceof java.nio.file.AccessDeniedException
+            ? "Permission denied"
+            : e.getClass().getSimpleName();
   }
 
   /** Renames {@code tmp} over {@code target} atomically. */

@@ -52,6 +52,12 @@ public final class BuildIndexDefinition {
           "output", null, "index file to write (any Hadoop path), replaced atomically when done");
   public static final JobOption<Boolean> STRICT =
       JobOption.bool("strict", "false", "fail on the first rejected line, before writing");
+  public static final JobOption<Boolean> ALLOW_EMPTY =
+      JobOption.bool(
+          "allow-empty",
+          "false",
+          "write an index even when no line was accepted (else such a build fails and leaves the"
+              + " output as it was)");
   public static final JobOption<Long> PARTITIONS =
       JobOption.integer(
           "partitions", "0", "sort partitions (0: as many as input splits)", 0, 1_000_000);
@@ -123,7 +129,8 @@ public final class BuildIndexDefinition {
   private static List<JobOption<?>> options() {
     List<JobOption<?>> all =
         new ArrayList<>(
-            Arrays.asList(KIND, LineJob.INPUT, OUTPUT, STRICT, PARTITIONS, LineJob.SPLIT_MB));
+            Arrays.asList(
+                KIND, LineJob.INPUT, OUTPUT, STRICT, ALLOW_EMPTY, PARTITIONS, LineJob.SPLIT_MB));
     all.addAll(RANGE_OPTIONS);
     all.addAll(PRODUCT_OPTIONS);
     return java.util.Collections.unmodifiableList(all);
@@ -156,14 +163,18 @@ public final class BuildIndexDefinition {
 
   /** The IP list builder the options describe. */
   public static IpSetBuilder setBuilder(JobArgs o) {
-    IpSetBuilder b = new IpSetBuilder().strict(o.get(STRICT));
+    IpSetBuilder b = new IpSetBuilder().strict(o.get(STRICT)).allowEmpty(o.get(ALLOW_EMPTY));
     stamp(b::createdMillis);
     return b;
   }
 
   /** The range builder the options describe; a bad combination is a usage error. */
   public static IpRangeBuilder rangeBuilder(JobArgs o) {
-    IpRangeBuilder b = new IpRangeBuilder().strict(o.get(STRICT)).onOverlap(o.get(ON_OVERLAP));
+    IpRangeBuilder b =
+        new IpRangeBuilder()
+            .strict(o.get(STRICT))
+            .allowEmpty(o.get(ALLOW_EMPTY))
+            .onOverlap(o.get(ON_OVERLAP));
     List<String> fields = o.get(LABEL_FIELDS);
     if (!fields.isEmpty() && o.get(LABEL_FIELDS_FROM_HEADER)) {
       throw new UsageException(
@@ -194,6 +205,7 @@ public final class BuildIndexDefinition {
     ProductIndexBuilder b =
         new ProductIndexBuilder()
             .strict(o.get(STRICT))
+            .allowEmpty(o.get(ALLOW_EMPTY))
             .extraIntFields(o.get(INT_FIELD))
             .maxLineBytes(o.get(MAX_LINE_BYTES).intValue());
     stamp(b::createdMillis);

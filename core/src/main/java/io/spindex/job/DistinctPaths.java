@@ -18,7 +18,9 @@ import java.util.Map;
  * Refuses, before anything is written, an output that is the same file as an input or as another
  * output: writing it would destroy the input (or one output would overwrite the other). Files are
  * compared by identity ({@link Files#isSameFile}: symbolic and hard links, {@code ./x} and {@code
- * x} included) when both exist, else by their real directory and name.
+ * x} included) when both exist, else by their real directory and name. Also refuses an output whose
+ * directory does not exist: no command creates one (a mistyped path, or a volume that is not
+ * mounted, would silently get a new directory tree).
  */
 @Internal
 public final class DistinctPaths {
@@ -47,12 +49,25 @@ public final class DistinctPaths {
   }
 
   /**
-   * @throws IllegalArgumentException (a usage error, exit 2) naming both paths
+   * @throws IllegalArgumentException (a usage error, exit 2) naming both paths, or an output that
+   *     is a directory
+   * @throws java.nio.file.FileSystemException (exit 1) for an output whose directory does not
+   *     exist: outputs are written into existing directories only
    */
   public void check() throws IOException {
     List<Map.Entry<String, Path>> outs = new ArrayList<>(outputs.entrySet());
     for (int i = 0; i < outs.size(); i++) {
       Map.Entry<String, Path> o = outs.get(i);
+      Path dir = o.getValue().toAbsolutePath().getParent();
+      if (dir != null && !Files.isDirectory(dir)) {
+        // A typo, or a volume not mounted: creating the directories would hide it.
+        throw new java.nio.file.FileSystemException(
+            o.getKey(),
+            null,
+            Files.exists(dir)
+                ? dir + " is not a directory"
+                : "no directory " + dir + " (Spindex creates none: create it first)");
+      }
       if (Files.isDirectory(o.getValue())) {
         throw new IllegalArgumentException(o.getKey() + " is a directory: name a file to write");
       }

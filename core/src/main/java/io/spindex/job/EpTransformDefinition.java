@@ -28,8 +28,8 @@ import java.util.Map;
  * the driver, with every side file it names (value maps, membership indexes); those are shipped
  * like an index, and each task JVM parses and compiles the spec once, against its local copies.
  * Outputs: {@code OUT/part-*}, each a complete EP file with its header (or one {@code OUT/ep.tsv}
- * with {@code --single-file true}); {@code OUT/_rejects/part-*} ({@code source:offset<TAB>reason
- * <TAB>detail<TAB>line}); {@code OUT/_summary.json}.
+ * with {@code --single-file true}); {@code OUT/_rejects/part-*} (reject records, {@code
+ * source<TAB>offset<TAB>reason<TAB>detail<TAB>line}: docs/BAD-INPUT.md); {@code OUT/_summary.json}.
  */
 @Internal
 public final class EpTransformDefinition extends LineJob<EpTransformDefinition.Plan> {

@@ -14,9 +14,9 @@ import io.spindex.lookup.LineBatch;
 import io.spindex.lookup.LineLookup;
 import io.spindex.lookup.LookupCounts;
 import io.spindex.lookup.LookupMode;
-import io.spindex.lookup.RejectReason;
 import io.spindex.lookup.Report;
 import io.spindex.text.InputException;
+import io.spindex.text.RejectReason;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -308,7 +308,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
         .put("ipv4 hits", c.hits() - c.ipv6Hits())
         .put("ipv6 lookups", c.ipv6Lookups())
         .put("ipv6 hits", c.ipv6Hits());
-    for (RejectReason reason : RejectReason.values()) {
+    for (RejectReason reason : RejectReason.LOOKUP) {
       r.put("rejects " + reason.label(), c.rejects(reason));
     }
     putLoads(r, totals, p.loader);

@@ -8,6 +8,7 @@ package io.spindex.lookup;
 import io.spindex.annotations.Internal;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.RejectReason;
 import java.io.Serializable;
 import java.util.Locale;
 
@@ -162,9 +163,7 @@ public final class IpLocator implements Serializable {
     int d = indexOf(b, start, to, delimiter);
     int end = d < 0 ? to : d;
     long a = AddressText.parse(b, start, end, AddressText.LOOKUP, v6);
-    return a >= 0
-        ? a
-        : empty(b, start, end) ? RejectReason.EMPTY_FIELD.code() : RejectReason.ofAddress(a).code();
+    return a >= 0 ? a : empty(b, start, end) ? RejectReason.EMPTY_FIELD.code() : a;
   }
 
   /** Whether a field holds nothing but white space, or one pair of empty double quotes. */

@@ -9,6 +9,7 @@ import io.spindex.annotations.Internal;
 import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.SpindexIndex;
+import io.spindex.text.RejectReason;
 import io.spindex.text.Rejects;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

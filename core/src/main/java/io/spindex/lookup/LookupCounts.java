@@ -6,6 +6,7 @@
 package io.spindex.lookup;
 
 import io.spindex.annotations.Internal;
+import io.spindex.text.RejectReason;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -95,10 +96,10 @@ public final class LookupCounts {
     return n;
   }
 
-  /** Rejects by reason label, in {@link RejectReason} order, zero counts included. */
+  /** Rejects by reason label, in {@link RejectReason#LOOKUP} order, zero counts included. */
   public Map<String, Long> rejectsByReason() {
     Map<String, Long> m = new LinkedHashMap<>();
-    for (RejectReason r : RejectReason.values()) {
+    for (RejectReason r : RejectReason.LOOKUP) {
       m.put(r.label(), rejects[r.ordinal()]);
     }
     return m;
@@ -161,7 +162,7 @@ public final class LookupCounts {
     m.put(HITS, hits);
     m.put(IPV6_LOOKUPS, ipv6Lookups);
     m.put(IPV6_HITS, ipv6Hits);
-    for (RejectReason r : RejectReason.values()) {
+    for (RejectReason r : RejectReason.LOOKUP) {
       m.put(REJECTS_PREFIX + r.label(), rejects[r.ordinal()]);
     }
     return m;
@@ -178,7 +179,7 @@ public final class LookupCounts {
     c.hits = m.getOrDefault(HITS, 0L);
     c.ipv6Lookups = m.getOrDefault(IPV6_LOOKUPS, 0L);
     c.ipv6Hits = m.getOrDefault(IPV6_HITS, 0L);
-    for (RejectReason r : RejectReason.values()) {
+    for (RejectReason r : RejectReason.LOOKUP) {
       c.rejects[r.ordinal()] = m.getOrDefault(REJECTS_PREFIX + r.label(), 0L);
     }
     return c;

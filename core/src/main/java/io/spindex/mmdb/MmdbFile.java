@@ -8,6 +8,7 @@ package io.spindex.mmdb;
 import com.maxmind.db.CHMCache;
 import com.maxmind.db.Reader;
 import io.spindex.annotations.Internal;
+import io.spindex.text.Gzip;
 import io.spindex.text.InputException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -131,8 +132,8 @@ public final class MmdbFile implements Closeable {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
         in.transferTo(out);
         all = out.toByteArray();
-      } catch (java.io.EOFException e) {
-        throw new InputException(path + ": not a complete gzip file");
+      } catch (java.io.EOFException | java.util.zip.ZipException e) {
+        throw Gzip.incomplete(path.toString(), e);
       }
       return new MmdbFile(path, ByteBuffer.wrap(all).asReadOnlyBuffer(), all);
     }
@@ -176,8 +177,10 @@ public final class MmdbFile implements Closeable {
           }
         }
         return markerAt(ByteBuffer.wrap(tail, 0, filled).slice()) >= 0;
-      } catch (IOException e) {
-        return false;
+      } catch (java.io.EOFException | java.util.zip.ZipException e) {
+        // Binary content cut short: a database (or whatever it is) that cannot be read whole,
+        // named as a text gzip cut short is named.
+        throw Gzip.incomplete(path.toString(), e);
       }
     }
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -214,9 +217,7 @@ public final class MmdbFile implements Closeable {
   }
 
   private static boolean isGzip(Path path) throws IOException {
-    try (InputStream in = Files.newInputStream(path)) {
-      return in.read() == 0x1f && in.read() == 0x8b;
-    }
+    return Gzip.is(path);
   }
 
   /** Text lines (addresses, ranges) never hold NUL or most control bytes; a search tree does. */

@@ -41,7 +41,9 @@ import io.spindex.annotations.Internal;
  * and low 64 bits in {@code out[0]} and {@code out[1]}; or a negative code that {@link #reason}
  * names. A form the context did not allow is still recognised, and refused with {@link
  * #BRACKETS_NOT_ALLOWED} or {@link #PORT_NOT_ALLOWED} (what was expected, and what was found),
- * never with a parse error. A reject leaves {@code out[0]} and {@code out[1]} unchanged.
+ * never with a parse error; an address followed by a colon and no port ({@code 1.2.3.4:}, {@code
+ * 1.2.3.4:99999}, {@code [::1]:x}) is {@link #BAD_PORT} where ports are allowed (a dotted quad with
+ * one colon is never IPv6 text). A reject leaves {@code out[0]} and {@code out[1]} unchanged.
  *
  * <p>Longer than most files here on purpose: every form and every reject reason of an address field
  * lives in this one class, so that no caller can read an address another way.
@@ -97,10 +99,10 @@ public final class AddressText {
   /** Index in a detailed {@code out} of the CIDR prefix length (-1: none). */
   public static final int PREFIX = 3;
 
-  // Reject codes; reason() names them. The IPv6 ones are Ipv6Text's codes.
-  public static final long NOT_IPV4 = -1;
-  public static final long OCTET_OUT_OF_RANGE = -2;
-  public static final long LEADING_ZERO = -3;
+  // Reject codes: RejectReason's (the IPv6 ones are Ipv6Text's codes, the same values).
+  public static final long NOT_IPV4 = RejectReason.NOT_IPV4.code();
+  public static final long OCTET_OUT_OF_RANGE = RejectReason.OCTET_OUT_OF_RANGE.code();
+  public static final long LEADING_ZERO = RejectReason.LEADING_ZERO.code();
   public static final long NOT_IPV6 = Ipv6Text.NOT_IPV6;
   public static final long ZONE_ID = Ipv6Text.ZONE_ID;
   public static final long DOUBLE_COLON_TWICE = Ipv6Text.DOUBLE_COLON_TWICE;
@@ -109,28 +111,14 @@ public final class AddressText {
   public static final long IPV4_NOT_LAST = Ipv6Text.IPV4_NOT_LAST;
   public static final long BAD_EMBEDDED_IPV4 = Ipv6Text.BAD_EMBEDDED_IPV4;
   public static final long NUMBER_OUT_OF_RANGE = Ipv6Text.NUMBER_OUT_OF_RANGE;
-  public static final long PREFIX_OUT_OF_RANGE = -12;
-  public static final long HOST_BITS_SET = -13;
-  public static final long BRACKETS_NOT_ALLOWED = -14;
-  public static final long PORT_NOT_ALLOWED = -15;
+  public static final long PREFIX_OUT_OF_RANGE = RejectReason.PREFIX_OUT_OF_RANGE.code();
+  public static final long HOST_BITS_SET = RejectReason.HOST_BITS_SET.code();
+  public static final long BRACKETS_NOT_ALLOWED = RejectReason.BRACKETS_NOT_ALLOWED.code();
+  public static final long PORT_NOT_ALLOWED = RejectReason.PORT_NOT_ALLOWED.code();
+  public static final long BAD_PORT = RejectReason.BAD_PORT.code();
 
-  private static final String[] REASONS = {
-    "not-ipv4",
-    "octet-out-of-range",
-    "leading-zero",
-    "not-ipv6",
-    "zone-id",
-    "double-colon-twice",
-    "group-too-long",
-    "wrong-group-count",
-    "ipv4-not-last",
-    "bad-embedded-ipv4",
-    "number-out-of-range",
-    "prefix-out-of-range",
-    "host-bits-set",
-    "brackets-not-allowed",
-    "port-not-allowed",
-  };
+  /** The last (lowest) code the reader returns. */
+  public static final long LAST_CODE = BAD_PORT;
 
   private AddressText() {}
 
@@ -218,9 +206,13 @@ public final class AddressText {
       return digits && (forms & DECIMAL) != 0 ? decimal(b, f, t, out, found) : quadCode;
     }
     if (colons == 1) {
+      // A dotted quad and one colon is never IPv6 text: an address and a port, or a bad port.
       long a = Ipv4Text.parse(b, f, colon);
-      if (a >= 0 && port(b, colon + 1, t)) {
-        return (forms & PORT) == 0 ? PORT_NOT_ALLOWED : done(a, out, found | PORT, -1);
+      if (a >= 0) {
+        if ((forms & PORT) == 0) {
+          return PORT_NOT_ALLOWED;
+        }
+        return port(b, colon + 1, t) ? done(a, out, found | PORT, -1) : BAD_PORT;
       }
     }
     return address(b, f, t, out, found, quadCode, true, triedCommon);
@@ -271,9 +263,10 @@ public final class AddressText {
   private static long bracketed(byte[] b, int f, int t, int forms, long[] out, int found) {
     int close = indexOf(b, f + 1, t, (byte) ']');
     boolean port = close >= 0 && close + 1 < t;
-    if (close < 0 || (port && (b[close + 1] != ':' || !port(b, close + 2, t)))) {
+    if (close < 0 || (port && b[close + 1] != ':')) {
       return indexOf(b, f, t, (byte) ':') >= 0 ? NOT_IPV6 : NOT_IPV4;
     }
+    boolean badPort = port && !port(b, close + 2, t);
     long hi = out[0];
     long lo = out[1];
     int inner = found | BRACKETS | (port ? PORT : 0);
@@ -282,6 +275,9 @@ public final class AddressText {
     long a = address(b, f + 1, close, out, inner, quad, colon, false);
     if (a >= 0 && port && (forms & PORT) == 0) {
       return restore(out, hi, lo, PORT_NOT_ALLOWED);
+    }
+    if (a >= 0 && badPort) {
+      return restore(out, hi, lo, BAD_PORT);
     }
     if (a >= 0 && (forms & BRACKETS) == 0) {
       return restore(out, hi, lo, BRACKETS_NOT_ALLOWED);
@@ -422,7 +418,7 @@ public final class AddressText {
 
   /** The reject reason of a negative result, e.g. {@code octet-out-of-range}. */
   public static String reason(long code) {
-    return code < 0 && code >= -REASONS.length ? REASONS[(int) (-1 - code)] : "not-an-address";
+    return RejectReason.isCode(code) ? RejectReason.ofCode(code).label() : "not-an-address";
   }
 
   /** The one-line explanation of a reason, for messages: what was expected, what was found. */
@@ -431,6 +427,8 @@ public final class AddressText {
       return "expected an address without brackets, found [addr]";
     } else if (code == PORT_NOT_ALLOWED) {
       return "expected an address without a port, found addr:port";
+    } else if (code == BAD_PORT) {
+      return "expected a port of 1 to 5 digits, 0..65535, after addr:";
     } else if (code == PREFIX_OUT_OF_RANGE) {
       return "expected a prefix length of 1 to 3 digits, 0..32 (IPv4) or 0..128 (IPv6)";
     } else if (code == HOST_BITS_SET) {

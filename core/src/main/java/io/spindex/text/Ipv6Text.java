@@ -46,23 +46,23 @@ import io.spindex.annotations.Internal;
  *
  * <p>{@code number-out-of-range} ({@link #NUMBER_OUT_OF_RANGE}) comes from {@link #parseDecimal}
  * only. When a text has several faults, the first met reading left to right is reported. The codes
- * are {@link AddressText}'s.
+ * are {@link RejectReason}'s.
  *
  * <p>{@link #format(long, long, byte[], int) format} writes the RFC 5952 canonical text.
  */
 @Internal
 public final class Ipv6Text {
-  /** The result of a successful parse; results below zero are {@link AddressText}'s codes. */
+  /** The result of a successful parse; results below zero are {@link RejectReason} codes. */
   static final int OK = 0;
 
-  static final int NOT_IPV6 = -4;
-  static final int ZONE_ID = -5;
-  static final int DOUBLE_COLON_TWICE = -6;
-  static final int GROUP_TOO_LONG = -7;
-  static final int WRONG_GROUP_COUNT = -8;
-  static final int IPV4_NOT_LAST = -9;
-  static final int BAD_EMBEDDED_IPV4 = -10;
-  static final int NUMBER_OUT_OF_RANGE = -11;
+  static final int NOT_IPV6 = (int) RejectReason.NOT_IPV6.code();
+  static final int ZONE_ID = (int) RejectReason.ZONE_ID.code();
+  static final int DOUBLE_COLON_TWICE = (int) RejectReason.DOUBLE_COLON_TWICE.code();
+  static final int GROUP_TOO_LONG = (int) RejectReason.GROUP_TOO_LONG.code();
+  static final int WRONG_GROUP_COUNT = (int) RejectReason.WRONG_GROUP_COUNT.code();
+  static final int IPV4_NOT_LAST = (int) RejectReason.IPV4_NOT_LAST.code();
+  static final int BAD_EMBEDDED_IPV4 = (int) RejectReason.BAD_EMBEDDED_IPV4.code();
+  static final int NUMBER_OUT_OF_RANGE = (int) RejectReason.NUMBER_OUT_OF_RANGE.code();
 
   private static final byte[] HEX = {
     '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'

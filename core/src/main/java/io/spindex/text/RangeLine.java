@@ -24,15 +24,15 @@ import io.spindex.annotations.Internal;
  */
 @Internal
 public final class RangeLine {
-  /** Reject reasons, as counted in summaries. */
-  public static final String BAD_START = "bad-start";
+  /** Reject reasons, as counted in summaries: {@link RejectReason}'s names. */
+  public static final String BAD_START = RejectReason.BAD_START.label();
 
-  public static final String BAD_END = "bad-end";
-  public static final String MISSING_END = "missing-end";
-  public static final String END_BEFORE_START = "end-before-start";
-  public static final String BAD_CIDR = "bad-cidr-prefix";
-  public static final String CIDR_HOST_BITS = "cidr-host-bits-set";
-  public static final String MIXED_FAMILIES = "mixed-families";
+  public static final String BAD_END = RejectReason.BAD_END.label();
+  public static final String MISSING_END = RejectReason.MISSING_END.label();
+  public static final String END_BEFORE_START = RejectReason.END_BEFORE_START.label();
+  public static final String BAD_CIDR = RejectReason.BAD_CIDR_PREFIX.label();
+  public static final String CIDR_HOST_BITS = RejectReason.CIDR_HOST_BITS_SET.label();
+  public static final String MIXED_FAMILIES = RejectReason.MIXED_FAMILIES.label();
 
   private final byte delimiter;
 
@@ -257,6 +257,16 @@ public final class RangeLine {
       }
     }
     return true;
+  }
+
+  /** Whether tab, '|' or ',' occurs in the line. */
+  public static boolean hasDelimiter(byte[] b, int from, int to) {
+    for (byte d : new byte[] {'\t', '|', ','}) {
+      if (indexOf(b, from, to, d) >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The first of tab, '|' and ',' that occurs in the line, or ',' when none does. */

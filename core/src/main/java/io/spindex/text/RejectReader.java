@@ -47,7 +47,16 @@ public final class RejectReader {
 
     @Override
     public String toString() {
-      return source + ":" + offset + ": " + reason + " (" + detail + "): '" + lineText() + "'";
+      return source
+          + ":"
+          + offset
+          + ": "
+          + reason
+          + " ("
+          + Clip.of(detail, 200)
+          + "): '"
+          + Clip.of(lineText(), 200)
+          + "'";
     }
   }
 
@@ -102,7 +111,7 @@ public final class RejectReader {
           "reject record"
               + (n > 0 ? " " + n : "")
               + ": expected a byte offset, found '"
-              + offset
+              + Clip.of(offset)
               + "'");
     }
     return new Reject(

@@ -36,7 +36,7 @@ class ParserFuzzTest {
       byte[] text = Ipv4Text.format((int) v).getBytes(StandardCharsets.US_ASCII);
       assertEquals(v, AddressText.parse(text, 0, text.length, AddressText.PLAIN, out));
     } else if (v < 0) {
-      assertTrue(v >= AddressText.PORT_NOT_ALLOWED, "code " + v);
+      assertTrue(v >= AddressText.LAST_CODE, "code " + v);
     }
   }
 
@@ -66,7 +66,7 @@ class ParserFuzzTest {
       } else if (a >= 0) {
         assertTrue(a <= 0xFFFF_FFFFL);
       } else {
-        assertTrue(a >= AddressText.PORT_NOT_ALLOWED, "code " + a);
+        assertTrue(a >= AddressText.LAST_CODE, "code " + a);
       }
       long prefix = v[AddressText.PREFIX];
       assertTrue(a < 0 || (prefix >= -1 && prefix <= (a == AddressText.IPV6 ? 128 : 32)));

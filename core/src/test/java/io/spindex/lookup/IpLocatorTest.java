@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.common.net.InetAddresses;
 import io.spindex.text.Ipv6Text;
+import io.spindex.text.RejectReason;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.regex.Matcher;
@@ -104,7 +105,7 @@ class IpLocatorTest {
         "x\t1.2.3.4:8080|1.2.3.4",
         "x\t[1.2.3.4]|1.2.3.4",
         "x\t[1.2.3.4]:80|1.2.3.4",
-        "x\t1.2.3.4:80800|ipv4-not-last",
+        "x\t1.2.3.4:80800|bad-port",
         "x\tfe80::1%eth0|zone-id",
         "x\t1:2:3|wrong-group-count",
         "x\t1::2::3|double-colon-twice",

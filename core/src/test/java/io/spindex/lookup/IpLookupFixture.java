@@ -6,6 +6,7 @@
 package io.spindex.lookup;
 
 import io.spindex.gen.AccessLogGenerator;
+import io.spindex.text.RejectReason;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

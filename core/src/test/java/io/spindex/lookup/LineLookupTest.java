@@ -14,6 +14,7 @@ import io.spindex.index.SpindexIndex;
 import io.spindex.index.load.Loader;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
+import io.spindex.text.RejectReason;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

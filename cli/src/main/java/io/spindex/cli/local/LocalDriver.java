@@ -139,6 +139,23 @@ public final class LocalDriver {
    */
   public static <P extends LineJob.Plan> Run<P> toFiles(
       LineJob<P> job, JobArgs args, Options o, Path out, Path rejects) throws IOException {
+    return toFiles(job, args, o, out, rejects, r -> null);
+  }
+
+  /**
+   * As above; {@code refuse} looks at the run before its output is renamed into place and gives a
+   * reason not to (a run that accepted nothing) or null. A refused run's rejects are still written,
+   * its output is not: the file at {@code out} stays as it was, and an {@link
+   * io.spindex.text.InputException} gives the reason.
+   */
+  public static <P extends LineJob.Plan> Run<P> toFiles(
+      LineJob<P> job,
+      JobArgs args,
+      Options o,
+      Path out,
+      Path rejects,
+      Function<Run<P>, String> refuse)
+      throws IOException {
     try (EpFiles.Output w = new EpFiles.Output(out);
         EpFiles.Output r = new EpFiles.Output(rejects)) {
       Run<P> run =
@@ -169,8 +186,12 @@ public final class LocalDriver {
                   r.write(b, from, to);
                 }
               });
-      w.commit();
+      String refused = refuse.apply(run);
       r.commit();
+      if (refused != null) {
+        throw new io.spindex.text.InputException(refused);
+      }
+      w.commit();
       return run;
     }
   }

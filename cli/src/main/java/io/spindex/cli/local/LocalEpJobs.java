@@ -15,6 +15,7 @@ import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
+import io.spindex.text.Clip;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -55,6 +56,23 @@ public final class LocalEpJobs {
   public static Result<EpCounts> transform(
       Path in, Path out, Path rejects, Path specFile, int threads, int chunkBytes)
       throws IOException {
+    return transform(in, out, rejects, specFile, threads, chunkBytes, true);
+  }
+
+  /**
+   * As above; without {@code allowEmpty}, a run that writes no row (an empty feed, every row
+   * rejected) fails with an {@link io.spindex.text.InputException} and leaves {@code out} as it was
+   * (its rejects are written).
+   */
+  public static Result<EpCounts> transform(
+      Path in,
+      Path out,
+      Path rejects,
+      Path specFile,
+      int threads,
+      int chunkBytes,
+      boolean allowEmpty)
+      throws IOException {
     TransformSpec spec = TransformSpec.load(specFile);
     LocalDriver.Options o =
         new LocalDriver.Options()
@@ -76,7 +94,17 @@ public final class LocalEpJobs {
     // The spec checked against the input's header as the command always did: a spec that does not
     // fit the feed is the spec's error (exit 2), not wrapped as the job's.
     spec.compile(new LocalDriver.Local(o).firstEpHeader(in.toString()));
-    LocalDriver.Run<EpTransformDefinition.Plan> r = LocalDriver.toFiles(job, args, o, out, rejects);
+    LocalDriver.Run<EpTransformDefinition.Plan> r =
+        LocalDriver.toFiles(
+            job,
+            args,
+            o,
+            out,
+            rejects,
+            run ->
+                allowEmpty
+                    ? null
+                    : nothingWritten(in, out, rejects, EpCounts.of(spec.stepLabels(), run.totals)));
     return new Result<>(
         EpCounts.of(spec.stepLabels(), r.totals), header(r.plan), java.nio.file.Files.size(out));
   }
@@ -124,6 +152,30 @@ public final class LocalEpJobs {
             "");
     LocalDriver.Run<EpDiffDefinition.Plan> r = LocalDriver.toFiles(job, args, o, out, rejects);
     return new Result<>(DiffCounts.of(r.totals), header(r.plan), java.nio.file.Files.size(out));
+  }
+
+  /** Why a transform that wrote no row must not replace {@code out}; null when it wrote one. */
+  static String nothingWritten(Path in, Path out, Path rejects, EpCounts c) {
+    if (c.out() > 0) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder(Clip.of(in.toString(), 80)).append(": nothing accepted (");
+    if (c.in() == 0) {
+      sb.append("no rows after the header");
+    } else {
+      sb.append(c.in()).append(c.in() == 1 ? " row, rejected" : " rows, all rejected");
+      java.util.List<java.util.Map.Entry<String, Long>> top =
+          new java.util.ArrayList<>(c.reasons().entrySet());
+      top.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed());
+      for (int i = 0; i < Math.min(3, top.size()); i++) {
+        sb.append(i == 0 ? ": " : ", ").append(Clip.of(top.get(i).getKey(), 40));
+        sb.append(' ').append(top.get(i).getValue());
+      }
+      sb.append("; see ").append(Clip.of(rejects.toString(), 80));
+    }
+    sb.append("); ").append(Clip.of(out.toString(), 80));
+    sb.append(java.nio.file.Files.exists(out) ? " left as it was" : " not written");
+    return sb.append(" (--allow-empty writes the header alone)").toString();
   }
 
   private static EpHeader header(LineJob.Plan p) throws IOException {

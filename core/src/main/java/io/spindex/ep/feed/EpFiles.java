@@ -26,12 +26,12 @@ import java.util.zip.GZIPInputStream;
 public final class EpFiles {
   private EpFiles() {}
 
-  /** A channel over a plain or gzip ({@code .gz}) file. */
+  /** A channel over a plain or gzip file (recognised by its first bytes, whatever its name). */
   public static ReadableByteChannel open(Path file) throws IOException {
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString(), null, "no such file (or not a regular file)");
     }
-    if (file.getFileName().toString().endsWith(".gz")) {
+    if (io.spindex.text.Gzip.is(file)) {
       return Channels.newChannel(
           new GZIPInputStream(
               new BufferedInputStream(Files.newInputStream(file), 1 << 16), 1 << 16));

@@ -15,7 +15,7 @@ import java.io.InputStream;
  * The engine-agnostic parts of running EP transforms over input splits (byte-offset keyed lines, as
  * Hadoop's {@code TextInputFormat} gives them): reading a file's header on the driver, checking
  * each file's header line (offset 0) against the one the driver compiled against, and formatting
- * reject records ({@code FILE:BYTE-OFFSET<TAB>reason<TAB>detail<TAB>line}, no line end).
+ * reject records ({@code source<TAB>offset<TAB>reason<TAB>detail<TAB>line}, no line end).
  */
 @Internal
 public final class EpSplitLines {

@@ -122,11 +122,20 @@ public final class IndexBuild {
 
   /**
    * Writes the index atomically and the summary beside it. A build whose counts do not reconcile
-   * writes neither (an internal error naming the counts).
+   * writes neither (an internal error naming the counts); nor does one that accepted no line,
+   * unless {@code --allow-empty true} (bad input, naming the inputs: the old index stays).
    */
   public void finish(Assembled index, Map<String, Long> rejectCounts, Report r) throws IOException {
     if (!index.reconciles()) {
       throw new IllegalStateException(out + ": " + index.unreconciled());
+    }
+    if (index.empty() && !o.get(BuildIndexDefinition.ALLOW_EMPTY)) {
+      List<String> sources = new java.util.ArrayList<>();
+      files.forEach(f -> sources.add(f.getPath().toString()));
+      boolean exists = out.getFileSystem(conf).exists(out);
+      throw new io.spindex.text.InputException(
+          Assembled.nothingAccepted(
+              index.counts, rejectCounts, null, sources, out.toString(), exists));
     }
     IndexHeader header = write(index, out, conf);
     phase("write ms");

@@ -58,6 +58,11 @@ public final class SpindexSpark {
             System.out,
             System.err,
             (job, rest) -> {
+              String help = help(job, rest);
+              if (help != null) {
+                System.out.println(help); // before a SparkContext: it took 10 s and 50 log lines
+                return 0;
+              }
               SparkSession spark = SparkSession.builder().appName("spindex " + job).getOrCreate();
               inClusterMode[0] =
                   spark
@@ -133,5 +138,45 @@ public final class SpindexSpark {
 
   static String usage() {
     return JOBS.usage();
+  }
+
+  /**
+   * The options text {@code <job> --help} asks for, or null when {@code args} do not ask for it:
+   * the option tables are the job definitions', so no SparkContext is needed to print it.
+   */
+  static String help(String job, String[] args) {
+    if (!java.util.Arrays.asList(args).contains("--help")
+        && !java.util.Arrays.asList(args).contains("-h")) {
+      return null;
+    }
+    java.util.List<io.spindex.job.JobOption<?>> options;
+    switch (job) {
+      case IpLookupDefinition.NAME:
+        options = new IpLookupDefinition().options();
+        break;
+      case EpTransformDefinition.NAME:
+        options = new EpTransformDefinition().options();
+        break;
+      case EpDiffDefinition.NAME:
+        options = new EpDiffDefinition().options();
+        break;
+      case LoaderCompareJob.NAME:
+        options = io.spindex.job.LoaderCompareDefinition.OPTIONS;
+        break;
+      case BuildIndexDefinition.NAME:
+        options = BuildIndexDefinition.OPTIONS;
+        break;
+      case GenLogsJob.NAME:
+        options = GenLogsJob.OPTIONS;
+        break;
+      default:
+        return null;
+    }
+    try {
+      JobArgs.parse(job, options, args, k -> null, SparkLineJobs.HINT);
+    } catch (UsageException e) {
+      return e.isHelp() ? e.getMessage() : null; // another mistake: the job says it, as before
+    }
+    return null;
   }
 }

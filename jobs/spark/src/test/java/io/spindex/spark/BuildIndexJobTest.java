@@ -225,6 +225,54 @@ class BuildIndexJobTest {
     assertFalse(Files.exists(out));
   }
 
+  /**
+   * A build that accepts nothing (bare addresses are no ranges; an empty file) fails with one line
+   * naming the input and leaves the index already at the output as it was; {@code --allow-empty
+   * true} writes the empty index.
+   */
+  @Test
+  void aBuildThatAcceptsNothingLeavesTheOldIndex() throws Exception {
+    Path out = dir.resolve("empty/geo.spx");
+    Files.createDirectories(out.getParent());
+    Path good = dir.resolve("empty/good.csv");
+    Files.write(good, "1.2.3.0,1.2.3.255,GOOD\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals(
+        0,
+        sparkRun(BuildIndexDefinition.NAME, "--kind=ranges", "--input=" + good, "--output=" + out));
+    byte[] before = Files.readAllBytes(out);
+    Path bare = dir.resolve("empty/bare.txt");
+    Files.write(bare, "1.2.3.4\n5.6.7.8\n".getBytes(StandardCharsets.UTF_8));
+    Path zero = dir.resolve("empty/zero.csv");
+    Files.write(zero, new byte[0]);
+    for (Path in : new Path[] {bare, zero}) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code =
+          SpindexSpark.run(
+              SparkTests.session(),
+              new String[] {
+                BuildIndexDefinition.NAME, "--kind=ranges", "--input=" + in, "--output=" + out
+              },
+              new PrintStream(new ByteArrayOutputStream()),
+              new PrintStream(err));
+      String msg = err.toString("UTF-8");
+      assertEquals(1, code, msg);
+      assertEquals(1, msg.split("\n").length, msg);
+      assertTrue(msg.contains(in.getFileName() + ": nothing accepted ("), msg);
+      assertTrue(msg.contains(in == bare ? "missing-end 2" : "(0 bytes)"), msg);
+      assertTrue(msg.contains("geo.spx left as it was (--allow-empty"), msg);
+      assertArrayEquals(before, Files.readAllBytes(out), in.toString());
+    }
+    assertEquals(
+        0,
+        sparkRun(
+            BuildIndexDefinition.NAME,
+            "--kind=ranges",
+            "--input=" + bare,
+            "--output=" + out,
+            "--allow-empty=true"));
+    assertEquals(0, Spindex.open(out).asRanges().rangeCount());
+  }
+
   @Test
   void usageMistakesExitTwo() {
     assertEquals(

@@ -228,6 +228,27 @@ class UsageErrorsTest {
     }
   }
 
+  /**
+   * {@code spark-submit … <job> --help} answers before a SparkContext starts (it took about 10 s
+   * and 50 lines of log before the text): the text {@link SpindexSpark#help} gives without a
+   * session is the one the job prints in one, for every job; other arguments are the job's.
+   */
+  @Test
+  void helpNeedsNoSparkContext() {
+    for (String job : SpindexSpark.JOBS.names()) {
+      String help = SpindexSpark.help(job, new String[] {"--help"});
+      Object[] r = run(job, "--help");
+      assertEquals(0, r[0], job);
+      assertEquals(((String) r[1]).trim(), help == null ? null : help.trim(), job);
+      assertTrue(help.startsWith("usage: " + job), help);
+    }
+    assertEquals(
+        SpindexSpark.help("ip-lookup", new String[] {"--help"}),
+        SpindexSpark.help("ip-lookup", new String[] {"--input", "x", "--help"}));
+    assertEquals(null, SpindexSpark.help("ip-lookup", new String[] {"--input", "x"}));
+    assertEquals(null, SpindexSpark.help("ip-lookup", new String[] {"--nope", "--help"}));
+  }
+
   /** No job, --help, an unknown job, a usage mistake, a failure: as on MapReduce. */
   @Test
   void theDispatcherAnswersAsOnMapReduce() throws Exception {
