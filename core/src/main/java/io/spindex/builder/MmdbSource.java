@@ -81,6 +81,10 @@ final class MmdbSource {
     long networks;
     LabelSchema schema;
     SourceInfo info;
+
+    /** When the newest database was built (its {@code build_epoch}, ms), or -1. */
+    long buildMillis = -1;
+
     long[] aliases;
     byte[] digest;
     long sourceBytes;
@@ -193,6 +197,12 @@ final class MmdbSource {
       }
       join(read, fields, delimiter, rows, rows6);
       r.info = info(dbs, read);
+      for (MmdbFile f : dbs) {
+        Object epoch = f.metadata().get("build_epoch");
+        if (epoch instanceof Number) {
+          r.buildMillis = Math.max(r.buildMillis, ((Number) epoch).longValue() * 1000);
+        }
+      }
       r.aliases = aliases(dbs);
       digest(inputs, r);
       return r;
