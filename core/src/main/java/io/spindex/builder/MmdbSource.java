@@ -199,7 +199,8 @@ final class MmdbSource {
       r.info = info(dbs, read);
       for (MmdbFile f : dbs) {
         Object epoch = f.metadata().get("build_epoch");
-        if (epoch instanceof Number) {
+        // 0 is no build time (a writer that set none): the files' time is taken instead.
+        if (epoch instanceof Number && ((Number) epoch).longValue() > 0) {
           r.buildMillis = Math.max(r.buildMillis, ((Number) epoch).longValue() * 1000);
         }
       }
