@@ -12,6 +12,7 @@ import io.spindex.index.Ipv4Aliases;
 import io.spindex.index.LabelSchema;
 import io.spindex.index.Section;
 import io.spindex.index.SectionEntry;
+import io.spindex.index.SourceInfo;
 import io.spindex.index.SpindexIndex;
 import io.spindex.index.load.Loader;
 import io.spindex.text.Json;
@@ -20,6 +21,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -28,11 +31,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code spindex inspect}: what an index holds, from its header (and label count). */
+/**
+ * {@code spindex inspect}: what an index holds, from its header (and label count), and how fresh it
+ * is: when it was created and when its source was built.
+ */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
-    description = "Show kind, version, counts, sections, sizes, checksums and source digest.")
+    description =
+        "Show kind, version, counts, sections, sizes, checksums, source digest, and when the"
+            + " index and its source were built.")
 final class InspectCommand implements Callable<Integer> {
   @Parameters(paramLabel = "INDEX", description = "Index file.")
   Path file;
@@ -67,6 +75,7 @@ final class InspectCommand implements Callable<Integer> {
       }
       out.printf(Locale.ROOT, "bytes          %,d%n", h.fileLength());
       out.printf(Locale.ROOT, "created        %s%n", Instant.ofEpochMilli(h.createdMillis()));
+      out.printf(Locale.ROOT, "source built   %s%n", sourceTime(h));
       out.printf(Locale.ROOT, "source sha256  %s%n", h.sourceDigestHex());
       out.printf(Locale.ROOT, "header crc32c  %08x%n", h.headerCrc32c());
       out.printf(
@@ -113,7 +122,7 @@ final class InspectCommand implements Callable<Integer> {
           "label store    by field, %,d distinct values (labels stored as their value ids)%n",
           values.elements() - 1);
     }
-    for (Map.Entry<String, String> e : r.sourceInfo().entries()) {
+    for (Map.Entry<String, String> e : sources(r)) {
       // Metadata of a database: its text escaped, so that every entry stays one line.
       out.printf(Locale.ROOT, "%-14s %s%n", Tsv.escape(e.getKey()), Tsv.escape(e.getValue()));
     }
@@ -121,6 +130,27 @@ final class InspectCommand implements Callable<Integer> {
     for (int i = 0; i < a.size(); i++) {
       out.printf(Locale.ROOT, "ipv4 alias     %s%n", a.prefixText(i));
     }
+  }
+
+  /**
+   * When the index's source was built: its {@code source_time}, or a note that the file does not
+   * say (an index written before Spindex recorded it).
+   */
+  private static String sourceTime(IndexHeader h) {
+    return h.sourceMillis() < 0
+        ? "not recorded"
+        : Instant.ofEpochMilli(h.sourceMillis()).toString();
+  }
+
+  /** The lines of the sources a range index read (its own source time is shown apart). */
+  private static List<Map.Entry<String, String>> sources(IpRanges r) {
+    List<Map.Entry<String, String>> out = new ArrayList<>();
+    for (Map.Entry<String, String> e : r.sourceInfo().entries()) {
+      if (!e.getKey().equals(SourceInfo.SOURCE_TIME)) {
+        out.add(e);
+      }
+    }
+    return out;
   }
 
   static String json(IndexHeader h, Integer labels, IpRanges ranges) {
@@ -160,10 +190,10 @@ final class InspectCommand implements Callable<Integer> {
         sb.append(",\"labelValues\":").append(values.elements() - 1);
       }
     }
-    if (ranges != null && !ranges.sourceInfo().isEmpty()) {
+    if (ranges != null && !sources(ranges).isEmpty()) {
       sb.append(",\"sources\":[");
       boolean open = false;
-      for (Map.Entry<String, String> e : ranges.sourceInfo().entries()) {
+      for (Map.Entry<String, String> e : sources(ranges)) {
         if (!open || e.getKey().equals("source")) {
           sb.append(open ? "},{" : "{");
           open = true;
@@ -184,6 +214,11 @@ final class InspectCommand implements Callable<Integer> {
     sb.append(",\"bytes\":").append(h.fileLength());
     sb.append(",\"created\":")
         .append(Json.quote(Instant.ofEpochMilli(h.createdMillis()).toString()));
+    sb.append(",\"sourceTime\":")
+        .append(
+            h.sourceMillis() < 0
+                ? "null"
+                : Json.quote(Instant.ofEpochMilli(h.sourceMillis()).toString()));
     sb.append(",\"sourceSha256\":").append(Json.quote(h.sourceDigestHex()));
     sb.append(",\"headerCrc32c\":").append(Json.quote(String.format("%08x", h.headerCrc32c())));
     sb.append(",\"sections\":[");

@@ -211,6 +211,7 @@ final class UpdateSource {
       return;
     }
     download(f, uri, copy);
+    lastModified(copy, probe.lastModified());
     rec.etag = probe.etag();
     rec.lastModified = probe.lastModified();
     rec.sha256 = Fetcher.sha256(copy);
@@ -255,6 +256,27 @@ final class UpdateSource {
     rec.sha256 = published;
     rec.copy = mmdb.getFileName().toString();
     keep(rec, mmdb, o);
+  }
+
+  /**
+   * Gives a downloaded copy the server's {@code Last-Modified} as its modification time (as {@code
+   * curl -R} and {@code wget -N} do), so that the build records when the source was published, not
+   * when it was downloaded ({@code source_time}). A missing or unreadable header leaves the
+   * download's time.
+   */
+  static void lastModified(Path copy, String header) throws IOException {
+    if (header == null) {
+      return;
+    }
+    try {
+      java.time.Instant t =
+          java.time.ZonedDateTime.parse(
+                  header.trim(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+              .toInstant();
+      Files.setLastModifiedTime(copy, java.nio.file.attribute.FileTime.from(t));
+    } catch (java.time.format.DateTimeParseException e) {
+      // Not an HTTP date: the copy keeps the time it was downloaded.
+    }
   }
 
   private static void keep(UpdateState.Source rec, Path copy, Outcome o) throws IOException {

@@ -217,9 +217,23 @@ class CliProcessTest {
   @Test
   void inspectJsonAndVerify() throws Exception {
     Files.write(dir.resolve("ips.txt"), "10.0.0.1\n10.0.0.2\n".getBytes(StandardCharsets.UTF_8));
+    // When the source was built: the input's modification time.
+    Files.setLastModifiedTime(
+        dir.resolve("ips.txt"),
+        java.nio.file.attribute.FileTime.from(java.time.Instant.parse("2026-10-19T03:00:00Z")));
     assertEquals(0, spindex(null, "build", "ips", "ips.txt").exit);
     Run i = spindex(null, "inspect", "--json", "ips.spx");
     assertEquals(0, i.exit, i.err);
+    String created =
+        java.time.Instant.ofEpochMilli(
+                io.spindex.index.load.Loader.readHeader(dir.resolve("ips.spx")).createdMillis())
+            .toString();
+    assertTrue(
+        i.out.contains("\"created\":\"" + created + "\",\"sourceTime\":\"2026-10-19T03:00:00Z\","),
+        i.out);
+    Run text = spindex(null, "inspect", "ips.spx");
+    assertTrue(text.out.contains("\ncreated        " + created + "\n"), text.out);
+    assertTrue(text.out.contains("\nsource built   2026-10-19T03:00:00Z\n"), text.out);
     assertTrue(i.out.contains("\"kind\":\"IPV4_SET\""), i.out);
     assertTrue(i.out.contains("\"rows\":2"), i.out);
     assertTrue(i.out.contains("\"name\":\"keys\""), i.out);

@@ -300,6 +300,8 @@ class MmdbBuildTest {
     assertTrue(out.contains("description.en City-shaped test data"), out);
     assertTrue(out.contains("languages      en,de"), out);
     assertTrue(out.contains("build_epoch    2023-11-14T22:13:20Z"), out);
+    // The database's build time is when the index's source was built.
+    assertTrue(out.contains("\nsource built   2023-11-14T22:13:20Z\n"), out);
     assertTrue(out.contains("ipv4 alias     2002::/16"), out);
     assertTrue(
         out.contains(
@@ -393,7 +395,8 @@ class MmdbBuildTest {
   @Test
   void twoDatabasesJoinedByAddress() throws IOException {
     Path city = cityDb("City.mmdb", true, 300);
-    MmdbTestWriter w = MmdbTestWriter.ipv4().databaseType("Test-ASN");
+    // Built a day after the city database: the newer of the two is the index's source time.
+    MmdbTestWriter w = MmdbTestWriter.ipv4().databaseType("Test-ASN").buildEpoch(1_700_086_400L);
     SplittableRandom r = new SplittableRandom(5);
     for (int i = 0; i < 400; i++) {
       int len = 8 + r.nextInt(13);
@@ -451,6 +454,7 @@ class MmdbBuildTest {
     assertTrue(both > 50, "addresses in both databases: " + both);
     assertEquals(0, spindex("inspect", "--json", idx.toString()));
     assertTrue(out.contains("\"sources\":[{\"source\":\"City.mmdb\""), out);
+    assertTrue(out.contains("\"sourceTime\":\"2023-11-15T22:13:20Z\""), out);
     assertTrue(out.contains("{\"source\":\"ASN.mmdb\",\"database_type\":\"Test-ASN\""), out);
   }
 

@@ -49,6 +49,9 @@ public final class DatabaseServer implements AutoCloseable {
 
     /** A pause after each 64 KiB of the body, in milliseconds (a slow download), or 0. */
     volatile long slowMillis;
+
+    /** The Last-Modified to send, or null for one made from the content. */
+    volatile String lastModified;
   }
 
   private final HttpServer server;
@@ -160,7 +163,10 @@ public final class DatabaseServer implements AutoCloseable {
     }
     byte[] c = f.content;
     String etag = "\"" + sha256(c).substring(0, 16) + "\"";
-    String modified = "Mon, 06 Jan 2025 10:00:0" + (Math.abs(etag.hashCode()) % 10) + " GMT";
+    String modified =
+        f.lastModified != null
+            ? f.lastModified
+            : "Mon, 06 Jan 2025 10:00:0" + (Math.abs(etag.hashCode()) % 10) + " GMT";
     if (f.validators) {
       ex.getResponseHeaders().set("ETag", etag);
       ex.getResponseHeaders().set("Last-Modified", modified);

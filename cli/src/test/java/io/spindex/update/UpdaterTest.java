@@ -158,11 +158,16 @@ class UpdaterTest {
   void urlSourceAsksWithItsValidators() throws IOException {
     DatabaseServer.File f = server.file("/geo/ranges.csv");
     f.content = ranges("AU", "CN");
+    f.lastModified = "Sun, 19 Oct 2025 03:00:00 GMT";
     Path out = dir.resolve("geo.spx");
     String url = server.url("/geo/ranges.csv").toString();
     UpdateResult first = updater().update(ranges(url, out, 3));
     assertEquals(UpdateResult.Status.UPDATED, first.status(), first.message());
     assertEquals("CN", labelAt(out, 1));
+    // The source was built when the server says it last changed, not when it was downloaded.
+    assertEquals(
+        java.time.Instant.parse("2025-10-19T03:00:00Z").toEpochMilli(),
+        Loader.readVersion(out).sourceMillis());
 
     server.clearLog();
     UpdateResult again = updater().update(ranges(url, out, 3));
@@ -257,6 +262,8 @@ class UpdaterTest {
     UpdateResult first = updater().update(ranges("maxmind:Test-City", out, 3));
     assertEquals(UpdateResult.Status.UPDATED, first.status(), first.message());
     assertEquals("AU", Loader.NIO.load(out).asRanges().label(0x01020304));
+    // The source was built when MaxMind built the database.
+    assertEquals(1_700_000_000_000L, Loader.readVersion(out).sourceMillis());
 
     server.clearLog();
     UpdateResult again = updater().update(ranges("maxmind:Test-City", out, 3));

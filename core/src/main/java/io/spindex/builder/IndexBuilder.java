@@ -74,8 +74,44 @@ public abstract class IndexBuilder<B extends IndexBuilder<B>> {
     return self();
   }
 
-  /** Applies the creation time, when one was set, to a writer. */
+  /**
+   * When the sources were built (default: a MaxMind database's build time, else the newest
+   * modification time of the input files; a distributed build's engine gives its files' times): for
+   * what knows better, such as {@code spindex update}. Written as {@code source_info}'s {@code
+   * source_time}, never later than the created time.
+   */
+  public B sourceMillis(long millis) {
+    this.sourceMillis = millis;
+    return self();
+  }
+
+  Long sourceMillis;
+
+  /** Applies the creation time and the source time, when they were set, to a writer. */
   IndexWriter created(IndexWriter w) {
-    return createdMillis == null ? w : w.createdMillis(createdMillis);
+    if (createdMillis != null) {
+      w.createdMillis(createdMillis);
+    }
+    if (sourceMillis != null) {
+      w.sourceMillis(sourceMillis);
+    }
+    return w;
+  }
+
+  /**
+   * Gives a local build's writer the newest modification time of its input files as the source
+   * time, unless it has one ({@link #sourceMillis(long)}, a database's build time).
+   */
+  static void sourceTimeOfFiles(IndexWriter w, List<Path> inputs) throws IOException {
+    if (w.hasSourceMillis()) {
+      return;
+    }
+    long newest = -1;
+    for (Path in : inputs) {
+      newest = Math.max(newest, java.nio.file.Files.getLastModifiedTime(in).toMillis());
+    }
+    if (newest >= 0) {
+      w.sourceMillis(newest);
+    }
   }
 }

@@ -153,10 +153,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
     return assemble(inputs).writer.toIndex(inputs.get(0), "text").asRanges();
   }
 
+  /** A build of local files: their databases' build time, else their modification time. */
   private Built assemble(List<Path> inputs) throws IOException {
-    if (MmdbSource.all(inputs)) {
-      return assembleMmdb(inputs);
-    }
+    Built b = MmdbSource.all(inputs) ? assembleMmdb(inputs) : assembleText(inputs);
+    sourceTimeOfFiles(b.writer, inputs);
+    return b;
+  }
+
+  private Built assembleText(List<Path> inputs) throws IOException {
     if (!mmdbFields.isEmpty()) {
       throw new IllegalArgumentException(
           "--field is for MaxMind DB inputs; "
@@ -246,14 +250,14 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
         new long[] {r.networks, 0, 0, r.sourceBytes, rowsMade - r.networks},
         r.digest);
     b.counts.put("networks", r.networks);
-    extras(b.writer, r.info, r.aliases);
+    extras(b.writer, r.info, r.buildMillis, r.aliases);
     return b;
   }
 
-  private static void extras(IndexWriter w, SourceInfo info, long[] aliases) {
-    if (!info.isEmpty()) {
-      byte[] i = info.bytes();
-      w.bytes(Section.SOURCE_INFO, i, i.length);
+  private void extras(IndexWriter w, SourceInfo info, long buildMillis, long[] aliases) {
+    w.sourceInfo(info);
+    if (!w.hasSourceMillis() && buildMillis >= 0) {
+      w.sourceMillis(buildMillis); // when MaxMind built the databases, not when they were copied
     }
     if (aliases.length > 0) {
       w.longs(Section.IPV4_ALIASES, aliases, aliases.length);

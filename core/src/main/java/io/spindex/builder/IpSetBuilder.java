@@ -150,6 +150,7 @@ public final class IpSetBuilder extends IndexBuilder<IpSetBuilder> {
             scan.bytes,
             scan.digest);
     b.writer = a.writer;
+    sourceTimeOfFiles(b.writer, inputs);
     b.counts.putAll(a.counts);
     b.rejects = scan.rejects;
     return b;

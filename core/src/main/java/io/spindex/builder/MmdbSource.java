@@ -82,6 +82,10 @@ final class MmdbSource {
     long networks;
     LabelSchema schema;
     SourceInfo info;
+
+    /** When the newest database was built (its {@code build_epoch}, ms), or -1. */
+    long buildMillis = -1;
+
     long[] aliases;
     byte[] digest;
     long sourceBytes;
@@ -195,6 +199,13 @@ final class MmdbSource {
       }
       join(read, fields, delimiter, rows, rows6);
       r.info = info(dbs, read);
+      for (MmdbFile f : dbs) {
+        Object epoch = f.metadata().get("build_epoch");
+        // 0 is no build time (a writer that set none): the files' time is taken instead.
+        if (epoch instanceof Number && ((Number) epoch).longValue() > 0) {
+          r.buildMillis = Math.max(r.buildMillis, ((Number) epoch).longValue() * 1000);
+        }
+      }
       r.aliases = aliases(dbs);
       digest(inputs, r);
       return r;

@@ -100,6 +100,7 @@ public final class ProductIndexBuilder extends IndexBuilder<ProductIndexBuilder>
     b.phases.put("read", System.nanoTime() - t0);
     b.rejects = scan.rejects;
     finish(b, scan.sinks, perFile.get(0), sources, scan.lines, scan.bytes, scan.digest);
+    sourceTimeOfFiles(b.writer, inputs);
     return b;
   }
 

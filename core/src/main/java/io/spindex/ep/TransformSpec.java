@@ -181,7 +181,7 @@ public final class TransformSpec {
    * {@code .spx} is taken for an EP file (at least an {@code id} column) and indexed in memory.
    */
   static ProductIndex index(Path path, String loader) throws IOException {
-    if (!path.getFileName().toString().endsWith(".spx")) {
+    if (!isIndex(path)) {
       return new ProductIndexBuilder().threads(1).buildInMemory(Collections.singletonList(path));
     }
     SpindexIndex index = IndexHolder.acquire(path, Loader.forOption(loader)).index();
@@ -192,6 +192,11 @@ public final class TransformSpec {
               + index.kind().description());
     }
     return (ProductIndex) index;
+  }
+
+  /** Whether a side file is read as an index (a {@code .spx} file), not as text. */
+  public static boolean isIndex(Path path) {
+    return path.getFileName().toString().endsWith(".spx");
   }
 
   /** Where the spec came from. */

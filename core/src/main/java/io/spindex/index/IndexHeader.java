@@ -36,6 +36,9 @@ public final class IndexHeader {
   private final List<SectionEntry> sections;
   private final int headerCrc32c;
 
+  /** When the sources were built (ms), -1 when unknown: see {@link #sourceMillis()}. */
+  private final long sourceMillis;
+
   IndexHeader(
       Path file,
       IndexKind kind,
@@ -46,6 +49,30 @@ public final class IndexHeader {
       byte[] sourceDigest,
       List<SectionEntry> sections,
       int headerCrc32c) {
+    this(
+        file,
+        kind,
+        version,
+        rowCount,
+        createdMillis,
+        fileLength,
+        sourceDigest,
+        sections,
+        headerCrc32c,
+        -1);
+  }
+
+  private IndexHeader(
+      Path file,
+      IndexKind kind,
+      int version,
+      long rowCount,
+      long createdMillis,
+      long fileLength,
+      byte[] sourceDigest,
+      List<SectionEntry> sections,
+      int headerCrc32c,
+      long sourceMillis) {
     this.file = file;
     this.kind = kind;
     this.version = version;
@@ -55,6 +82,22 @@ public final class IndexHeader {
     this.sourceDigest = sourceDigest.clone();
     this.sections = Collections.unmodifiableList(sections);
     this.headerCrc32c = headerCrc32c;
+    this.sourceMillis = sourceMillis;
+  }
+
+  /** This header, knowing when the sources were built (their {@link SourceInfo#SOURCE_TIME}). */
+  IndexHeader withSourceMillis(long millis) {
+    return new IndexHeader(
+        file,
+        kind,
+        version,
+        rowCount,
+        createdMillis,
+        fileLength,
+        sourceDigest,
+        sections,
+        headerCrc32c,
+        millis);
   }
 
   /**
@@ -117,6 +160,25 @@ public final class IndexHeader {
     return createdMillis;
   }
 
+  /**
+   * When the sources were built, in milliseconds since the epoch (UTC): section {@code
+   * source_info}'s {@link SourceInfo#SOURCE_TIME}. -1 when the file does not say, and when only the
+   * header was read: a header that came with its index ({@link SpindexIndex#header()}, the
+   * verifier's) or from {@link io.spindex.index.load.Loader#readVersion} knows it; one read from a
+   * stream ({@link #read}) or by {@code Loader.readHeader} does not.
+   */
+  public long sourceMillis() {
+    return sourceMillis;
+  }
+
+  /**
+   * What a database's age is counted from: when its sources were built ({@link #sourceMillis()}),
+   * else when the index was ({@link #createdMillis()}).
+   */
+  public long freshAsOfMillis() {
+    return sourceMillis >= 0 ? sourceMillis : createdMillis;
+  }
+
   /** Total file length in bytes, as recorded by the writer. */
   public long fileLength() {
     return fileLength;
@@ -138,16 +200,18 @@ public final class IndexHeader {
 
   /**
    * Which version of an index this is, in one line for summaries, counters and logs: {@code
-   * a38f42af (source sha256 3f2a..., built 2026-11-29T03:00:00Z)}: the header checksum, which names
-   * the content, the SHA-256 of what it was built from, and when it was built.
+   * a38f42af (source sha256 3f2a..., built 2026-11-29T03:00:00Z, source built
+   * 2026-11-28T22:00:00Z)}: the header checksum, which names the content, the SHA-256 of what it
+   * was built from, when the index was built and, when known ({@link #sourceMillis()}), when its
+   * sources were.
    */
   public String versionText() {
     return String.format(java.util.Locale.ROOT, "%08x", headerCrc32c)
         + " (source sha256 "
         + sourceDigestHex()
         + ", built "
-        + java.time.Instant.ofEpochMilli(createdMillis)
-            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        + SourceInfo.timeText(createdMillis)
+        + (sourceMillis >= 0 ? ", source built " + SourceInfo.timeText(sourceMillis) : "")
         + ")";
   }
 

@@ -41,6 +41,8 @@ public final class IndexWriter {
   private final byte[] sourceDigest;
   private final List<Pending> pending = new ArrayList<>();
   private long createdMillis = System.currentTimeMillis();
+  private SourceInfo sourceInfo = SourceInfo.NONE;
+  private long sourceMillis = -1;
 
   /**
    * The values of an int section made a run at a time, in order, for a section too large to hold in
@@ -177,6 +179,48 @@ public final class IndexWriter {
     return this;
   }
 
+  /**
+   * What the sources said of themselves (section {@code source_info}), written with the {@link
+   * SourceInfo#SOURCE_TIME} line of {@link #sourceMillis(long)} first.
+   */
+  public IndexWriter sourceInfo(SourceInfo info) {
+    this.sourceInfo = info;
+    return this;
+  }
+
+  /**
+   * When the sources were built, in milliseconds since the epoch: written as section {@code
+   * source_info}'s {@link SourceInfo#SOURCE_TIME}, to the second, and never later than the created
+   * time (a source cannot be newer than its index; with a fixed created time the bytes stay
+   * reproducible).
+   */
+  public IndexWriter sourceMillis(long millis) {
+    this.sourceMillis = millis;
+    return this;
+  }
+
+  /** Whether {@link #sourceMillis(long)} was given. */
+  public boolean hasSourceMillis() {
+    return sourceMillis >= 0;
+  }
+
+  /**
+   * Adds the {@code source_info} section of {@link #sourceInfo} and {@link #sourceMillis}; returns
+   * the source time as written (-1: none).
+   */
+  private long addSourceInfo() {
+    pending.removeIf(p -> p.section == Section.SOURCE_INFO);
+    SourceInfo info =
+        hasSourceMillis()
+            ? sourceInfo.withSourceTime(Math.min(sourceMillis, createdMillis))
+            : sourceInfo;
+    if (!info.isEmpty()) {
+      byte[] b = info.bytes();
+      pending.add(new Pending(Section.SOURCE_INFO, null, null, b, b.length));
+    }
+    return info.sourceTimeMillis();
+  }
+
   /** Adds an int32 section: the first {@code count} values, written little-endian. */
   public IndexWriter ints(Section section, int[] values, int count) {
     require(section, 4, count <= values.length);
@@ -206,6 +250,9 @@ public final class IndexWriter {
   }
 
   private void require(Section section, int width, boolean countFits) {
+    if (section == Section.SOURCE_INFO) {
+      throw new IllegalArgumentException("source_info is written from sourceInfo(SourceInfo)");
+    }
     if (section.width() != width || !countFits) {
       throw new IllegalArgumentException("bad section data for " + section.displayName());
     }
@@ -221,6 +268,7 @@ public final class IndexWriter {
    * The header is the one {@link #writeTo} would write (same checksums), naming {@code source}.
    */
   public SpindexIndex toIndex(Path source, String loaderName) throws IOException {
+    addSourceInfo();
     sortById();
     List<SectionEntry> entries = new ArrayList<>(pending.size());
     long offset = Layout.firstSectionOffset(pending.size());
@@ -279,8 +327,12 @@ public final class IndexWriter {
     throw new IllegalStateException("no section " + s);
   }
 
-  /** Writes the file and renames it into place; returns the header as a reader will see it. */
+  /**
+   * Writes the file and renames it into place; returns the header as a reader that read its index
+   * will see it (its source time included).
+   */
   public IndexHeader writeTo(Path target) throws IOException {
+    long written = addSourceInfo();
     sortById();
     Path abs = target.toAbsolutePath();
     Path tmp = AtomicFiles.createTemp(abs);
@@ -310,7 +362,7 @@ public final class IndexWriter {
       }
       AtomicFiles.commit(tmp, abs);
       done = true;
-      return Layout.decode(abs, header.rewind(), Files.size(abs));
+      return Layout.decode(abs, header.rewind(), Files.size(abs)).withSourceMillis(written);
     } catch (IOException e) {
       if (e instanceof java.nio.file.FileSystemException || e instanceof CorruptIndexException) {
         throw e; // names its file already

@@ -61,13 +61,14 @@ public interface SectionSource {
         source.skip(e);
       }
     }
+    // Every kind's header says when its sources were built; range indexes hand out the rest.
+    SourceInfo info = sourceInfo(h, source);
+    h = h.withSourceMillis(info.sourceTimeMillis());
     SectionEntry prefixEntry = h.find(Section.PREFIX16);
     IntColumn prefix = prefixEntry == null ? null : source.ints(prefixEntry);
     if (h.kind() == IndexKind.IPV4_RANGES) {
-      return ranges(h, loader, source, prefixEntry, prefix);
+      return ranges(h, loader, source, prefixEntry, prefix, info);
     }
-    // Read for its checksum and form; only range indexes hand it out so far.
-    sourceInfo(h, source);
     if (h.kind() == IndexKind.PRODUCTS) {
       return products(h, loader, source, prefixEntry, prefix);
     }
@@ -85,7 +86,8 @@ public interface SectionSource {
       String loader,
       SectionSource source,
       SectionEntry prefixEntry,
-      IntColumn prefix)
+      IntColumn prefix,
+      SourceInfo info)
       throws IOException {
     SectionEntry lowEntry = h.require(Section.RANGE_STARTS_LOW);
     SectionEntry idsEntry = h.require(Section.ROW_LABEL_IDS);
@@ -164,7 +166,7 @@ public interface SectionSource {
         starts6,
         labels6,
         search6,
-        new IpRanges.Extras(schema, sourceInfo(h, source), aliases(h, source)));
+        new IpRanges.Extras(schema, info, aliases(h, source)));
   }
 
   /** The label schema of sections {@code label_fields} and {@code label_types}, or {@code null}. */
@@ -204,12 +206,47 @@ public interface SectionSource {
     if (e == null) {
       return SourceInfo.NONE;
     }
+    return sourceInfo(h, e, text(source, e));
+  }
+
+  /**
+   * {@code h} knowing when its sources were built, from the bytes of its {@code source_info}
+   * section (its checksum checked), for a reader that reads no other section.
+   */
+  static IndexHeader withSourceInfo(IndexHeader h, SectionEntry e, byte[] section)
+      throws CorruptIndexException {
+    CRC32C crc = new CRC32C();
+    crc.update(section);
+    checkCrc(h, e, crc);
+    String text = new String(section, java.nio.charset.StandardCharsets.UTF_8);
+    return h.withSourceMillis(sourceInfo(h, e, text).sourceTimeMillis());
+  }
+
+  /** The entries of section {@code e}'s {@code text}; a malformed one names the section. */
+  static SourceInfo sourceInfo(IndexHeader h, SectionEntry e, String text)
+      throws CorruptIndexException {
+    SourceInfo info;
     try {
-      return SourceInfo.parse(text(source, e));
+      info = SourceInfo.parse(text);
     } catch (IllegalArgumentException x) {
       throw CorruptIndexException.at(
           h.file(), "section 'source_info'", e.offset(), "lines 'key<TAB>value'", x.getMessage());
     }
+    for (java.util.Map.Entry<String, String> line : info.entries()) {
+      if (line.getKey().equals(SourceInfo.SOURCE_TIME)) {
+        try {
+          SourceInfo.parseTime(line.getValue());
+        } catch (IllegalArgumentException x) {
+          throw CorruptIndexException.at(
+              h.file(),
+              "section 'source_info'",
+              e.offset(),
+              SourceInfo.SOURCE_TIME + " as " + SourceInfo.TIME_FORM,
+              "'" + line.getValue() + "'");
+        }
+      }
+    }
+    return info;
   }
 
   private static Ipv4Aliases aliases(IndexHeader h, SectionSource source) throws IOException {

@@ -7,6 +7,8 @@ package io.spindex.index;
 
 import io.spindex.annotations.Internal;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,16 +16,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an index's sources said of themselves (section {@code source_info}): for each MaxMind
- * database a build read, its file name ({@code source}) and metadata ({@code database_type}, {@code
- * build_epoch}, {@code description.en}, {@code languages}, {@code ip_version}, {@code networks}).
- * UTF-8 lines of {@code key TAB value}, a {@code source} line opening each source's lines; a
- * value's backslash, tab and line feed are written {@code \\}, {@code \t} and {@code \n}.
- * Immutable.
+ * What an index's sources said of themselves (section {@code source_info}): when they were built
+ * ({@value #SOURCE_TIME}, a line of the index as a whole, before any source's lines), and for each
+ * MaxMind database a build read, its file name ({@code source}) and metadata ({@code
+ * database_type}, {@code build_epoch}, {@code description.en}, {@code languages}, {@code
+ * ip_version}, {@code networks}). UTF-8 lines of {@code key TAB value}, a {@code source} line
+ * opening each source's lines; a value's backslash, tab and line feed are written {@code \\},
+ * {@code \t} and {@code \n}. Immutable.
  */
 public final class SourceInfo {
   /** No information. */
   public static final SourceInfo NONE = new SourceInfo(List.of());
+
+  /**
+   * The key of when the sources were built, ISO-8601 UTC to the second ({@code
+   * 2026-10-19T03:00:00Z}): a MaxMind database's {@code build_epoch}, else the newest modification
+   * time of the source files (what {@code spindex update} knows better, such as an HTTP {@code
+   * Last-Modified}, replaces it), never later than the index's created time. The index's first
+   * line, before any {@code source} line.
+   */
+  public static final String SOURCE_TIME = "source_time";
 
   private final List<Map.Entry<String, String>> entries;
 
@@ -55,6 +67,53 @@ public final class SourceInfo {
 
   public boolean isEmpty() {
     return entries.isEmpty();
+  }
+
+  /**
+   * When the sources were built ({@value #SOURCE_TIME}), in milliseconds since the epoch (UTC), or
+   * -1 when the index does not say (a file written before the key was, or by another writer). A
+   * value that is not a time is an {@link IllegalArgumentException} (a loader refuses the file).
+   */
+  public long sourceTimeMillis() {
+    for (Map.Entry<String, String> e : entries) {
+      if (e.getKey().equals(SOURCE_TIME)) {
+        return parseTime(e.getValue());
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * These entries with {@value #SOURCE_TIME} set to {@code millis} (to the second, rounded down),
+   * as the first line; any other {@value #SOURCE_TIME} line dropped.
+   */
+  public SourceInfo withSourceTime(long millis) {
+    List<Map.Entry<String, String>> out = new ArrayList<>();
+    out.add(new AbstractMap.SimpleImmutableEntry<>(SOURCE_TIME, timeText(millis)));
+    for (Map.Entry<String, String> e : entries) {
+      if (!e.getKey().equals(SOURCE_TIME)) {
+        out.add(e);
+      }
+    }
+    return new SourceInfo(out);
+  }
+
+  /** {@code millis} as {@value #SOURCE_TIME} writes it: ISO-8601 UTC, whole seconds. */
+  public static String timeText(long millis) {
+    return Instant.ofEpochSecond(Math.floorDiv(millis, 1000L)).toString();
+  }
+
+  /** What a {@value #SOURCE_TIME} value must be, as messages say. */
+  static final String TIME_FORM = "ISO-8601 UTC (2026-10-19T03:00:00Z)";
+
+  /** A {@value #SOURCE_TIME} value in milliseconds; {@link IllegalArgumentException} if not one. */
+  static long parseTime(String text) {
+    try {
+      return Instant.parse(text).toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw new IllegalArgumentException(
+          SOURCE_TIME + ": expected " + TIME_FORM + ", found '" + text + "'", e);
+    }
   }
 
   /** The section's bytes. */

@@ -39,4 +39,9 @@ public interface Driver {
    * decompressed when its codec is known.
    */
   EpHeader firstEpHeader(String input) throws IOException;
+
+  /** Tells the person who runs the job something worth a line (an old index): standard error. */
+  default void warn(String line) {
+    System.err.println(line);
+  }
 }

@@ -89,7 +89,9 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
           MAX_LINE_BYTES,
           DELETE_TASKS,
           SPLIT_MB,
-          SINGLE_FILE);
+          SINGLE_FILE,
+          Freshness.MAX_AGE,
+          Freshness.WARN_AGE);
 
   /** What ep-diff's tasks need. */
   public static final class Plan extends LineJob.Plan {
@@ -166,6 +168,7 @@ public final class EpDiffDefinition extends LineJob<EpDiffDefinition.Plan> {
       throw new InputException(
           args.get(YESTERDAY) + ": ep-diff needs a product index, not " + h.kind().description());
     }
+    Freshness.check(args, args.get(YESTERDAY), h, driver);
     return new Plan(args, f, h, driver.firstEpHeader(args.get(INPUT)));
   }
 

@@ -10,6 +10,8 @@ import io.spindex.ep.EpCounts;
 import io.spindex.ep.EpTransform;
 import io.spindex.ep.TransformSpec;
 import io.spindex.ep.feed.EpHeader;
+import io.spindex.index.IndexHeader;
+import io.spindex.index.load.Loader;
 import io.spindex.index.load.OncePerJvm;
 import io.spindex.lookup.Report;
 import java.io.IOException;
@@ -46,7 +48,8 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
       JobOption.bool("single-file", "false", "true: merge the parts into OUT/ep.tsv, one header");
 
   private static final List<JobOption<?>> OPTIONS =
-      Arrays.asList(INPUT, OUTPUT, SPEC, SHIP, SPLIT_MB, SINGLE_FILE);
+      Arrays.asList(
+          INPUT, OUTPUT, SPEC, SHIP, SPLIT_MB, SINGLE_FILE, Freshness.MAX_AGE, Freshness.WARN_AGE);
 
   /** Specs compiled in this JVM, by spec text and local side files. */
   private static final OncePerJvm<String, TransformSpec> SPECS = new OncePerJvm<>();
@@ -64,6 +67,11 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
     final List<String> stepLabels;
     final boolean single;
 
+    /**
+     * The version of each side index, by its name in the spec ({@link IndexHeader#versionText}).
+     */
+    final Map<String, String> indexVersions;
+
     @Override
     public Map<String, String> reads() {
       Map<String, String> r = new LinkedHashMap<>();
@@ -79,8 +87,10 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
         EpHeader header,
         EpTransform t,
         List<String> stepLabels,
-        boolean single) {
+        boolean single,
+        Map<String, String> indexVersions) {
       this.specText = specText;
+      this.indexVersions = indexVersions;
       this.specFile = specFile;
       this.sideFiles = sideFiles;
       this.header = header;
@@ -132,8 +142,16 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
       throw new UsageException(NAME + ": " + e.getMessage());
     }
     Map<String, Path> inPlace = new LinkedHashMap<>();
+    Map<String, String> versions = new LinkedHashMap<>();
     for (String name : sideFiles.keySet()) {
-      SideFile f = driver.ship(base.resolve(name).toString(), args.get(SHIP));
+      Path local = base.resolve(name);
+      if (TransformSpec.isIndex(local) && startsLikeIndex(local)) {
+        // A filter's product index: as old as a job's index may be, and named in the summary.
+        IndexHeader h = Loader.readVersion(local);
+        Freshness.check(args, name, h, driver);
+        versions.put(name, h.versionText());
+      }
+      SideFile f = driver.ship(local.toString(), args.get(SHIP));
       sideFiles.put(name, f);
       if (f.ship() == SideFile.Ship.LOCAL) {
         inPlace.put(name, Paths.get(f.location()));
@@ -146,7 +164,21 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
       SPECS.get(text + "\n" + inPlace, "compiling " + file, () -> parsed);
     }
     return new Plan(
-        text, file.toString(), sideFiles, header, t, spec.stepLabels(), args.get(SINGLE_FILE));
+        text,
+        file.toString(),
+        sideFiles,
+        header,
+        t,
+        spec.stepLabels(),
+        args.get(SINGLE_FILE),
+        versions);
+  }
+
+  /** Whether {@code file} starts with the index magic (a value map may end in .spx too). */
+  private static boolean startsLikeIndex(Path file) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      return IndexHeader.startsLikeIndex(in.readNBytes(16));
+    }
   }
 
   @Override
@@ -174,6 +206,7 @@ public final class EpTransformDefinition extends LineJob<EpTransformDefinition.P
     StringBuilder shipped = new StringBuilder();
     p.sideFiles.values().forEach(f -> shipped.append(shipped.length() > 0 ? " " : "").append(f));
     r.put("side files shipped as", shipped.toString());
+    p.indexVersions.forEach((name, v) -> r.put("index version (" + name + ")", v));
     r.put("output columns", p.outputColumns);
     Map<String, Long> c = new LinkedHashMap<>();
     new EpCounts(p.stepLabels).asMap().keySet().forEach(k -> c.put(k, 0L));

@@ -108,8 +108,22 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
 
   private static final List<JobOption<?>> OPTIONS =
       Arrays.asList(
-          INPUT, OUTPUT, INDEX, MODE, IP, DELIMITER, KEEP, LOADER, SHIP, SPLIT_MB, COMPRESS,
-          REDUCERS, FORMAT, IP_COLUMN);
+          INPUT,
+          OUTPUT,
+          INDEX,
+          MODE,
+          IP,
+          DELIMITER,
+          KEEP,
+          LOADER,
+          SHIP,
+          SPLIT_MB,
+          COMPRESS,
+          REDUCERS,
+          FORMAT,
+          IP_COLUMN,
+          Freshness.MAX_AGE,
+          Freshness.WARN_AGE);
 
   /** The loader option of jobs that load an index. */
   static JobOption<String> loaderOption(String def) {
@@ -199,6 +213,7 @@ public final class IpLookupDefinition extends LineJob<IpLookupDefinition.Plan> {
               + ": ip-lookup needs an IP set or range index, not "
               + header.kind().description());
     }
+    Freshness.check(args, args.get(INDEX), header, driver);
     return new Plan(args, index, header);
   }
 

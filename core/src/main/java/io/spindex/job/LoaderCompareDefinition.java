@@ -98,7 +98,16 @@ public final class LoaderCompareDefinition {
 
   public static final List<JobOption<?>> OPTIONS =
       Collections.unmodifiableList(
-          Arrays.asList(INDEX, LineJob.OUTPUT, LOADERS, ROUNDS, SOURCE, TASKS, LineJob.SHIP));
+          Arrays.asList(
+              INDEX,
+              LineJob.OUTPUT,
+              LOADERS,
+              ROUNDS,
+              SOURCE,
+              TASKS,
+              LineJob.SHIP,
+              Freshness.MAX_AGE,
+              Freshness.WARN_AGE));
 
   /** The table's columns. */
   public static final List<String> COLUMNS =
@@ -144,20 +153,24 @@ public final class LoaderCompareDefinition {
     public final long indexBytes;
     final String runId;
 
+    /** The version of the index the loads read ({@link IndexHeader#versionText}). */
+    final String version;
+
     Plan(
         SideFile index,
         SideFile source,
         List<String> loaders,
         int rounds,
         int tasks,
-        long indexBytes,
+        IndexHeader header,
         String runId) {
       this.index = index;
+      this.version = header.versionText();
+      this.indexBytes = header.fileLength();
       this.source = source;
       this.loaders = Collections.unmodifiableList(new ArrayList<>(loaders));
       this.rounds = rounds;
       this.tasks = tasks;
-      this.indexBytes = indexBytes;
       this.runId = runId;
     }
   }
@@ -188,6 +201,7 @@ public final class LoaderCompareDefinition {
     SideFile shipped = driver.ship(a.get(INDEX), a.get(LineJob.SHIP));
     IndexHeader header = driver.indexHeader(shipped);
     SideFile index = shipped.pinned(header);
+    Freshness.check(a, a.get(INDEX), header, driver);
     SideFile source = null;
     if (!a.get(SOURCE).isEmpty()) {
       if (header.kind() != IndexKind.IPV4_SET && header.kind() != IndexKind.IPV4_RANGES) {
@@ -201,8 +215,7 @@ public final class LoaderCompareDefinition {
     if (tasks == 0) {
       tasks = 4 * Math.max(1, parallelism);
     }
-    return new Plan(
-        index, source, loaders, a.get(ROUNDS).intValue(), tasks, header.fileLength(), runId);
+    return new Plan(index, source, loaders, a.get(ROUNDS).intValue(), tasks, header, runId);
   }
 
   /** One timed load. */
@@ -374,6 +387,7 @@ public final class LoaderCompareDefinition {
       complete &= ((Integer) row.get(2)) == p.rounds * jvms.size();
     }
     r.put("index", a.get(INDEX)).put("index shipped as", p.index.toString());
+    r.put("index version", p.version);
     r.put("index bytes", p.indexBytes).put("rounds", p.rounds).put("tasks", p.tasks);
     r.put("jvms measured", jvms.size());
     r.put("every loader loaded rounds x jvms times", complete);

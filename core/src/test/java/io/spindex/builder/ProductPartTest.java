@@ -76,6 +76,8 @@ class ProductPartTest {
               .createdMillis(0)
               .assembleParts(parts, header, List.of(in.toString()), bytes.length, digest);
       Path out = dir.resolve("parts.spx");
+      // As the engine does (io.spindex.hadoop.IndexBuild): the inputs' modification time.
+      got.writer.sourceMillis(Files.getLastModifiedTime(in).toMillis());
       got.writer.writeTo(out);
       assertArrayEquals(wantBytes, Files.readAllBytes(out), "cut at byte " + cut);
       assertEquals(want.counts(), got.counts, "cut at byte " + cut);

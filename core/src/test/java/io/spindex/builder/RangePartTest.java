@@ -81,6 +81,8 @@ class RangePartTest {
               .createdMillis(0)
               .assembleParts(parts, List.of(in.toString()), bytes.length, digest);
       Path out = dir.resolve("parts.spx");
+      // As the engine does (io.spindex.hadoop.IndexBuild): the inputs' modification time.
+      got.writer.sourceMillis(Files.getLastModifiedTime(in).toMillis());
       got.writer.writeTo(out);
       assertArrayEquals(wantBytes, Files.readAllBytes(out), "cut at byte " + cut);
       assertEquals(

@@ -125,7 +125,8 @@ class SetBuilderTest {
         new IpSetBuilder().threads(1).createdMillis(0).build(List.of(plain), dir.resolve("1.spx"));
     BuildReport four =
         new IpSetBuilder().threads(4).createdMillis(0).build(List.of(plain), dir.resolve("4.spx"));
-    BuildReport zip = new IpSetBuilder().threads(4).build(List.of(gz), dir.resolve("z.spx"));
+    BuildReport zip =
+        new IpSetBuilder().threads(4).createdMillis(0).build(List.of(gz), dir.resolve("z.spx"));
     assertEquals(one.counts(), four.counts());
     assertEquals(one.rejectsByReason(), four.rejectsByReason());
     assertEquals(one.rejectSamples(), four.rejectSamples());

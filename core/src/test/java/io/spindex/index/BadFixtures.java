@@ -104,14 +104,13 @@ public final class BadFixtures {
     out.put(
         "section-of-another-kind.spx",
         put16(set, Layout.HEADER_BYTES, Section.LABEL_OFFSETS.id(), true));
+    // id_bytes made an optional section of an id no reader knows (99), which a reader skips.
+    int idBytesEntry =
+        Layout.HEADER_BYTES
+            + Layout.DIR_ENTRY_BYTES * ph.sections().indexOf(ph.find(Section.ID_BYTES));
     out.put(
         "missing-required-section.spx",
-        put16(
-            prod,
-            Layout.HEADER_BYTES
-                + Layout.DIR_ENTRY_BYTES * ph.sections().indexOf(ph.find(Section.ID_BYTES)),
-            Section.SOURCE_INFO.id(),
-            true));
+        put16(put16(prod, idBytesEntry, 99, false), idBytesEntry + 6, Layout.OPTIONAL, true));
     out.put("bit-flip-header-rows.spx", flip(set, Layout.OFF_ROWS, 0x01));
     out.put("bit-flip-directory.spx", flip(set, Layout.HEADER_BYTES + 8, 0x40));
     out.put("bit-flip-keys.spx", flip(set, (int) keys + 5, 0x10));

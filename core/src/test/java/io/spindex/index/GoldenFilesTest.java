@@ -100,6 +100,19 @@ class GoldenFilesTest {
     assertArrayEquals(Files.readAllBytes(dir().resolve(g.name + ".spx")), Files.readAllBytes(out));
   }
 
+  /**
+   * Every file says when its sources were built ({@code source_info}'s {@code source_time}): the
+   * created time, to which the sources' later modification times (and the MaxMind database's build
+   * epoch, no earlier) are clamped.
+   */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Golden.class)
+  void everyFileSaysWhenItsSourceWasBuilt(Golden g) throws Exception {
+    IndexHeader h = Loader.readVersion(dir().resolve(g.name + ".spx"));
+    assertEquals(GoldenFiles.CREATED, h.createdMillis(), g.name);
+    assertEquals(GoldenFiles.CREATED, h.sourceMillis(), g.name);
+  }
+
   /** The address as Guava reads it: IPv4 text, an IPv4-mapped IPv6 text, or IPv6 text. */
   private static long[] address(String text) {
     InetAddress a = InetAddresses.forString(text);

@@ -376,7 +376,7 @@ public final class LocalDriver {
 
     @Override
     public IndexHeader indexHeader(SideFile f) throws IOException {
-      return Loader.readHeader(Paths.get(f.location()));
+      return Loader.readVersion(Paths.get(f.location()));
     }
 
     @Override

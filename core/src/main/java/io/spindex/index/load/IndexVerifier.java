@@ -48,8 +48,7 @@ public final class IndexVerifier {
   public static IndexHeader checksums(Path file, String shownAs) throws IOException {
     try (FileChannel ch = Loader.open(file)) {
       IndexHeader h = Loader.readHeader(ch, file);
-      SectionSource.assemble(h, "verify", new MapSource(h, ch, true));
-      return h;
+      return SectionSource.assemble(h, "verify", new MapSource(h, ch, true)).header();
     } catch (CorruptIndexException e) {
       throw shown(e, file, shownAs);
     }

@@ -9,6 +9,8 @@ import io.spindex.annotations.Internal;
 import io.spindex.index.CorruptIndexException;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.Layout;
+import io.spindex.index.Section;
+import io.spindex.index.SectionEntry;
 import io.spindex.index.SectionSource;
 import io.spindex.index.SpindexIndex;
 import java.io.IOException;
@@ -151,6 +153,24 @@ public enum Loader implements IndexLoader {
   public static IndexHeader readHeader(Path file) throws IOException {
     try (FileChannel ch = open(file)) {
       return readHeader(ch, file);
+    }
+  }
+
+  /**
+   * {@link #readHeader(Path)}, and when the sources were built ({@link IndexHeader#sourceMillis}):
+   * the header, the directory and section {@code source_info} (its checksum checked), a few hundred
+   * bytes; what a driver that does not load the index reads to say which version and how fresh.
+   */
+  public static IndexHeader readVersion(Path file) throws IOException {
+    try (FileChannel ch = open(file)) {
+      IndexHeader h = readHeader(ch, file);
+      SectionEntry e = h.find(Section.SOURCE_INFO);
+      if (e == null) {
+        return h;
+      }
+      ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(e.length()));
+      readFully(ch, b, e.offset(), file);
+      return SectionSource.withSourceInfo(h, e, b.array());
     }
   }
 

@@ -165,28 +165,40 @@ public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Wri
     }
 
     /**
-     * One count a task and index version, in the group {@value LineJobTool#VERSIONS_GROUP}: the
-     * index's name and the version's header checksum, source SHA-256 (its first 16 digits) and
-     * build time, within Hadoop's 64 characters of a counter name.
+     * One count a task and index version, in the group {@value LineJobTool#VERSIONS_GROUP}: {@link
+     * #versionCounter}.
      */
     @Override
     public void answeredFrom(SideFile f, IndexHeader h) {
       if (counted.add(f.given() + "@" + h.headerCrc32c())) {
-        String name = new org.apache.hadoop.fs.Path(f.given()).getName();
-        String v =
-            String.format(
-                java.util.Locale.ROOT,
-                " %08x %s %s",
-                h.headerCrc32c(),
-                h.sourceDigestHex().substring(0, 16),
-                java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-                    .withZone(java.time.ZoneOffset.UTC)
-                    .format(java.time.Instant.ofEpochMilli(h.createdMillis())));
-        String counter =
-            (name.length() + v.length() > 64 ? name.substring(0, 64 - v.length()) : name) + v;
-        context.getCounter(LineJobTool.VERSIONS_GROUP, counter).increment(1);
+        context.getCounter(LineJobTool.VERSIONS_GROUP, versionCounter(f.given(), h)).increment(1);
       }
     }
+
+    /**
+     * The counter of an index version: the index's file name, the header checksum, the source
+     * SHA-256 (its first 8 digits), when the index was built and when its source was ({@code -}
+     * when the file does not say), within Hadoop's 64 characters of a counter name (a longer file
+     * name is cut): {@code geo.spx a38f42af 3f2a1b2c 20261129T030000Z 20261128T220000Z}.
+     */
+    static String versionCounter(String given, IndexHeader h) {
+      String name = new org.apache.hadoop.fs.Path(given).getName();
+      String v =
+          String.format(
+              java.util.Locale.ROOT,
+              " %08x %s %s %s",
+              h.headerCrc32c(),
+              h.sourceDigestHex().substring(0, 8),
+              COUNTER_TIME.format(java.time.Instant.ofEpochMilli(h.createdMillis())),
+              h.sourceMillis() < 0
+                  ? "-"
+                  : COUNTER_TIME.format(java.time.Instant.ofEpochMilli(h.sourceMillis())));
+      return (name.length() + v.length() > 64 ? name.substring(0, 64 - v.length()) : name) + v;
+    }
+
+    private static final java.time.format.DateTimeFormatter COUNTER_TIME =
+        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
 
     /** The versions this task has counted. */
     private final java.util.Set<String> counted = new java.util.HashSet<>();

@@ -65,7 +65,8 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
 
   /**
    * The counter group of the index versions tasks answered from: one counter a version (index name,
-   * header checksum, source SHA-256 prefix, build time), counting the tasks.
+   * header checksum, source SHA-256 prefix, when the index was built and when its source was),
+   * counting the tasks.
    */
   public static final String VERSIONS_GROUP = "Spindex index versions";
 

@@ -13,6 +13,7 @@ import static org.apache.spark.sql.functions.when;
 
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.index.IndexKind;
+import io.spindex.job.Freshness;
 import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.LineJob;
@@ -113,7 +114,19 @@ final class TableLookup {
     // The try_ forms: an unparseable address is a reject with its reason, not a failed query,
     // whatever spark.sql.ansi.enabled says (Spark 4's default is true).
     Column valid = functions.try_ip(ip).isNotNull();
-    IndexKind kind = SparkSides.resolve(spark, index).header.kind();
+    io.spindex.index.IndexHeader header = SparkSides.resolve(spark, index).header;
+    IndexKind kind = header.kind();
+    // As the text path's plan: an index older than --max-age is refused, --warn-age is one line.
+    String warning =
+        Freshness.check(
+            index,
+            header,
+            a.get(Freshness.MAX_AGE),
+            a.get(Freshness.WARN_AGE),
+            System.currentTimeMillis());
+    if (warning != null) {
+      System.err.println("spindex " + name + ": warning: " + warning);
+    }
     String added = kind == IndexKind.IPV4_SET ? "spindex_hit" : "spindex_label";
     Column answer = answer(spark, kind, ip, index, a.get(IpLookupDefinition.LOADER_OPTION));
     Dataset<Row> good = in.where(valid).withColumn(added, answer);
@@ -153,6 +166,7 @@ final class TableLookup {
     boolean balanced = balanced(rowsIn, rowsOut, filtered, rejected);
     Report r = new Report(name);
     r.put("input", input).put("format", format).put("ip column", column).put("index", index);
+    r.put("index version", header.versionText());
     r.put("index kind", kind.toString()).put("loader", a.get(IpLookupDefinition.LOADER_OPTION));
     r.put("mode", mode.optionName()).put("output", output);
     r.put("rows in", rowsIn).put(mode == LookupMode.COUNT ? "rows counted" : "rows out", rowsOut);

@@ -101,6 +101,31 @@ class TableLookupTest {
     }
   }
 
+  /** As on text input: an index older than --max-age is refused, and the summary names it. */
+  @Test
+  void anOldIndexIsRefusedAndTheSummaryNamesTheVersion() throws Exception {
+    JobResult r = filter("hits", "--warn-age", "none"); // an output directory of its own
+    assertTrue(
+        r.report.toText().contains(io.spindex.index.load.Loader.readVersion(fx.set).versionText()),
+        r.report.toText());
+    Path old = dir.resolve("old-set.spx");
+    Files.write(dir.resolve("old-set.txt"), List.of("10.0.0.1"), StandardCharsets.UTF_8);
+    long built = System.currentTimeMillis() - 41L * 86_400_000 - 3_600_000;
+    new io.spindex.builder.IpSetBuilder()
+        .createdMillis(built)
+        .build(List.of(dir.resolve("old-set.txt")), old);
+    io.spindex.job.StaleIndexException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.spindex.job.StaleIndexException.class,
+            () -> filter("hits", "--index", old.toString(), "--max-age", "30d"));
+    assertEquals(
+        old
+            + ": the database is 41 days old (source built "
+            + io.spindex.index.SourceInfo.timeText(built)
+            + "); max-age is 30 days",
+        e.getMessage());
+  }
+
   private static JobResult filter(String keep, String... more) throws Exception {
     List<String> args =
         new ArrayList<>(

@@ -219,6 +219,67 @@ class UsageErrorsTest {
     return idx;
   }
 
+  /**
+   * An index whose source is older than --max-age (or spark.spindex.max-age) is one line and exit
+   * 1, before any task; beyond --warn-age the job runs after one warning line.
+   */
+  @Test
+  void anOldIndexIsRefusedInOneLineOrWarnedAbout() throws Exception {
+    long now = System.currentTimeMillis();
+    long source = now - 41L * 86_400_000 - 3_600_000;
+    Path text = Files.write(dir.resolve("old.txt"), "1.0.0.0|1.0.0.255|AU\n".getBytes());
+    Path old = dir.resolve("old.spx");
+    new io.spindex.builder.IpRangeBuilder()
+        .createdMillis(now - 40L * 86_400_000)
+        .sourceMillis(source)
+        .build(List.of(text), old);
+    String line =
+        old
+            + ": the database is 41 days old (source built "
+            + io.spindex.index.SourceInfo.timeText(source)
+            + "); ";
+    oneLine(
+        1,
+        "spindex ip-lookup: " + line + "max-age is 30 days",
+        ipLookup("--index", old.toString(), "--max-age", "30d"));
+    assertFalse(Files.exists(dir.resolve("never")), "no output directory is left behind");
+    // The Spark configuration's key is the option's default, as for every job option.
+    io.spindex.job.JobArgs a =
+        SparkLineJobs.parse(
+            new org.apache.spark.SparkConf(false).set("spark.spindex.max-age", "30d"),
+            "ip-lookup",
+            new io.spindex.job.IpLookupDefinition().options(),
+            new String[] {"--input", "in", "--output", "out", "--index", "i.spx"},
+            System.err);
+    assertEquals(java.time.Duration.ofDays(30), a.get(io.spindex.job.Freshness.MAX_AGE));
+
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream was = System.err;
+    Object[] r;
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      r =
+          run(
+              ipLookup(
+                  "--index",
+                  old.toString(),
+                  "--warn-age",
+                  "30d",
+                  "--output",
+                  dir.resolve("warned").toString()));
+    } finally {
+      System.setErr(was);
+    }
+    assertEquals(0, r[0], (String) r[2]);
+    String warned = err.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        warned.contains("spindex ip-lookup: warning: " + line + "warn-age is 30 days\n"), warned);
+    assertTrue(
+        ((String) r[1])
+            .contains("source built " + io.spindex.index.SourceInfo.timeText(source) + ")"),
+        (String) r[1]);
+  }
+
   @Test
   void helpListsTheOptionsAndExitsZero() {
     for (String job : new String[] {"ip-lookup", "ep-transform", "ep-diff"}) {

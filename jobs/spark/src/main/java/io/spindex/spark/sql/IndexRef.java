@@ -11,6 +11,7 @@ import io.spindex.index.IpRanges;
 import io.spindex.index.IpSet;
 import io.spindex.index.LabelSchema;
 import io.spindex.index.SpindexIndex;
+import io.spindex.job.Freshness;
 import io.spindex.job.SideFile;
 import io.spindex.spark.side.SparkSides;
 import io.spindex.spark.side.SparkTaskSide;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
 import org.apache.spark.sql.types.DataType;
@@ -37,6 +39,8 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The index a SQL function reads, resolved and checked on the driver when the query is analysed,
@@ -48,6 +52,7 @@ import org.apache.spark.util.LongAccumulator;
  */
 public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(IndexRef.class);
 
   private final String given;
   private final SideFile file;
@@ -63,6 +68,18 @@ public final class IndexRef implements AddressTarget {
 
   /** The fields of the STRUCT {@code spindex_lookup} returns. */
   private final int fields;
+
+  /**
+   * The version this reference reads, as {@code spindex_version} gives it: header checksum, source
+   * SHA-256, built and source time (ms, -1 when the file does not say), from the driver's check.
+   */
+  private final String versionCrc;
+
+  private final String versionSha256;
+  private final long versionBuilt;
+  private final long versionSource;
+
+  private transient InternalRow versionRow;
 
   private transient SpindexIndex index;
   private transient LabelArena rows;
@@ -92,17 +109,50 @@ public final class IndexRef implements AddressTarget {
   private IndexRef(
       String given,
       SideFile file,
+      IndexHeader header,
       String loader,
-      IndexKind kind,
       Unparseable unparseable,
       LabelSchema schema) {
     this.given = given;
     this.file = file;
     this.loader = loader;
-    this.kind = kind;
+    this.kind = header.kind();
     this.unparseable = unparseable;
     this.schema = schema;
     this.fields = schema == null ? 1 : schema.names().size();
+    this.versionCrc = String.format(Locale.ROOT, "%08x", header.headerCrc32c());
+    this.versionSha256 = header.sourceDigestHex();
+    this.versionBuilt = header.createdMillis();
+    this.versionSource = header.sourceMillis();
+  }
+
+  /** The STRUCT {@code spindex_version} returns. */
+  static final StructType VERSION_TYPE =
+      new StructType()
+          .add("header_crc", DataTypes.StringType, false)
+          .add("source_sha256", DataTypes.StringType, false)
+          .add("built", DataTypes.TimestampType, false)
+          .add("source_time", DataTypes.TimestampType, true);
+
+  /**
+   * {@code spindex_version(index)}: the version this reference reads, as a row of {@link
+   * #VERSION_TYPE} (the argument, the index's name, is the expression's constant child). Every row
+   * of a query, or of a micro-batch, gets the same one: the version it answers from.
+   */
+  public InternalRow version(UTF8String name) {
+    InternalRow r = versionRow;
+    if (r == null) {
+      r =
+          new GenericInternalRow(
+              new Object[] {
+                UTF8String.fromString(versionCrc),
+                UTF8String.fromString(versionSha256),
+                versionBuilt * 1000,
+                versionSource < 0 ? null : versionSource * 1000
+              });
+      versionRow = r;
+    }
+    return r;
   }
 
   /**
@@ -142,6 +192,11 @@ public final class IndexRef implements AddressTarget {
    * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with the loader {@code
    * spark.spindex.loader} names (default {@code mapped}).
    *
+   * <p>A file older than {@code spark.spindex.max-age} is refused, and one older than {@code
+   * spark.spindex.warn-age} logged once a resolution ({@link Freshness}, the keys of the jobs'
+   * options of the same names).
+   *
+   * @param need the kind the function reads, or null for any
    * @param strict whether an unparseable address is an error (ANSI mode) rather than NULL
    * @param column the input column as SQL text, for that error
    * @throws IllegalArgumentException one line naming the file, for the caller to report
@@ -176,15 +231,19 @@ public final class IndexRef implements AddressTarget {
     }
     String configured = path.equals(name) ? null : path;
     String loader;
+    java.time.Duration maxAge;
+    java.time.Duration warnAge;
     try {
       loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));
+      maxAge = age(spark, Freshness.MAX_AGE.name());
+      warnAge = age(spark, Freshness.WARN_AGE.name());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }
     try {
       SparkSides.Resolved r = SparkSides.resolve(spark, path);
       IndexHeader h = r.header;
-      if (h.kind() != need) {
+      if (need != null && h.kind() != need) {
         throw new IllegalArgumentException(
             function
                 + ": "
@@ -196,6 +255,10 @@ public final class IndexRef implements AddressTarget {
                 + " needs "
                 + (need == IndexKind.IPV4_SET ? "a set index" : "a range index"));
       }
+      String warning = Freshness.check(path, h, maxAge, warnAge, System.currentTimeMillis());
+      if (warning != null) {
+        LOG.warn(function + ": " + warning);
+      }
       LongAccumulator acc =
           spark.sparkContext().longAccumulator("spindex.unparseable(" + function + ")");
       LabelSchema schema = null;
@@ -203,7 +266,7 @@ public final class IndexRef implements AddressTarget {
         schema = SparkTaskSide.forSql().index(r.file, loader).asRanges().labelSchema();
       }
       return new IndexRef(
-          path, r.file, loader, h.kind(), new Unparseable(acc, strict, function, column), schema);
+          path, r.file, h, loader, new Unparseable(acc, strict, function, column), schema);
     } catch (java.io.FileNotFoundException e) {
       if (configured == null && !name.contains("/") && !name.contains(".")) {
         // A bare word: most likely a name that was never configured, not a path.
@@ -220,6 +283,20 @@ public final class IndexRef implements AddressTarget {
       throw new IllegalArgumentException(function + ": " + path + ": no such file", e);
     } catch (IOException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The age limit a job option of that name sets for the SQL functions: its Spark key ({@link
+   * SpindexConf#jobKey}) in the session's configuration; {@link java.time.Duration#ZERO} for none.
+   */
+  private static java.time.Duration age(SparkSession spark, String option) {
+    String key = SpindexConf.jobKey(option);
+    String v = spark.conf().get(key, null);
+    try {
+      return v == null ? java.time.Duration.ZERO : Freshness.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
     }
   }
 
@@ -279,7 +356,7 @@ public final class IndexRef implements AddressTarget {
               headerCrc()));
       return this;
     }
-    return new IndexRef(given, v.file, loader, kind, unparseable, schema);
+    return new IndexRef(given, v.file, v.header, loader, unparseable, schema);
   }
 
   /** The NULL and unparseable addresses this function has met so far ({@link Unparseable}). */

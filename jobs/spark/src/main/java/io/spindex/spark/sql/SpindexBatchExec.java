@@ -152,6 +152,7 @@ public final class SpindexBatchExec extends ExecBase {
     SpindexExpression.Fn fn = s.fn();
     if (!(s.target() instanceof IndexRef)
         || fn == SpindexExpression.Fn.IP
+        || fn == SpindexExpression.Fn.VERSION
         || ((IndexRef) s.target()).ranges() == (fn == SpindexExpression.Fn.CONTAINS)) {
       return false;
     }

@@ -45,7 +45,12 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
     LABEL("spindex_label", "label"),
     LOOKUP("spindex_lookup", "lookup"),
     CONTAINS("spindex_contains", "contains"),
-    IP("spindex_ip", "canonical");
+    IP("spindex_ip", "canonical"),
+    /**
+     * {@code spindex_version(index)}: the version the query or micro-batch answers from; its child
+     * is the index's name (a constant), so that it moves with the other functions of a stream.
+     */
+    VERSION("spindex_version", "version");
 
     final String sql;
     final String call;
@@ -83,6 +88,8 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
         return DataTypes.BooleanType;
       case LOOKUP:
         return ((IndexRef) target).lookupType();
+      case VERSION:
+        return IndexRef.VERSION_TYPE;
       default:
         return DataTypes.StringType;
     }
@@ -123,6 +130,10 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
     return fn.name(orNull);
   }
 
+  /**
+   * Never: not even {@code spindex_version} of a constant name, whose value is the version a query
+   * or micro-batch answers from (the optimizer must not freeze it into the plan).
+   */
   @Override
   public boolean foldable() {
     return false;

@@ -25,14 +25,16 @@ import scala.runtime.AbstractFunction1;
 /**
  * The Spindex SQL functions and their registration: {@code spindex_label(ip, index)}, {@code
  * spindex_lookup(ip, index)}, {@code spindex_contains(ip, index)}, {@code spindex_ip(ip)} and their
- * {@code try_} twins. Register them in a running session with {@link #register}, or for every
- * session with {@code --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
+ * {@code try_} twins, and {@code spindex_version(index)}, the version a query answers from.
+ * Register them in a running session with {@link #register}, or for every session with {@code
+ * --conf spark.sql.extensions=io.spindex.spark.sql.SpindexExtensions}.
  *
  * <p>{@code index} is a constant string: a name configured as {@code spark.spindex.index.NAME =
  * PATH}, or a path (local, {@code hdfs://}, or a file shipped with {@code --files}). It is resolved
  * and the file checked (header and every section checksum) when the query is analysed; a
  * non-constant index, a missing, damaged or wrong-kind file is an {@link AnalysisException} naming
- * it.
+ * it, and so is one older than {@code spark.spindex.max-age} ({@code spark.spindex.warn-age}: one
+ * warning line in the driver's log).
  *
  * <p>A non-NULL address that does not parse gives NULL (counted in the accumulator {@code
  * spindex.unparseable(FUNCTION)}) when ANSI mode is off; with {@code spark.sql.ansi.enabled=true}
@@ -73,7 +75,9 @@ public final class SpindexFunctions {
     List<Entry> all = new ArrayList<>();
     for (Fn fn : Fn.values()) {
       all.add(new Entry(fn, false));
-      all.add(new Entry(fn, true));
+      if (fn != Fn.VERSION) { // it reads no address, so it has nothing to give NULL for
+        all.add(new Entry(fn, true));
+      }
     }
     return all;
   }
@@ -111,7 +115,7 @@ public final class SpindexFunctions {
   /** The expression of a call; {@code column} is the address argument as the query wrote it. */
   static Expression build(Fn fn, boolean orNull, Seq<Expression> args, String column) {
     String name = fn.name(orNull);
-    int n = fn == Fn.IP ? 1 : 2;
+    int n = fn == Fn.IP || fn == Fn.VERSION ? 1 : 2;
     if (args.length() != n) {
       throw analysis(
           name + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.length());
@@ -131,7 +135,7 @@ public final class SpindexFunctions {
                   name,
                   column)));
     }
-    Expression index = args.apply(1);
+    Expression index = args.apply(fn == Fn.VERSION ? 0 : 1);
     if (!index.foldable() || !(index.dataType() instanceof StringType)) {
       throw analysis(
           name
@@ -143,10 +147,15 @@ public final class SpindexFunctions {
     if (path == null) {
       throw analysis(name + ": the index is NULL");
     }
-    IndexKind kind = fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
+    IndexKind kind =
+        fn == Fn.VERSION ? null : fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
     try {
+      // spindex_version's child is its constant index argument: it reads no address.
       return new SpindexExpression(
-          ip, fn, orNull, IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
+          fn == Fn.VERSION ? index : ip,
+          fn,
+          orNull,
+          IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
     } catch (IllegalArgumentException e) {
       throw analysis(e.getMessage());
     }
@@ -175,12 +184,23 @@ public final class SpindexFunctions {
             + ".";
       case CONTAINS:
         return n + "(ip, index) - Whether a set index holds the address; " + bad + ".";
+      case VERSION:
+        return n
+            + "(index) - The version of the index the query, or the streaming micro-batch,"
+            + " answers from: STRUCT<header_crc STRING, source_sha256 STRING, built TIMESTAMP,"
+            + " source_time TIMESTAMP> (source_time: when the index's source was built, NULL when"
+            + " the file does not say). Dataset.observe puts it into each streaming progress.";
       default:
         return n + "(ip) - The canonical text of the address (RFC 5952 for IPv6); " + bad + ".";
     }
   }
 
   private static String arguments(Fn fn) {
+    if (fn == Fn.VERSION) {
+      return "\n    Arguments:\n      * index - a constant STRING: a name configured as"
+          + " spark.spindex.index.NAME, or the path of an index (local, hdfs://, or shipped with"
+          + " --files)\n  ";
+    }
     String ip =
         "\n    Arguments:\n      * ip - the address: STRING (IPv4, IPv6, [addr], [addr]:port, any"
             + " collation), INT or BIGINT (unsigned IPv4), or BINARY (4 or 16 bytes)\n";
@@ -195,6 +215,12 @@ public final class SpindexFunctions {
   }
 
   private static String examples(Fn fn, String n) {
+    if (fn == Fn.VERSION) {
+      return "\n    Examples:\n      > SELECT "
+          + n
+          + "('geo');\n       {\"header_crc\":\"a38f42af\",\"source_sha256\":\"3f2a…\","
+          + "\"built\":2026-11-29 03:00:00,\"source_time\":2026-11-28 22:00:00}\n  ";
+    }
     String call = fn == Fn.IP ? n + "('2001:DB8::0:1')" : n + "(client_ip, 'geo')";
     String out;
     switch (fn) {

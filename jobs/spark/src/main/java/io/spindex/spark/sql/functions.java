@@ -59,6 +59,17 @@ public final class functions {
     return call(Fn.IP, true, ip, null);
   }
 
+  /**
+   * {@code spindex_version(index)}: the version of the index the query, or the streaming
+   * micro-batch, answers from; {@code df.observe("versions", max(version("geo")).alias("geo"))}
+   * puts it into each streaming query progress.
+   */
+  public static Column version(String index) {
+    return Shims.column(
+        SpindexFunctions.build(
+            Fn.VERSION, false, Scala.list(Literal$.MODULE$.apply(index)), "'" + index + "'"));
+  }
+
   private static Column call(Fn fn, boolean orNull, Column ip, String index) {
     Expression e = Shims.expression(ip);
     // The index as a literal expression, not a Column: under Spark 4 a column converts to its
