@@ -254,7 +254,7 @@ final class UpdateCommand implements Callable<Integer> {
                 + ": unknown option '--"
                 + io.spindex.text.Clip.of(name)
                 + "' (nearest: --"
-                + UpdateConf.nearest(name, options.keySet())
+                + io.spindex.text.Nearest.of(name, options.keySet())
                 + ")");
       }
       if (value == null) {
