@@ -139,11 +139,12 @@ public final class IndexRef implements AddressTarget {
    * Resolves {@code name} (a name configured as {@code spark.spindex.index.NAME}, or a path) and
    * checks the file on the driver: it exists, is an index (whole file read: header and every
    * section checksum) and is of the kind the function needs. The side file is shipped and opened
-   * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with the loader {@code
-   * spark.spindex.loader} names (default {@code mapped}).
+   * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with {@code loader}.
    *
    * @param strict whether an unparseable address is an error (ANSI mode) rather than NULL
    * @param column the input column as SQL text, for that error
+   * @param loader the loader (a job's {@code --loader}), or null for the one {@code
+   *     spark.spindex.loader} names (default {@code mapped})
    * @throws IllegalArgumentException one line naming the file, for the caller to report
    */
   static IndexRef resolve(
@@ -152,7 +153,8 @@ public final class IndexRef implements AddressTarget {
       String function,
       IndexKind need,
       boolean strict,
-      String column) {
+      String column,
+      String loader) {
     if (name == null || name.trim().isEmpty()) {
       throw new IllegalArgumentException(
           function
@@ -175,9 +177,10 @@ public final class IndexRef implements AddressTarget {
               + "NAME when the server starts, never by path)");
     }
     String configured = path.equals(name) ? null : path;
-    String loader;
     try {
-      loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));
+      loader =
+          SpindexConf.sqlLoader(
+              loader != null ? loader : spark.conf().get(SpindexConf.LOADER, null));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
     }

@@ -110,6 +110,15 @@ public final class SpindexFunctions {
 
   /** The expression of a call; {@code column} is the address argument as the query wrote it. */
   static Expression build(Fn fn, boolean orNull, Seq<Expression> args, String column) {
+    return build(fn, orNull, args, column, null);
+  }
+
+  /**
+   * The expression of a call whose index is loaded with {@code loader}, or with the one {@code
+   * spark.spindex.loader} names when null.
+   */
+  static Expression build(
+      Fn fn, boolean orNull, Seq<Expression> args, String column, String loader) {
     String name = fn.name(orNull);
     int n = fn == Fn.IP ? 1 : 2;
     if (args.length() != n) {
@@ -146,7 +155,10 @@ public final class SpindexFunctions {
     IndexKind kind = fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
     try {
       return new SpindexExpression(
-          ip, fn, orNull, IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
+          ip,
+          fn,
+          orNull,
+          IndexRef.resolve(spark, path.toString(), name, kind, strict, column, loader));
     } catch (IllegalArgumentException e) {
       throw analysis(e.getMessage());
     }
