@@ -24,7 +24,7 @@ import org.apache.spark.deploy.SparkHadoopUtil;
  */
 public final class SparkTaskSide implements TaskSide {
   /** The versions of each index an executor holds at most ({@link IndexHolder}). */
-  public static final String VERSIONS = "spark.spindex.versions";
+  public static final String VERSIONS = SpindexConf.VERSIONS;
 
   private final String source;
   private final HadoopConf conf;

@@ -7,6 +7,7 @@ package io.spindex.spark.sql;
 
 import io.spindex.index.IndexKind;
 import io.spindex.spark.line.SparkLine;
+import io.spindex.spark.side.SpindexConf;
 import io.spindex.spark.sql.SpindexExpression.Fn;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -115,7 +116,8 @@ public final class SpindexFunctions {
 
   /**
    * The expression of a call whose index is loaded with {@code loader}, or with the one {@code
-   * spark.spindex.loader} names when null.
+   * spark.spindex.loader} names when null. An unknown {@code spark.spindex.} key of the session or
+   * of the launch configuration is an analysis error first.
    */
   static Expression build(
       Fn fn, boolean orNull, Seq<Expression> args, String column, String loader) {
@@ -128,6 +130,10 @@ public final class SpindexFunctions {
     Expression ip = args.apply(0);
     boolean strict = !orNull && SQLConf.get().ansiEnabled();
     SparkSession spark = SparkSession.active();
+    String unknown = SpindexConf.unknown(spark);
+    if (unknown != null) {
+      throw analysis(name + ": " + unknown);
+    }
     if (fn == Fn.IP) {
       return new SpindexExpression(
           ip,
