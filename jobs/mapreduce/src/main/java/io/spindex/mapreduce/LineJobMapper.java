@@ -35,7 +35,7 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  */
 public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
   /** The versions of each index a task JVM holds at most ({@link IndexHolder}). */
-  static final String VERSIONS = "spindex.versions";
+  static final String VERSIONS = LineJobTool.SETTINGS.key("versions");
 
   static final String OUTPUT = "output";
   static final String REJECTS = "rejects";
