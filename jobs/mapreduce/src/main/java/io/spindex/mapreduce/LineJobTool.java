@@ -66,7 +66,7 @@ import org.apache.hadoop.util.Tool;
  *
  * @param <P> the job's plan
  */
-public class LineJobTool<P extends LineJob.Plan> extends Configured implements Tool {
+class LineJobTool<P extends LineJob.Plan> extends Configured implements Tool {
   /** The counter group of every line job's counts. */
   public static final String GROUP = "Spindex";
 

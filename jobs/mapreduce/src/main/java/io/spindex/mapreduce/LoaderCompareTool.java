@@ -38,7 +38,7 @@ import org.apache.hadoop.util.Tool;
  * driver reads, turns into the definition's outputs and deletes. The counts go to the {@code
  * Spindex} counter group by name ({@code loads (L)}, {@code load us (L)}, {@code JVMs measured}).
  */
-public final class LoaderCompareTool extends Configured implements Tool {
+final class LoaderCompareTool extends Configured implements Tool {
   static final String NAME = LoaderCompareDefinition.NAME;
 
   /** Where the map tasks write their samples; deleted once the driver has read them. */

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.load.Loader;
 import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.EpDiffDefinition;
@@ -41,6 +42,7 @@ import org.apache.spark.sql.SparkSession;
  * functions when a query is analysed, in one line naming the nearest known key.
  * conf/spindex-jobs.conf lists the settings.
  */
+@Internal
 public final class SpindexConf {
   private SpindexConf() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
@@ -46,6 +47,7 @@ import org.apache.spark.util.LongAccumulator;
  * the string's bytes; a label is handed out as a view of the bytes made once per JVM ({@link
  * LabelArena}).
  */
+@Internal
 public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
 
