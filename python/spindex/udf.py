@@ -32,6 +32,8 @@ import threading
 
 import pyarrow as pa
 
+__all__ = ["ship", "index", "label", "lookup", "contains"]
+
 _open = {}  # resolved path -> (the file's identity, Index): the newest version opened
 _task = {}  # resolved path -> (task, Index): the version a task answers from
 _lock = threading.Lock()

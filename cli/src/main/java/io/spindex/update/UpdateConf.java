@@ -18,6 +18,7 @@ import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.UsageException;
 import io.spindex.text.InputException;
+import io.spindex.text.Nearest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,7 +214,7 @@ public final class UpdateConf {
                 + "' in "
                 + where
                 + " (nearest known key: '"
-                + nearest(e.getKey(), known)
+                + Nearest.of(e.getKey(), known)
                 + "')");
       }
     }
@@ -222,38 +223,5 @@ public final class UpdateConf {
   private static String where(Path file, ConfigValue v) {
     int line = v == null ? -1 : v.origin().lineNumber();
     return file + (line > 0 ? ":" + line : "") + ": ";
-  }
-
-  /** The known key with the smallest edit distance from {@code key}. */
-  public static String nearest(String key, Iterable<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String k : known) {
-      int d = distance(key, k);
-      if (d < bestDistance) {
-        best = k;
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

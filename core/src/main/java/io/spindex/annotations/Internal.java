@@ -17,7 +17,9 @@ import java.lang.annotation.Target;
  * change or disappear in any release. The API is {@link io.spindex.Spindex} and the read-only types
  * it returns ({@code io.spindex.index}: {@code SpindexIndex}, {@code IpSet}, {@code IpRanges},
  * {@code ProductIndex}, {@code IndexHeader}, {@code IndexKind}, {@code CorruptIndexException})
- * without their members marked with this annotation.
+ * without their members marked with this annotation; in the job jars, their entry points and the
+ * Spark SQL functions. Each jar's {@code PublicApiTest} holds its public classes not marked with
+ * this annotation to the jar's list.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

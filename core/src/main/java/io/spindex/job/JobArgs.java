@@ -121,4 +121,13 @@ public final class JobArgs {
   public String text(JobOption<?> option) {
     return text.get(option.name());
   }
+
+  /** These arguments with {@code option} set to {@code value}, checked as a given one is. */
+  JobArgs with(JobOption<?> option, String value) {
+    Map<String, String> t = new LinkedHashMap<>(text);
+    Map<String, Object> v = new HashMap<>(values);
+    t.put(option.name(), value);
+    v.put(option.name(), option.check(job, value));
+    return new JobArgs(job, t, v);
+  }
 }

@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.load.IndexVerifier;
@@ -30,6 +31,7 @@ import org.apache.hadoop.fs.Path;
  * job starts, so a missing or damaged index is one line naming the user's path, not a failed task.
  * Not thread-safe; one per job run.
  */
+@Internal
 public abstract class HadoopDriver implements Driver {
   protected final Configuration conf;
 

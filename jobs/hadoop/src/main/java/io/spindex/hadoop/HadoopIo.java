@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.ep.feed.EpHeader;
 import io.spindex.ep.feed.EpSplitLines;
 import io.spindex.job.LineJob;
@@ -32,6 +33,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
  * file, listing inputs, reading a header through the file's codec, merging count and part files,
  * writing the summary. Stateless.
  */
+@Internal
 public final class HadoopIo {
   /** The summary every job writes next to its output. */
   public static final String SUMMARY = "_summary.json";

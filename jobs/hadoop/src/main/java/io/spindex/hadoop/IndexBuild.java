@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.builder.Assembled;
 import io.spindex.index.IndexHeader;
 import io.spindex.job.BuildIndexDefinition;
@@ -38,6 +39,7 @@ import org.apache.hadoop.fs.Path;
  * OUT.build/}: rejects, summary, the sort's key files), the times of the phases, and the end: the
  * index written atomically to its final path and the summary beside it.
  */
+@Internal
 public final class IndexBuild {
   public final JobArgs o;
   public final Configuration conf;

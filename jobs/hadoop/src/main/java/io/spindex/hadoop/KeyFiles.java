@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexWriter;
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.apache.hadoop.io.IOUtils;
  * part-00000}, ...), written by the sort's tasks and read back in order by the driver as the index
  * writer asks for keys.
  */
+@Internal
 public final class KeyFiles implements IndexWriter.IntRuns, Closeable {
   private final Configuration conf;
   private final Path dir;

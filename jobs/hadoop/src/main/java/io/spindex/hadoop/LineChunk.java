@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.job.LineTask;
 import io.spindex.job.RecordSink;
 
@@ -13,6 +14,7 @@ import io.spindex.job.RecordSink;
  * a buffer that starts at byte {@link #offset()} of its (decompressed) file, each line ended by LF
  * except perhaps the file's last. A view: the reader refills the same buffer for the next chunk.
  */
+@Internal
 public final class LineChunk {
   byte[] bytes = new byte[0];
   int length;

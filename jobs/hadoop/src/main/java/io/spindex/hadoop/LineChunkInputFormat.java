@@ -5,6 +5,7 @@
  */
 package io.spindex.hadoop;
 
+import io.spindex.annotations.Internal;
 import io.spindex.text.Bytes;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,6 +33,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
  * LF or CR LF (a lone CR is not a line end). Compressed files are read whole, through their codec,
  * as one split. The key is the chunk's offset in the file.
  */
+@Internal
 public final class LineChunkInputFormat extends FileInputFormat<LongWritable, LineChunk> {
   /** Target chunk size; a longer line makes a longer chunk. */
   static final int CHUNK_BYTES = 1 << 20;

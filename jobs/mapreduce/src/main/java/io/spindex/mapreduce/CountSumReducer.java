@@ -17,7 +17,7 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * Count mode's reducer: sums each key's counts into {@code OUT/_partial-counts/part-r-*} ({@code
  * key<TAB>count}), which the client sorts into {@code OUT/part-00000} (most first, as on Spark).
  */
-public final class CountSumReducer extends Reducer<Text, LongWritable, Writable, Writable> {
+final class CountSumReducer extends Reducer<Text, LongWritable, Writable, Writable> {
   private MultipleOutputs<Writable, Writable> mos;
   private final Text line = new Text();
 

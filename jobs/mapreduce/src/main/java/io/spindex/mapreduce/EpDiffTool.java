@@ -27,7 +27,7 @@ import org.apache.hadoop.mapreduce.Reducer;
  * its range of index rows and writes their D rows, which end up as {@code OUT/part-d-*}, as on
  * Spark.
  */
-public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
+final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
   static final String DELETES_DIR = "_deletes";
 
   public EpDiffTool() {
@@ -53,7 +53,7 @@ public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
   }
 
   /** The diff's map task: after its split, each reducer's slice of the seen rows. */
-  public static final class SeenRowsMapper extends LineJobMapper {
+  static final class SeenRowsMapper extends LineJobMapper {
     @Override
     protected void finished(LineTask task, Context context)
         throws IOException, InterruptedException {
@@ -72,7 +72,7 @@ public final class EpDiffTool extends LineJobTool<EpDiffDefinition.Plan> {
   }
 
   /** Reducer {@code k}: the merged slice, then the D rows of its index rows. */
-  public static final class DeletesReducer
+  static final class DeletesReducer
       extends Reducer<IntWritable, BytesWritable, Writable, Writable> {
     @Override
     protected void reduce(IntWritable part, Iterable<BytesWritable> slices, Context context)

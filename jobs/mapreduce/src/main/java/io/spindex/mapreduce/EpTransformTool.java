@@ -8,7 +8,7 @@ package io.spindex.mapreduce;
 import io.spindex.job.EpTransformDefinition;
 
 /** ep-transform on MapReduce ({@link EpTransformDefinition}, run by {@link LineJobTool}). */
-public final class EpTransformTool extends LineJobTool<EpTransformDefinition.Plan> {
+final class EpTransformTool extends LineJobTool<EpTransformDefinition.Plan> {
   public EpTransformTool() {
     super(new EpTransformDefinition());
   }

@@ -8,7 +8,7 @@ package io.spindex.mapreduce;
 import io.spindex.job.IpLookupDefinition;
 
 /** ip-lookup on MapReduce ({@link IpLookupDefinition}, run by {@link LineJobTool}). */
-public final class IpLookupTool extends LineJobTool<IpLookupDefinition.Plan> {
+final class IpLookupTool extends LineJobTool<IpLookupDefinition.Plan> {
   public IpLookupTool() {
     super(new IpLookupDefinition());
   }

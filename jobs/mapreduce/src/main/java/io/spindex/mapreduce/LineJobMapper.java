@@ -33,9 +33,9 @@ import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
  * once. Records go to {@code OUT/part-m-*} and {@code OUT/_rejects/part-m-*}; count mode's per-key
  * counts to the combiner and reducers.
  */
-public class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
+class LineJobMapper extends Mapper<LongWritable, LineChunk, Writable, Writable> {
   /** The versions of each index a task JVM holds at most ({@link IndexHolder}). */
-  static final String VERSIONS = "spindex.versions";
+  static final String VERSIONS = LineJobTool.SETTINGS.key("versions");
 
   static final String OUTPUT = "output";
   static final String REJECTS = "rejects";

@@ -9,9 +9,14 @@ import io.spindex.hadoop.HadoopDriver;
 import io.spindex.hadoop.HadoopIo;
 import io.spindex.hadoop.LineChunk;
 import io.spindex.hadoop.LineChunkInputFormat;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
+import io.spindex.job.LoaderCompareDefinition;
+import io.spindex.job.Settings;
 import io.spindex.job.SideFile;
 import io.spindex.job.UsageException;
 import io.spindex.lookup.Report;
@@ -24,11 +29,13 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
@@ -59,7 +66,7 @@ import org.apache.hadoop.util.Tool;
  *
  * @param <P> the job's plan
  */
-public class LineJobTool<P extends LineJob.Plan> extends Configured implements Tool {
+class LineJobTool<P extends LineJob.Plan> extends Configured implements Tool {
   /** The counter group of every line job's counts. */
   public static final String GROUP = "Spindex";
 
@@ -70,15 +77,47 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
    */
   public static final String VERSIONS_GROUP = "Spindex index versions";
 
-  /** Prefix of option defaults in the Hadoop configuration. */
+  /** Prefix of Spindex's settings in the Hadoop configuration. */
   static final String CONF_PREFIX = "spindex.";
 
-  static final String CONF_JOB = "spindex.line-job";
-  static final String CONF_PLAN = "spindex.line-job.plan";
+  /**
+   * The MapReduce settings: {@code spindex.<option>} for every option of every job (the index too:
+   * {@code -D spindex.index=PATH}), and {@code spindex.versions}. Any other {@code spindex.} key is
+   * refused before a job starts.
+   */
+  static final Settings SETTINGS =
+      Settings.of(
+          CONF_PREFIX,
+          union(
+              Settings.optionNames(
+                  Arrays.asList(
+                      new IpLookupDefinition().options(),
+                      LoaderCompareDefinition.OPTIONS,
+                      new EpTransformDefinition().options(),
+                      new EpDiffDefinition().options())),
+              "versions"),
+          Collections.emptyList());
+
+  /**
+   * The prefix of what the tool writes for its tasks into the job's configuration: Hadoop's per-job
+   * namespace, which no user sets, never the users' {@code spindex.}.
+   */
+  static final String INTERNAL_PREFIX = "mapreduce.job.spindex.";
+
+  /** The job definition's class, for the tasks. */
+  static final String CONF_JOB = INTERNAL_PREFIX + "definition";
+
+  /** The serialized plan, for the tasks. */
+  static final String CONF_PLAN = INTERNAL_PREFIX + "plan";
 
   static final String HINT =
       "Generic options (-D, -conf, -files, -libjars) go before these; defaults can also be set as"
           + " -D spindex.<option>=<value>.";
+
+  private static Set<String> union(Set<String> names, String... more) {
+    names.addAll(Arrays.asList(more));
+    return names;
+  }
 
   /** Where count mode's reducers write the summed counts before the client sorts them. */
   static final String COUNTS_DIR = "_partial-counts";
@@ -100,11 +139,16 @@ public class LineJobTool<P extends LineJob.Plan> extends Configured implements T
   }
 
   /**
-   * Parses {@code args} against {@code options}, defaults from {@code conf} as {@code
-   * spindex.<option>}: every MapReduce job (line jobs and loader-compare) reads its options here.
+   * Parses {@code args} against {@code options} with the settings of {@code conf} ({@link
+   * #SETTINGS}): an unknown {@code spindex.} key is a usage error, {@code spindex.<option>} a
+   * default. Every MapReduce job (line jobs and loader-compare) reads its options here.
    */
   static JobArgs parse(String job, List<JobOption<?>> options, String[] args, Configuration conf) {
-    return JobArgs.parse(job, options, args, k -> conf.get(CONF_PREFIX + k), HINT);
+    List<String> keys = new ArrayList<>();
+    for (Map.Entry<String, String> e : conf) {
+      keys.add(e.getKey());
+    }
+    return SETTINGS.parse(job, options, args, conf::get, keys, HINT);
   }
 
   @Override

@@ -20,8 +20,7 @@ import org.apache.hadoop.mapreduce.Mapper;
  * a JVM times every loader), one line per load to the output ({@link
  * LoaderCompareDefinition.Sample#toLine}), the counts to the {@code Spindex} counter group.
  */
-public final class LoaderCompareMapper
-    extends Mapper<IntWritable, NullWritable, NullWritable, Text> {
+final class LoaderCompareMapper extends Mapper<IntWritable, NullWritable, NullWritable, Text> {
   @Override
   protected void map(IntWritable task, NullWritable none, Context context)
       throws IOException, InterruptedException {

@@ -38,13 +38,15 @@ import org.apache.hadoop.util.Tool;
  * driver reads, turns into the definition's outputs and deletes. The counts go to the {@code
  * Spindex} counter group by name ({@code loads (L)}, {@code load us (L)}, {@code JVMs measured}).
  */
-public final class LoaderCompareTool extends Configured implements Tool {
+final class LoaderCompareTool extends Configured implements Tool {
   static final String NAME = LoaderCompareDefinition.NAME;
 
   /** Where the map tasks write their samples; deleted once the driver has read them. */
   static final String LOADS_DIR = "_loads";
 
-  /** The finished job's counters and summary (for callers that run the tool in-process). */
+  /** The finished job, its counters and summary (for callers that run the tool in-process). */
+  Job job;
+
   Counters counters;
 
   Report report;
@@ -93,6 +95,7 @@ public final class LoaderCompareTool extends Configured implements Tool {
           "spindex " + NAME + ": job " + job.getJobID() + " failed: " + job.getStatus());
       return 1;
     }
+    this.job = job;
     counters = job.getCounters();
     Configuration jc = job.getConfiguration();
     List<LoaderCompareDefinition.Sample> samples = readSamples(jc, loads);

@@ -20,11 +20,12 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * An input format without input: {@code spindex.tasks} splits of one record each (the task number),
+ * An input format without input: {@link #CONF_TASKS} splits of one record each (the task number),
  * for jobs whose map tasks do their work in setup or map without reading files.
  */
-public final class TaskSplits extends InputFormat<IntWritable, NullWritable> {
-  static final String CONF_TASKS = "spindex.tasks";
+final class TaskSplits extends InputFormat<IntWritable, NullWritable> {
+  /** How many splits: the tool's, written for its job (not the users' {@code spindex.tasks}). */
+  static final String CONF_TASKS = LineJobTool.INTERNAL_PREFIX + "tasks";
 
   @Override
   public List<InputSplit> getSplits(JobContext context) {
@@ -76,7 +77,7 @@ public final class TaskSplits extends InputFormat<IntWritable, NullWritable> {
   }
 
   /** Split number {@code id}: no data, no preferred hosts. */
-  public static final class Split extends InputSplit implements Writable {
+  static final class Split extends InputSplit implements Writable {
     private int id;
 
     public Split() {}

@@ -6,6 +6,7 @@
 package io.spindex.spark;
 
 import io.spindex.gen.AccessLogGenerator;
+import io.spindex.job.GenLogsOptions;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
 import io.spindex.job.LineJob;
@@ -32,29 +33,16 @@ import scala.Tuple2;
  * {@code --files} parts, in parallel; the same seed gives the same lines however many parts.
  */
 final class GenLogsJob {
-  static final String NAME = "gen-logs";
+  static final String NAME = GenLogsOptions.NAME;
 
-  static final JobOption<Long> LINES =
-      JobOption.integer("lines", "1000000", "number of lines", 0, Long.MAX_VALUE);
-  static final JobOption<Long> FILES =
-      JobOption.integer("files", "4", "number of output files (tasks)", 1, 100_000);
-  static final JobOption<Long> SEED =
-      JobOption.integer("seed", "42", "random seed", Long.MIN_VALUE, Long.MAX_VALUE);
-  static final JobOption<Long> REJECT_PER_MILLE =
-      JobOption.integer("reject-per-mille", "10", "lines per thousand without an address", 0, 1000);
-  static final JobOption<Long> IPV6_PER_MILLE =
-      JobOption.integer(
-          "ipv6-per-mille",
-          "0",
-          "lines per thousand with an IPv6 client (in the registries' 2000::/3 blocks)",
-          0,
-          1000);
-  static final JobOption<String> COMPRESS =
-      JobOption.choice("compress", "none", "none | gzip", "none", "gzip");
+  static final JobOption<Long> LINES = GenLogsOptions.LINES;
+  static final JobOption<Long> FILES = GenLogsOptions.FILES;
+  static final JobOption<Long> SEED = GenLogsOptions.SEED;
+  static final JobOption<Long> REJECT_PER_MILLE = GenLogsOptions.REJECT_PER_MILLE;
+  static final JobOption<Long> IPV6_PER_MILLE = GenLogsOptions.IPV6_PER_MILLE;
+  static final JobOption<String> COMPRESS = GenLogsOptions.COMPRESS;
 
-  static final List<JobOption<?>> OPTIONS =
-      java.util.Arrays.asList(
-          LineJob.OUTPUT, LINES, FILES, SEED, REJECT_PER_MILLE, IPV6_PER_MILLE, COMPRESS);
+  static final List<JobOption<?>> OPTIONS = GenLogsOptions.OPTIONS;
 
   private GenLogsJob() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark;
 
+import io.spindex.annotations.Internal;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ import org.apache.hadoop.util.ReflectionUtils;
  * behind. Files are opened on first use; a task with no rejects writes no rejects file. Honours the
  * usual output compression settings.
  */
+@Internal
 public final class RoutedTextOutputFormat extends FileOutputFormat<String, SplitRecords.Record> {
   @Override
   public RecordWriter<String, SplitRecords.Record> getRecordWriter(TaskAttemptContext ctx)

@@ -51,8 +51,8 @@ import scala.Tuple2;
  */
 final class SparkLineJobs {
   static final String HINT =
-      "Defaults can also be set as spark.spindex.<option> in the Spark conf"
-          + " (--index: spark.spindex.job.index).";
+      "Defaults can also be set as spark.spindex.<option> in the Spark conf; --index takes a path"
+          + " or a name set as spark.spindex.index.NAME=PATH.";
 
   private SparkLineJobs() {}
 
@@ -67,21 +67,25 @@ final class SparkLineJobs {
       String job,
       java.util.List<io.spindex.job.JobOption<?>> options,
       String[] args) {
-    return parse(sc.getConf(), job, options, args, System.err);
+    return parse(sc.getConf(), job, options, args);
   }
 
   /**
-   * Parses {@code args} against {@code options}, defaults from {@code conf} ({@link
-   * SpindexConf#jobKey}); a deprecated key in use is one line on {@code warn}.
+   * Parses {@code args} against {@code options} with the Spark settings of {@code conf} ({@link
+   * SpindexConf#SETTINGS}): an unknown {@code spark.spindex.} key is a usage error, {@code
+   * spark.spindex.<option>} a default, and {@code --index NAME} the path {@code
+   * spark.spindex.index.NAME} names.
    */
   static JobArgs parse(
       SparkConf conf,
       String job,
       java.util.List<io.spindex.job.JobOption<?>> options,
-      String[] args,
-      java.io.PrintStream warn) {
-    return JobArgs.parse(
-        job, options, args, k -> SpindexConf.jobDefault(key -> conf.get(key, null), k, warn), HINT);
+      String[] args) {
+    java.util.List<String> keys = new ArrayList<>();
+    for (Tuple2<String, String> kv : conf.getAll()) {
+      keys.add(kv._1());
+    }
+    return SpindexConf.SETTINGS.parse(job, options, args, k -> conf.get(k, null), keys, HINT);
   }
 
   /** What a run of a line job leaves for the driver and for the tests. */

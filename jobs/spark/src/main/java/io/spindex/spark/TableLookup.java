@@ -21,7 +21,7 @@ import io.spindex.job.UsageException;
 import io.spindex.lookup.LookupMode;
 import io.spindex.lookup.Report;
 import io.spindex.spark.side.SparkSides;
-import io.spindex.spark.side.SpindexConf;
+import io.spindex.spark.sql.JobColumns;
 import io.spindex.spark.sql.functions;
 import java.util.Arrays;
 import java.util.Collections;
@@ -31,7 +31,6 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
@@ -128,7 +127,7 @@ final class TableLookup {
       System.err.println("spindex " + name + ": warning: " + warning);
     }
     String added = kind == IndexKind.IPV4_SET ? "spindex_hit" : "spindex_label";
-    Column answer = answer(spark, kind, ip, index, a.get(IpLookupDefinition.LOADER_OPTION));
+    Column answer = answer(kind, ip, index, a.get(IpLookupDefinition.LOADER_OPTION));
     Dataset<Row> good = in.where(valid).withColumn(added, answer);
     Dataset<Row> rejects =
         in.where(functions.try_ip(ip).isNull())
@@ -185,26 +184,14 @@ final class TableLookup {
   }
 
   /**
-   * The call of the SQL function for {@code kind}, its index loaded with {@code loader}: a call
-   * resolves its index (and takes {@code spark.spindex.loader}) when it is built, so the session's
-   * setting is the job's only while the call is built, then as it was.
+   * The call of the SQL function for {@code kind}, its index loaded with {@code loader}: the job's
+   * {@code --loader}, given to the call as a value (the session's {@code spark.spindex.loader} is
+   * the queries', not the job's).
    */
-  private static Column answer(
-      SparkSession spark, IndexKind kind, Column ip, String index, String loader) {
-    RuntimeConfig conf = spark.conf();
-    String before = conf.get(SpindexConf.LOADER, null);
-    conf.set(SpindexConf.LOADER, loader);
-    try {
-      return kind == IndexKind.IPV4_SET
-          ? functions.try_contains(ip, index)
-          : functions.try_label(ip, index);
-    } finally {
-      if (before == null) {
-        conf.unset(SpindexConf.LOADER);
-      } else {
-        conf.set(SpindexConf.LOADER, before);
-      }
-    }
+  private static Column answer(IndexKind kind, Column ip, String index, String loader) {
+    return kind == IndexKind.IPV4_SET
+        ? JobColumns.tryContains(ip, index, loader)
+        : JobColumns.tryLabel(ip, index, loader);
   }
 
   /**

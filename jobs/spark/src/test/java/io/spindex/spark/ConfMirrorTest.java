@@ -9,48 +9,80 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spindex.job.BuildIndexDefinition;
 import io.spindex.job.EpDiffDefinition;
 import io.spindex.job.EpTransformDefinition;
 import io.spindex.job.IpLookupDefinition;
 import io.spindex.job.JobArgs;
 import io.spindex.job.JobOption;
-import io.spindex.job.LineJob;
+import io.spindex.job.Settings;
 import io.spindex.job.UsageException;
 import io.spindex.spark.side.SpindexConf;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
-/** conf/spindex-jobs.conf lists every option of every job with its default. */
+/**
+ * conf/spindex-jobs.conf lists every Spark setting: every option of every job with its default, and
+ * the engine's own settings; it and spark-defaults.conf name no key that is not a setting.
+ */
 class ConfMirrorTest {
+  /** Every job's option table, by job, in the dispatcher's order. */
+  static Map<String, List<JobOption<?>>> tables() {
+    Map<String, List<JobOption<?>>> t = new LinkedHashMap<>();
+    t.put(IpLookupDefinition.NAME, new IpLookupDefinition().options());
+    t.put(LoaderCompareJob.NAME, io.spindex.job.LoaderCompareDefinition.OPTIONS);
+    t.put(BuildIndexDefinition.NAME, BuildIndexDefinition.OPTIONS);
+    t.put(GenLogsJob.NAME, GenLogsJob.OPTIONS);
+    t.put(EpTransformDefinition.NAME, new EpTransformDefinition().options());
+    t.put(EpDiffDefinition.NAME, new EpDiffDefinition().options());
+    return t;
+  }
+
+  private static String text(String file) throws Exception {
+    return new String(Files.readAllBytes(SparkTests.repo("conf", file)), StandardCharsets.UTF_8);
+  }
+
   @Test
-  void everyOptionIsInTheCommentedDefaults() throws Exception {
-    Path conf = SparkTests.repo("conf", "spindex-jobs.conf");
-    String text = new String(Files.readAllBytes(conf), StandardCharsets.UTF_8);
-    Map<String, String> all = new LinkedHashMap<>();
-    for (LineJob<?> job :
+  void theSettingsAreTheJobsOptionsButIndexAndTheEnginesOwn() {
+    Map<String, List<JobOption<?>>> tables = tables();
+    assertEquals(SpindexSpark.JOBS.names(), new ArrayList<>(tables.keySet()), "every job's table");
+    Set<String> want = new TreeSet<>(Settings.optionNames(tables.values()));
+    want.remove("index"); // an index is named: spark.spindex.index.NAME
+    want.addAll(Arrays.asList("loader", "versions", "sql.batch", "sql.names-only"));
+    assertEquals(want, SpindexConf.SETTINGS.names());
+    assertEquals(Set.of("index"), SpindexConf.SETTINGS.families());
+    for (String k :
         Arrays.asList(
-            new IpLookupDefinition(), new EpTransformDefinition(), new EpDiffDefinition())) {
-      for (JobOption<?> o : job.options()) {
-        all.put(o.name(), o.defaultValue());
-      }
+            SpindexConf.LOADER,
+            SpindexConf.BATCH,
+            SpindexConf.NAMES_ONLY,
+            SpindexConf.VERSIONS,
+            SpindexConf.INDEX_PREFIX + "geo")) {
+      assertTrue(SpindexConf.SETTINGS.known(k), k);
     }
-    for (List<JobOption<?>> options :
-        Arrays.asList(io.spindex.job.LoaderCompareDefinition.OPTIONS, GenLogsJob.OPTIONS)) {
+  }
+
+  @Test
+  void everySettingIsInTheCommentedDefaults() throws Exception {
+    String text = text("spindex-jobs.conf");
+    Map<String, String> all = new LinkedHashMap<>();
+    for (List<JobOption<?>> options : tables().values()) {
       for (JobOption<?> o : options) {
         all.putIfAbsent(o.name(), o.defaultValue());
       }
     }
+    all.remove("index");
     for (Map.Entry<String, String> k : all.entrySet()) {
-      String key = "# " + SpindexConf.jobKey(k.getKey()) + " ";
+      String key = "# " + SpindexConf.SETTINGS.key(k.getKey()) + " ";
       assertTrue(text.contains(key), key);
       String def = k.getValue();
       if (def != null && !def.isEmpty()) {
@@ -65,6 +97,31 @@ class ConfMirrorTest {
             k.getKey() + " default " + def);
       }
     }
+    for (String k :
+        Arrays.asList(
+            SpindexConf.INDEX_PREFIX + "NAME",
+            SpindexConf.BATCH,
+            SpindexConf.NAMES_ONLY,
+            SpindexConf.VERSIONS)) {
+      assertTrue(text.contains("# " + k + " "), k);
+    }
+  }
+
+  /** What the example files name under spark.spindex. is a setting, spelled as it is. */
+  @Test
+  void theExampleFilesNameOnlySettings() throws Exception {
+    for (String file : Arrays.asList("spindex-jobs.conf", "spark-defaults.conf")) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("spark\\.spindex\\.[A-Za-z0-9_.-]*[A-Za-z0-9]")
+              .matcher(text(file));
+      int keys = 0;
+      while (m.find()) {
+        String key = m.group().replace(".NAME", ".name");
+        assertTrue(SpindexConf.SETTINGS.known(key), file + ": " + m.group());
+        keys++;
+      }
+      assertTrue(keys > 0, file);
+    }
   }
 
   @Test
@@ -74,58 +131,50 @@ class ConfMirrorTest {
     for (JobOption<?> o : job.options()) {
       assertTrue(usage.contains("--" + o.name()), usage);
     }
+    assertTrue(usage.contains("spark.spindex.index.NAME"), usage);
   }
 
   /**
-   * The jobs' default --index is spark.spindex.job.index; the old spark.spindex.index still works,
-   * with one deprecation line; a SQL index name (spark.spindex.index.NAME) is not a job default.
+   * --index takes a path or a name: spark.spindex.index.NAME=PATH, the name the SQL functions take
+   * too. There is no default index: the keys of the pre-release builds (spark.spindex.index,
+   * spark.spindex.job.index) are unknown settings, refused in one line naming the family.
    */
   @Test
-  void theJobsIndexHasAKeyOfItsOwnAndTheOldOneStillWorks() {
+  void anIndexIsNamedAsForTheSqlFunctions() {
+    SparkConf conf = new SparkConf(false).set("spark.spindex.index.geo", "/data/geo.spx");
+    assertEquals("/data/geo.spx", jobIndex(conf, "geo"));
+    assertEquals("city.spx", jobIndex(conf, "city.spx"));
+    for (String old : Arrays.asList("spark.spindex.index", "spark.spindex.job.index")) {
+      UsageException e =
+          assertThrows(
+              UsageException.class,
+              () -> jobIndex(new SparkConf(false).set(old, "/data/geo.spx"), "geo"));
+      assertEquals(
+          "ip-lookup: unknown setting " + old + " (nearest: spark.spindex.index.NAME)",
+          e.getMessage());
+    }
     IpLookupDefinition job = new IpLookupDefinition();
-    assertEquals(
-        "new.spx", jobIndex(new SparkConf(false).set(SpindexConf.JOB_INDEX, "new.spx"), ""));
-    assertEquals(
-        "old.spx",
-        jobIndex(
-            new SparkConf(false).set("spark.spindex.index", "old.spx"),
-            "spark.spindex.index is deprecated: use spark.spindex.job.index\n"));
-    assertEquals(
-        "new.spx",
-        jobIndex(
-            new SparkConf(false)
-                .set("spark.spindex.index", "old.spx")
-                .set("spark.spindex.job.index", "new.spx"),
-            "spark.spindex.index is deprecated: use spark.spindex.job.index (set too:"
-                + " spark.spindex.index is ignored)\n"));
     UsageException e =
         assertThrows(
             UsageException.class,
             () ->
                 SparkLineJobs.parse(
-                    new SparkConf(false).set("spark.spindex.index.geo", "geo.spx"),
+                    conf,
                     job.name(),
                     job.options(),
-                    new String[] {"--input", "in", "--output", "out"},
-                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+                    new String[] {"--input", "in", "--output", "out"}));
     assertTrue(e.getMessage().contains("option --index is required"), e.getMessage());
-    assertTrue(SparkLineJobs.HINT.contains(SpindexConf.JOB_INDEX), SparkLineJobs.HINT);
   }
 
-  /** ip-lookup's --index from {@code conf}, checking what went to stderr. */
-  private static String jobIndex(SparkConf conf, String wantErr) {
+  /** ip-lookup's --index as parsed with {@code conf}. */
+  private static String jobIndex(SparkConf conf, String index) {
     IpLookupDefinition job = new IpLookupDefinition();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
     JobArgs a =
         SparkLineJobs.parse(
             conf,
             job.name(),
             job.options(),
-            new String[] {"--input", "in", "--output", "out"},
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(
-        wantErr.replace("\n", System.lineSeparator()),
-        new String(err.toByteArray(), StandardCharsets.UTF_8));
+            new String[] {"--input", "in", "--output", "out", "--index", index});
     return a.get(IpLookupDefinition.INDEX_OPTION);
   }
 }

@@ -81,10 +81,15 @@ class TableLookupTest {
     assertEquals(hits.totals.get("rows filtered out"), misses.totals.get("rows out"));
   }
 
-  /** The table path's SQL functions load the index with --loader, as the text path does. */
+  /**
+   * The table path's SQL functions load the index with --loader, as the text path does: the job
+   * gives it to its calls as a value; the session's spark.spindex.loader (the queries' loader) is
+   * neither taken nor touched.
+   */
   @Test
   void theIndexIsLoadedWithTheLoaderGiven() throws Exception {
     String loader = "nio"; // not the default, mapped
+    spark.conf().set("spark.spindex.loader", "io");
     try {
       IndexHolder.clear();
       JobResult r = filter("hits", "--loader", loader);
@@ -95,8 +100,12 @@ class TableLookupTest {
           IndexHolder.acquire(fx.set, Loader.forOption(loader)).loadedByThisCall(),
           "the job loaded the index with --loader");
       assertTrue(r.report.toJson().contains("\"loader\": \"nio\""), r.report.toJson());
-      assertEquals(null, spark.conf().get("spark.spindex.loader", null), "the session's as before");
+      assertTrue(
+          IndexHolder.acquire(fx.set, Loader.forOption("io")).loadedByThisCall(),
+          "not with the session's loader");
+      assertEquals("io", spark.conf().get("spark.spindex.loader", null), "the session's as before");
     } finally {
+      spark.conf().unset("spark.spindex.loader");
       IndexHolder.clear();
     }
   }

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.line;
 
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,6 +18,7 @@ import java.util.Properties;
  * Everything here is plain Java and reads Spark's and Scala's versions by name, so the check itself
  * runs under any line.
  */
+@Internal
 public final class SparkLine {
   /** The artifact, line ({@code 3.5}, {@code 4.x}) and Scala binary version of this jar. */
   public static final String ARTIFACT;

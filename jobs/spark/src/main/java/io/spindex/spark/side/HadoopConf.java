@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -12,6 +13,7 @@ import java.io.Serializable;
 import org.apache.hadoop.conf.Configuration;
 
 /** A Hadoop {@link Configuration} that can travel in a task closure (it is a Writable only). */
+@Internal
 public final class HadoopConf implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import java.io.Serializable;
 import java.util.Locale;
 import org.apache.spark.SparkEnv;
@@ -13,6 +14,7 @@ import org.apache.spark.SparkEnv;
  * Something that happens once per executor JVM: the index staged to local disk or loaded. Carries
  * who (executor id, host, process id) so that the driver can show one row per JVM. Immutable.
  */
+@Internal
 public final class JvmEvent implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.load.IndexHolder;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.apache.spark.TaskContext;
  * when it starts and, if it fails, puts it back for the next task on this JVM. A load is therefore
  * counted once per JVM, by the first task after it that succeeds. Thread-safe.
  */
+@Internal
 public final class Ledger {
   private static final ConcurrentLinkedQueue<JvmEvent> PENDING = new ConcurrentLinkedQueue<>();
 

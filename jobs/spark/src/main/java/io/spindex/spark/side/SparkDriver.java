@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.hadoop.HadoopDriver;
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +16,7 @@ import org.apache.spark.SparkFiles;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /** The Spark driver: files listed by {@code --files}, or shipped with {@code addFile}. */
+@Internal
 public final class SparkDriver extends HadoopDriver {
   /** Local files this driver JVM shipped, by application and name. */
   private static final java.util.concurrent.ConcurrentMap<String, Path> SHIPPED =

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.hadoop.HadoopDriver;
 import io.spindex.index.IndexHeader;
 import io.spindex.job.SideFile;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.SparkSession;
  * table path of ip-lookup): a path resolved, shipped and checked on the driver as {@link
  * SparkDriver} does it for the jobs. Its executor half is {@link SparkTaskSide}, the jobs' own.
  */
+@Internal
 public final class SparkSides {
   private SparkSides() {}
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.load.IndexHolder;
 import io.spindex.job.SideFile;
 import io.spindex.job.TaskSide;
@@ -22,9 +23,10 @@ import org.apache.spark.deploy.SparkHadoopUtil;
  * per JVM through {@link TaskSide#index} (the {@link IndexHolder}). Not thread-safe (one per task);
  * what it reaches is.
  */
+@Internal
 public final class SparkTaskSide implements TaskSide {
   /** The versions of each index an executor holds at most ({@link IndexHolder}). */
-  public static final String VERSIONS = "spark.spindex.versions";
+  public static final String VERSIONS = SpindexConf.VERSIONS;
 
   private final String source;
   private final HadoopConf conf;

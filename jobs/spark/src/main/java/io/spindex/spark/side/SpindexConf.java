@@ -5,33 +5,55 @@
  */
 package io.spindex.spark.side;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.load.Loader;
-import java.io.PrintStream;
+import io.spindex.job.BuildIndexDefinition;
+import io.spindex.job.EpDiffDefinition;
+import io.spindex.job.EpTransformDefinition;
+import io.spindex.job.GenLogsOptions;
+import io.spindex.job.IpLookupDefinition;
+import io.spindex.job.LoaderCompareDefinition;
+import io.spindex.job.Settings;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
+import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark configuration keys of Spindex, one meaning each:
+ * The Spark settings of Spindex: the one grammar of {@link Settings}, written as Spark writes its
+ * settings, {@code spark.spindex.<name>} with the command line's option names as they are:
  *
  * <ul>
- *   <li>{@code spark.spindex.index.NAME}: a named index for the SQL functions;
- *   <li>{@code spark.spindex.loader}: the loader ({@code io}, {@code nio}, {@code mapped}, {@code
- *       mapped-unchecked}) of the SQL functions and UDFs, and the jobs' default {@code --loader};
- *   <li>{@code spark.spindex.job.index}: the jobs' default {@code --index} (was {@code
- *       spark.spindex.index}, which still works with a deprecation line);
- *   <li>{@code spark.spindex.<option>}: the jobs' default for every other {@code --option}.
+ *   <li>{@code spark.spindex.<option>}: a job's default for {@code --option} (every option of every
+ *       job but {@code --index});
+ *   <li>{@code spark.spindex.index.NAME}: a named index, for the SQL functions ({@code
+ *       spindex_label(ip, 'NAME')}) and the jobs ({@code --index NAME}) alike;
+ *   <li>{@code spark.spindex.loader}: also the loader ({@code io}, {@code nio}, {@code mapped},
+ *       {@code mapped-unchecked}) of the SQL functions and UDFs; {@code spark.spindex.index-ship}
+ *       also how the SQL functions ship an index;
+ *   <li>{@code spark.spindex.sql.batch}, {@code spark.spindex.sql.names-only}: the SQL functions'
+ *       own; {@code spark.spindex.versions}: the versions of an index an executor holds.
  * </ul>
  *
- * conf/spindex-jobs.conf lists the job keys.
+ * Any other key under {@code spark.spindex.} is refused, by a job before it starts and by the SQL
+ * functions when a query is analysed, in one line naming the nearest known key.
+ * conf/spindex-jobs.conf lists the settings.
  */
+@Internal
 public final class SpindexConf {
   private SpindexConf() {}
 
-  /** The prefix of the jobs' option defaults: {@code spark.spindex.<option>}. */
+  /** The prefix of every Spindex key in the Spark configuration. */
   public static final String PREFIX = "spark.spindex.";
 
-  /** The prefix that names SQL indexes: {@code spark.spindex.index.NAME}. */
-  public static final String INDEX_PREFIX = "spark.spindex.index.";
+  /** The family that names indexes: {@code spark.spindex.index.NAME}. */
+  public static final String INDEX = "index";
+
+  /** The prefix that names indexes: {@code spark.spindex.index.NAME}. */
+  public static final String INDEX_PREFIX = PREFIX + INDEX + ".";
 
   /** The loader of the SQL functions and UDFs (and the jobs' default {@code --loader}). */
   public static final String LOADER = "spark.spindex.loader";
@@ -52,7 +74,7 @@ public final class SpindexConf {
    * launch configuration ({@code spark.spindex.index.NAME}, or shipped with {@code --files}), never
    * a path a query gives, and a session's {@code SET} changes neither.
    */
-  public static final String NAMES_ONLY = "spark.spindex.sql.namesOnly";
+  public static final String NAMES_ONLY = "spark.spindex.sql.names-only";
 
   /**
    * The path of the index a SQL function names: {@code name}'s {@code spark.spindex.index.NAME}
@@ -78,35 +100,54 @@ public final class SpindexConf {
     return v != null && v.trim().equalsIgnoreCase("true");
   }
 
-  /** The jobs' default {@code --index}. */
-  public static final String JOB_INDEX = "spark.spindex.job.index";
+  /** The versions of each index an executor holds at most ({@code IndexHolder}). */
+  public static final String VERSIONS = "spark.spindex.versions";
 
-  /** The jobs' default {@code --index} before it had a key of its own. */
-  public static final String DEPRECATED_JOB_INDEX = "spark.spindex.index";
+  /**
+   * Every Spark setting: the options of every Spark job's table (but {@code --index}: an index is
+   * named, {@link #INDEX_PREFIX}), and the engine's own.
+   */
+  public static final Settings SETTINGS = settings();
 
-  /** The key of a job option's default: {@link #JOB_INDEX} for {@code index}, else the prefix. */
-  public static String jobKey(String option) {
-    return option.equals("index") ? JOB_INDEX : PREFIX + option;
+  private static Settings settings() {
+    Set<String> names =
+        Settings.optionNames(
+            Arrays.asList(
+                new IpLookupDefinition().options(),
+                LoaderCompareDefinition.OPTIONS,
+                BuildIndexDefinition.OPTIONS,
+                GenLogsOptions.OPTIONS,
+                new EpTransformDefinition().options(),
+                new EpDiffDefinition().options()));
+    names.remove(INDEX);
+    for (String k : Arrays.asList(LOADER, BATCH, NAMES_ONLY, VERSIONS)) {
+      names.add(k.substring(PREFIX.length()));
+    }
+    return Settings.of(PREFIX, names, Collections.singletonList(INDEX));
   }
 
   /**
-   * A job option's default from the Spark configuration {@code conf} (key to value, or null), or
-   * null. {@code index} falls back to {@link #DEPRECATED_JOB_INDEX} with one line on {@code warn}.
+   * Null when every {@code spark.spindex.} key of {@code keys} is a setting; else one line naming
+   * the first that is not and the nearest that is ({@link Settings#unknown}).
    */
-  public static String jobDefault(UnaryOperator<String> conf, String option, PrintStream warn) {
-    String v = conf.apply(jobKey(option));
-    if (option.equals("index")) {
-      String old = conf.apply(DEPRECATED_JOB_INDEX);
-      if (old != null) {
-        warn.println(
-            DEPRECATED_JOB_INDEX
-                + " is deprecated: use "
-                + JOB_INDEX
-                + (v != null ? " (set too: " + DEPRECATED_JOB_INDEX + " is ignored)" : ""));
-        return v != null ? v : old;
-      }
+  public static String unknown(Iterable<String> keys) {
+    return SETTINGS.unknown(keys);
+  }
+
+  /**
+   * What the SQL functions check when a query is analysed: the keys of the session's configuration
+   * and of the launch configuration ({@link #unknown}).
+   */
+  public static String unknown(SparkSession spark) {
+    Set<String> keys = new TreeSet<>();
+    for (scala.Tuple2<String, String> kv : spark.sparkContext().getConf().getAll()) {
+      keys.add(kv._1());
     }
-    return v;
+    scala.collection.Iterator<String> session = spark.conf().getAll().keysIterator();
+    while (session.hasNext()) {
+      keys.add(session.next());
+    }
+    return unknown(keys);
   }
 
   /**

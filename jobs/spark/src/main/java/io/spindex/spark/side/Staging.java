@@ -31,7 +31,7 @@ import org.apache.spark.SparkFiles;
  * several executors on one host stage the same index. A failed copy is not remembered: the next
  * task tries again. Thread-safe.
  */
-public final class Staging {
+final class Staging {
   private static final OncePerJvm<String, Path> STAGED = new OncePerJvm<>();
 
   /**
@@ -46,7 +46,7 @@ public final class Staging {
   private Staging() {}
 
   /** Local copy of {@code ref}, copied by the first caller in this JVM. */
-  public static Path stage(SideFile ref, Configuration conf) throws IOException {
+  static Path stage(SideFile ref, Configuration conf) throws IOException {
     String key = ref.location() + "|" + ref.length() + "|" + ref.modified();
     return STAGED
         .get(

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import io.spindex.index.IndexHeader;
 import io.spindex.index.IndexKind;
 import io.spindex.index.IpRanges;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
  * the string's bytes; a label is handed out as a view of the bytes made once per JVM ({@link
  * LabelArena}).
  */
+@Internal
 public final class IndexRef implements AddressTarget {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IndexRef.class);
@@ -189,8 +191,7 @@ public final class IndexRef implements AddressTarget {
    * Resolves {@code name} (a name configured as {@code spark.spindex.index.NAME}, or a path) and
    * checks the file on the driver: it exists, is an index (whole file read: header and every
    * section checksum) and is of the kind the function needs. The side file is shipped and opened
-   * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with the loader {@code
-   * spark.spindex.loader} names (default {@code mapped}).
+   * the way the jobs do it ({@link SparkSides}, {@link SparkTaskSide}), with {@code loader}.
    *
    * <p>A file older than {@code spark.spindex.max-age} is refused, and one older than {@code
    * spark.spindex.warn-age} logged once a resolution ({@link Freshness}, the keys of the jobs'
@@ -199,6 +200,8 @@ public final class IndexRef implements AddressTarget {
    * @param need the kind the function reads, or null for any
    * @param strict whether an unparseable address is an error (ANSI mode) rather than NULL
    * @param column the input column as SQL text, for that error
+   * @param loader the loader (a job's {@code --loader}), or null for the one {@code
+   *     spark.spindex.loader} names (default {@code mapped})
    * @throws IllegalArgumentException one line naming the file, for the caller to report
    */
   static IndexRef resolve(
@@ -207,7 +210,8 @@ public final class IndexRef implements AddressTarget {
       String function,
       IndexKind need,
       boolean strict,
-      String column) {
+      String column,
+      String loader) {
     if (name == null || name.trim().isEmpty()) {
       throw new IllegalArgumentException(
           function
@@ -230,11 +234,12 @@ public final class IndexRef implements AddressTarget {
               + "NAME when the server starts, never by path)");
     }
     String configured = path.equals(name) ? null : path;
-    String loader;
     java.time.Duration maxAge;
     java.time.Duration warnAge;
     try {
-      loader = SpindexConf.sqlLoader(spark.conf().get(SpindexConf.LOADER, null));
+      loader =
+          SpindexConf.sqlLoader(
+              loader != null ? loader : spark.conf().get(SpindexConf.LOADER, null));
       maxAge = age(spark, Freshness.MAX_AGE.name());
       warnAge = age(spark, Freshness.WARN_AGE.name());
     } catch (IllegalArgumentException e) {

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.SparkThrowable;
@@ -16,6 +17,7 @@ import org.apache.spark.SparkThrowable;
  * way out ({@code try_} twin or ANSI off). A {@link SparkThrowable}, so Spark and PySpark report
  * its condition and parameters like their own.
  */
+@Internal
 public final class InvalidAddressException extends RuntimeException implements SparkThrowable {
   private static final long serialVersionUID = 1L;
 

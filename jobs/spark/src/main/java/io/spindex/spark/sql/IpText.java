@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
@@ -15,6 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * IPv4-mapped text; RFC 5952 for IPv6, {@code ::ffff:a.b.c.d} for 16 mapped bytes), or NULL when it
  * does not parse (counted).
  */
+@Internal
 public final class IpText implements AddressTarget {
   private static final long serialVersionUID = 1L;
 

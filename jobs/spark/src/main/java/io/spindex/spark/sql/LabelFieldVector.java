@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
@@ -17,6 +18,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * One field of {@code spindex_lookup}'s STRUCT: read from its row's label row, an {@link UnsafeRow}
  * in the arena, through the STRUCT's row object ({@link LabelVector#row}).
  */
+@Internal
 public final class LabelFieldVector extends ColumnVector {
   private final LabelVector parent;
   private final int ordinal;

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
@@ -22,6 +23,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * value is a view of its label's bytes in the arena ({@link LabelArena}), as the expression hands
  * it out. Public only because Spark's generated code names the class of the vectors it reads.
  */
+@Internal
 public final class LabelVector extends ColumnVector {
   private final LabelFieldVector[] fields;
 

@@ -5,6 +5,7 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.annotations.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -48,6 +49,7 @@ import scala.collection.Seq;
  * ({@link #filtering}). The answers, the counts of NULL and unparseable addresses and the errors
  * are the expression's.
  */
+@Internal
 public final class SpindexBatchExec extends ExecBase {
   private static final long serialVersionUID = 1L;
 

@@ -7,6 +7,7 @@ package io.spindex.spark.sql;
 
 import io.spindex.index.IndexKind;
 import io.spindex.spark.line.SparkLine;
+import io.spindex.spark.side.SpindexConf;
 import io.spindex.spark.sql.SpindexExpression.Fn;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -114,6 +115,16 @@ public final class SpindexFunctions {
 
   /** The expression of a call; {@code column} is the address argument as the query wrote it. */
   static Expression build(Fn fn, boolean orNull, Seq<Expression> args, String column) {
+    return build(fn, orNull, args, column, null);
+  }
+
+  /**
+   * The expression of a call whose index is loaded with {@code loader}, or with the one {@code
+   * spark.spindex.loader} names when null. An unknown {@code spark.spindex.} key of the session or
+   * of the launch configuration is an analysis error first.
+   */
+  static Expression build(
+      Fn fn, boolean orNull, Seq<Expression> args, String column, String loader) {
     String name = fn.name(orNull);
     int n = fn == Fn.IP || fn == Fn.VERSION ? 1 : 2;
     if (args.length() != n) {
@@ -123,6 +134,10 @@ public final class SpindexFunctions {
     Expression ip = args.apply(0);
     boolean strict = !orNull && SQLConf.get().ansiEnabled();
     SparkSession spark = SparkSession.active();
+    String unknown = SpindexConf.unknown(spark);
+    if (unknown != null) {
+      throw analysis(name + ": " + unknown);
+    }
     if (fn == Fn.IP) {
       return new SpindexExpression(
           ip,
@@ -155,7 +170,7 @@ public final class SpindexFunctions {
           fn == Fn.VERSION ? index : ip,
           fn,
           orNull,
-          IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
+          IndexRef.resolve(spark, path.toString(), name, kind, strict, column, loader));
     } catch (IllegalArgumentException e) {
       throw analysis(e.getMessage());
     }

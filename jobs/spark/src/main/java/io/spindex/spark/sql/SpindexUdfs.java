@@ -119,7 +119,7 @@ public final class SpindexUdfs {
     private static final long serialVersionUID = 1L;
 
     /** Read where the UDF is made (the driver, at registration), checked there. */
-    private final String loader = SpindexConf.sqlLoader(registeringConf(SpindexConf.LOADER));
+    private final String loader = registeringLoader();
 
     /** {@link SpindexConf#NAMES_ONLY} of the launch configuration where the UDF is made. */
     private final boolean namesOnly = "true".equalsIgnoreCase(launchConf(SpindexConf.NAMES_ONLY));
@@ -142,6 +142,30 @@ public final class SpindexUdfs {
       }
       return opened;
     }
+  }
+
+  /**
+   * The loader of the session that registers a UDF, checked, after its settings: an unknown {@code
+   * spark.spindex.} key fails the registration in one line ({@link SpindexConf#unknown}).
+   */
+  private static String registeringLoader() {
+    String unknown;
+    try {
+      unknown = SpindexConf.unknown(SparkSession.active());
+    } catch (IllegalStateException noSession) {
+      SparkEnv env = SparkEnv.get();
+      java.util.List<String> keys = new java.util.ArrayList<>();
+      if (env != null) {
+        for (scala.Tuple2<String, String> kv : env.conf().getAll()) {
+          keys.add(kv._1());
+        }
+      }
+      unknown = SpindexConf.unknown(keys);
+    }
+    if (unknown != null) {
+      throw new IllegalArgumentException("spindex UDF: " + unknown);
+    }
+    return SpindexConf.sqlLoader(registeringConf(SpindexConf.LOADER));
   }
 
   /** {@code key} of the active session (else of the JVM's Spark conf), or null. */

@@ -71,14 +71,19 @@ public final class functions {
   }
 
   private static Column call(Fn fn, boolean orNull, Column ip, String index) {
+    return call(fn, orNull, ip, index, null);
+  }
+
+  /** A call whose index is loaded with {@code loader} (null: {@code spark.spindex.loader}). */
+  static Column call(Fn fn, boolean orNull, Column ip, String index, String loader) {
     Expression e = Shims.expression(ip);
     // The index as a literal expression, not a Column: under Spark 4 a column converts to its
     // expression only when the plan is analysed, and the index is resolved now.
     Expression built =
         index == null
-            ? SpindexFunctions.build(fn, orNull, Scala.list(e), ip.toString())
+            ? SpindexFunctions.build(fn, orNull, Scala.list(e), ip.toString(), loader)
             : SpindexFunctions.build(
-                fn, orNull, Scala.list(e, Literal$.MODULE$.apply(index)), ip.toString());
+                fn, orNull, Scala.list(e, Literal$.MODULE$.apply(index)), ip.toString(), loader);
     return Shims.column(built);
   }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code spark.spindex.sql.namesOnly}, for shared servers: with it on in the launch configuration,
+ * {@code spark.spindex.sql.names-only}, for shared servers: with it on in the launch configuration,
  * a SQL function opens only indexes named there — not a path a query gives, not a name a session
  * {@code SET} — and a UDF only a bare name shipped with {@code --files}.
  */
@@ -37,11 +37,11 @@ class NamesOnlyTest {
   @Test
   void onOnlyLaunchNamesAreTaken() {
     Map<String, String> launch = new HashMap<>();
-    launch.put("spark.spindex.sql.namesOnly", "true");
+    launch.put("spark.spindex.sql.names-only", "true");
     launch.put("spark.spindex.index.geo", "/data/geo.spx");
     Map<String, String> session = new HashMap<>();
     session.put("spark.spindex.index.mine", "/etc/passwd"); // a session's SET
-    session.put("spark.spindex.sql.namesOnly", "false"); // ignored: read at launch only
+    session.put("spark.spindex.sql.names-only", "false"); // ignored: read at launch only
     assertEquals("/data/geo.spx", path(launch, session, "geo"));
     assertNull(path(launch, session, "/etc/passwd"));
     assertNull(path(launch, session, "mine"));

@@ -1,0 +1,20 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+package io.spindex.spark;
+
+import io.spindex.api.PublicApi;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API of this job jar, against {@code public-api-spark.txt}: its public classes not marked
+ * {@code @Internal}, without leaks ({@link PublicApi}).
+ */
+class PublicApiTest {
+  @Test
+  void thePublicClassesAreTheListedOnes() throws Exception {
+    PublicApi.assertListed(SpindexSpark.class, "/public-api-spark.txt");
+  }
+}
