@@ -249,8 +249,7 @@ class UsageErrorsTest {
             new org.apache.spark.SparkConf(false).set("spark.spindex.max-age", "30d"),
             "ip-lookup",
             new io.spindex.job.IpLookupDefinition().options(),
-            new String[] {"--input", "in", "--output", "out", "--index", "i.spx"},
-            System.err);
+            new String[] {"--input", "in", "--output", "out", "--index", "i.spx"});
     assertEquals(java.time.Duration.ofDays(30), a.get(io.spindex.job.Freshness.MAX_AGE));
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -293,10 +293,11 @@ public final class IndexRef implements AddressTarget {
 
   /**
    * The age limit a job option of that name sets for the SQL functions: its Spark key ({@link
-   * SpindexConf#jobKey}) in the session's configuration; {@link java.time.Duration#ZERO} for none.
+   * SpindexConf#PREFIX} and its name) in the session's configuration; {@link
+   * java.time.Duration#ZERO} for none.
    */
   private static java.time.Duration age(SparkSession spark, String option) {
-    String key = SpindexConf.jobKey(option);
+    String key = SpindexConf.PREFIX + option;
     String v = spark.conf().get(key, null);
     try {
       return v == null ? java.time.Duration.ZERO : Freshness.parse(v);
