@@ -102,7 +102,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
    * every key of flat records. A path no record has is a usage error unless {@code allowMissing}.
    */
   public IpRangeBuilder mmdbFields(List<String> specs, boolean allowMissing) {
-    MmdbSource.fields(specs); // a malformed spec fails here, before any input is read
+    MmdbFields.fields(specs); // a malformed spec fails here, before any input is read
     this.mmdbFields = List.copyOf(specs);
     this.allowMissing = allowMissing;
     return this;
