@@ -17,8 +17,8 @@ import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
-import scala.Option;
 import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 
@@ -32,7 +32,8 @@ import scala.runtime.AbstractFunction1;
  * PATH}, or a path (local, {@code hdfs://}, or a file shipped with {@code --files}). It is resolved
  * and the file checked (header and every section checksum) when the query is analysed; a
  * non-constant index, a missing, damaged or wrong-kind file is an {@link AnalysisException} naming
- * it.
+ * it, with one of Spindex's error conditions ({@code SPINDEX_INDEX_NOT_FOUND}, ...: {@link
+ * SparkErrors}).
  *
  * <p>A non-NULL address that does not parse gives NULL (counted in the accumulator {@code
  * spindex.unparseable(FUNCTION)}) when ANSI mode is off; with {@code spark.sql.ansi.enabled=true}
@@ -85,6 +86,7 @@ public final class SpindexFunctions {
    */
   public static void register(SparkSession spark) {
     SparkLine.check();
+    SparkErrors.register(); // Spindex's error conditions, known to Spark and PySpark
     for (Entry e : all()) {
       Shims.register(spark, e.name, e.info, e.builder);
     }
@@ -110,11 +112,20 @@ public final class SpindexFunctions {
 
   /** The expression of a call; {@code column} is the address argument as the query wrote it. */
   static Expression build(Fn fn, boolean orNull, Seq<Expression> args, String column) {
+    SparkErrors.register();
     String name = fn.name(orNull);
     int n = fn == Fn.IP ? 1 : 2;
     if (args.length() != n) {
-      throw analysis(
-          name + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.length());
+      throw SparkErrors.analysis(
+          SparkErrors.WRONG_NUM_ARGS,
+          SparkErrors.params(
+              "function",
+              name,
+              "expected",
+              n == 1 ? "1 argument (ip)" : "2 arguments (ip, index)",
+              "actual",
+              String.valueOf(args.length())),
+          null);
     }
     Expression ip = args.apply(0);
     boolean strict = !orNull && SQLConf.get().ansiEnabled();
@@ -132,24 +143,21 @@ public final class SpindexFunctions {
                   column)));
     }
     Expression index = args.apply(1);
-    if (!index.foldable() || !(index.dataType() instanceof StringType)) {
-      throw analysis(
-          name
-              + ": the index must be a constant string (a name configured as"
-              + " spark.spindex.index.NAME, or a path), not "
-              + index.sql());
+    boolean isNull = index.foldable() && index.dataType() instanceof NullType;
+    if (!isNull && (!index.foldable() || !(index.dataType() instanceof StringType))) {
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NOT_CONSTANT,
+          SparkErrors.params("function", name, "index", index.sql()),
+          null);
     }
-    Object path = index.eval(null);
+    Object path = isNull ? null : index.eval(null);
     if (path == null) {
-      throw analysis(name + ": the index is NULL");
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NULL, SparkErrors.params("function", name), null);
     }
     IndexKind kind = fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
-    try {
-      return new SpindexExpression(
-          ip, fn, orNull, IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
-    } catch (IllegalArgumentException e) {
-      throw analysis(e.getMessage());
-    }
+    return new SpindexExpression(
+        ip, fn, orNull, IndexRef.resolve(spark, path.toString(), name, kind, strict, column));
   }
 
   private static String usage(Fn fn, boolean orNull) {
@@ -212,27 +220,5 @@ public final class SpindexFunctions {
     }
     String from = fn == Fn.IP ? "" : " FROM logs";
     return "\n    Examples:\n      > SELECT " + call + from + ";\n       " + out + "\n  ";
-  }
-
-  /**
-   * An {@link AnalysisException}, thrown as Scala code throws it: the function builders are Scala
-   * functions, which declare no checked exceptions, and Spark reports an AnalysisException from a
-   * builder as a query error.
-   */
-  static RuntimeException analysis(String message) {
-    return sneaky(
-        new AnalysisException(
-            message,
-            Option.empty(),
-            Option.empty(),
-            Option.empty(),
-            Option.empty(),
-            scala.collection.immutable.Map$.MODULE$.empty(),
-            new org.apache.spark.QueryContext[0]));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
-    throw (T) t;
   }
 }
