@@ -175,6 +175,7 @@ class UnknownSettingsTest {
     withLaunchKey("spark.spindex.sql.namesOnly", "true", UnknownSettingsTest::assertSqlRefuses);
   }
 
+  @SuppressWarnings("deprecation") // getErrorClass: the condition's one name on every line
   private static void assertSqlRefuses() {
     AnalysisException sql =
         assertThrows(
