@@ -273,9 +273,13 @@ public final class IndexRef implements AddressTarget {
       return new IndexRef(
           path, r.file, h, loader, new Unparseable(acc, strict, function, column), schema);
     } catch (StaleIndexException e) {
+      String reason = String.valueOf(e.getMessage());
+      if (reason.startsWith(path + ": ")) { // Freshness names the file first
+        reason = reason.substring(path.length() + 2);
+      }
       throw SparkErrors.analysis(
           SparkErrors.INDEX_TOO_OLD,
-          SparkErrors.params("function", function, "reason", e.getMessage()),
+          SparkErrors.params("function", function, "path", path, "reason", reason),
           e);
     } catch (IOException e) {
       boolean missing = SparkErrors.indexCondition(e).equals(SparkErrors.INDEX_FILE_NOT_FOUND);

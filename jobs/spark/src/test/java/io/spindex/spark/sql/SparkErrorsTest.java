@@ -119,7 +119,7 @@ class SparkErrorsTest {
     Set<String> states = sparkSqlStates();
     assertTrue(states.size() > 100, "Spark's SQLSTATE list: " + states.size());
     List<String> conditions = SparkErrors.conditions();
-    assertEquals(14, conditions.size(), conditions.toString());
+    assertEquals(17, conditions.size(), conditions.toString());
     for (String c : conditions) {
       assertTrue(c.matches("SPINDEX_[A-Z_]+"), c);
       assertTrue(states.contains(SparkErrors.sqlState(c)), c + ": " + SparkErrors.sqlState(c));
