@@ -359,6 +359,7 @@ def bare(url, work):
     import it_errors
 
     it_errors.udf_names_only(spark, work, False, "ranges.spx")
+    print("      " + it_errors.received_line())
     global checks
     checks += it_errors.checks
     spark.stop()

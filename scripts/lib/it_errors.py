@@ -71,7 +71,7 @@ ANALYSIS = [
     ("unknown setting", ("spark.spindex.sql.namesOnly", "true"),
      "SELECT spindex_label('8.8.8.8', 'geo')", "SPINDEX_UNKNOWN_SETTING",
      "spindex_label: unknown setting spark.spindex.sql.namesOnly (nearest: spark.spindex.sql.names-only)"),
-    ("max-age no age", ("spark.spindex.max-age", "a month"),
+    ("max-age no age", ("spark.spindex.max-age", "month"),
      "SELECT spindex_label('8.8.8.8', 'geo')", "SPINDEX_INVALID_SETTING",
      "spindex_label: spark.spindex.max-age: expected an age"),
     ("non-constant index", None,
@@ -151,6 +151,19 @@ ANSWERS = [
 ]
 
 checks = 0
+
+# What Python received for each Spindex error, by type: "AnalysisException", "Py4JJavaError", ...
+received = {}
+
+
+def receive(e):
+    name = type(e).__name__
+    received[name] = received.get(name, 0) + 1
+
+
+def received_line():
+    return "received in Python: " + ", ".join(
+        "%d %s" % (n, k) for k, n in sorted(received.items(), key=lambda kv: -kv[1]))
 
 
 def check(ok, what):
@@ -294,6 +307,7 @@ def errors(spark, work, classic):
         if conf:
             spark.conf.unset(conf[0])
         check(what == "error", "%s fails" % case)
+        receive(value)
         check_typed(case, value, "AnalysisException", condition, starts.replace("{w}", work), classic and four)
         counts["typed"] += 1
 
@@ -305,6 +319,7 @@ def errors(spark, work, classic):
     for case, query, condition, starts in RUNTIME:
         what, value = run(spark, query.replace("{w}", work))
         check(what == "error", "%s fails under ANSI mode" % case)
+        receive(value)
         if own_typed:
             check_typed(case, value, "SparkRuntimeException", condition, starts, classic and four)
             counts["typed"] += 1
@@ -316,6 +331,7 @@ def errors(spark, work, classic):
     for case, query, condition, starts in UDFS:
         what, value = run(spark, query.replace("{w}", work))
         check(what == "error", "%s fails" % case)
+        receive(value)
         check_wrapped(case, value, condition, starts.replace("{w}", work), classic, "FAILED_EXECUTE_UDF")
         counts["wrapped as Spark's own"] += 1
     for case, query, want in ANSWERS:
@@ -325,6 +341,7 @@ def errors(spark, work, classic):
     spark.conf.unset("spark.sql.ansi.enabled")
     print("      %d Spindex errors: %s" % (sum(counts.values()),
                                          ", ".join("%d %s" % (n, k) for k, n in counts.items())))
+    print("      " + received_line())
     return counts
 
 
@@ -340,6 +357,7 @@ def errors_names_only(spark, work, classic, shipped):
              "SPINDEX_INDEX_NOT_CONFIGURED", "spindex_label: no index named 'mine' in the server's")]:
         what, value = run(spark, query)
         check(what == "error", "%s fails" % case)
+        receive(value)
         check_typed(case, value, "AnalysisException", condition, starts, False)
     spark.conf.unset("spark.spindex.index.mine")
     what, rows = run(spark, "SELECT spindex_label('1.0.0.1', 'geo')")
@@ -358,6 +376,7 @@ def udf_names_only(spark, work, classic, shipped):
              "SPINDEX_INDEX_NOT_SHIPPED", "SpindexUdfs.Label: no index named 'city' was shipped with --files.")]:
         what, value = run(spark, query)
         check(what == "error", "%s fails" % case)
+        receive(value)
         check_wrapped(case, value, condition, starts, classic, "FAILED_EXECUTE_UDF")
         check("userFiles" not in str(value).split("JVM stacktrace")[0].split("\n\tat ")[0],
               "%s: no executor directory in the message" % case)
@@ -380,10 +399,11 @@ def sql_script(work):
     def case(name, query, conf=None):
         out.append("SELECT '%s%s';" % (MARK, name))
         if conf:
-            out.append("SET %s=%s;" % conf)
+            # A key with a '-' (spark.spindex.max-age) is one identifier only in backquotes.
+            out.append("SET `%s`=%s;" % conf)
         out.append(query.replace("{w}", work) + ";")
         if conf:
-            out.append("RESET %s;" % conf[0])
+            out.append("RESET `%s`;" % conf[0])
 
     for name, conf, query, _, _ in ANALYSIS:
         case(name, query, conf)

@@ -160,6 +160,8 @@ def errors(work, names_only=False):
     else:
         it_errors.errors(spark, work, True)
     spark.stop()
+    if names_only:
+        print("      " + it_errors.received_line())
     print("errors: %d checks passed" % it_errors.checks)
 
 
