@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import org.apache.spark.SparkEnv;
-import org.apache.spark.SparkFiles;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
@@ -253,7 +252,7 @@ public final class SpindexUdfs {
         return SparkTaskSide.forSql()
             .index(new SideFile(index, SideFile.Ship.LOCAL, index, -1, -1), loader);
       }
-      shippedAt = SparkFiles.get(index);
+      shippedAt = SparkTaskSide.shipped(index).toString();
       return SparkTaskSide.forSql()
           .index(new SideFile(index, SideFile.Ship.FILES, index, -1, -1), loader);
     } catch (IOException e) {
