@@ -183,7 +183,7 @@ class UnknownSettingsTest {
             () ->
                 spark.sql("SELECT spindex_label('1.0.0.1', '" + fx.ranges + "')").collectAsList());
     assertEquals("SPINDEX_UNKNOWN_SETTING", sql.getErrorClass());
-    assertEquals("42K0I", sql.getSqlState());
+    assertEquals("42704", sql.getSqlState());
     assertTrue(
         sql.getMessage().startsWith("[SPINDEX_UNKNOWN_SETTING] spindex_label: " + NAMES_ONLY),
         sql.getMessage());
