@@ -3,12 +3,15 @@ spindex package (Column API) and through SQL, checked against a reference comput
 over the range text, ipaddress for canonical text; independent of Spindex) and between a Spark
 Connect session and a classic one. Usage:
 
-  it_connect.py remote sc://HOST:PORT WORK   (server with the extension; writes WORK/remote.json)
+  it_connect.py remote sc://HOST:PORT WORK   (server with the extension; writes WORK/remote.json;
+                                              then every Spindex error, it_errors.py)
   spark-submit --jars JAR --conf spark.sql.extensions=... it_connect.py classic WORK
                                              (classic local session; writes WORK/classic.json)
   it_connect.py same WORK                    (remote.json and classic.json hold the same answers)
-  it_connect.py bare sc://HOST:PORT WORK     (server without the extension: register() and a call
-                                              fail with the one-line message; then the Java UDFs)
+  it_connect.py bare sc://HOST:PORT WORK     (server without the extension, names-only, the indexes
+                                              shipped with --files: register() and a call fail with
+                                              the one-line message; then the Java UDFs and their
+                                              errors)
   it_connect.py nojar sc://HOST:PORT WORK    (server without any Spindex jar: spindex.udf's Python
                                               UDFs, the index shipped as artifacts, answer as the
                                               JVM functions did in remote.json)
@@ -243,6 +246,13 @@ def remote(url, work):
     answers = run_queries(spark, work)
     with open(os.path.join(work, "remote.json"), "w", encoding="utf-8") as f:
         json.dump(answers, f, sort_keys=True)
+    # Every Spindex error through Spark Connect: pyspark.errors' typed exceptions with Spindex's
+    # conditions and SQLSTATEs (it_errors.py).
+    import it_errors
+
+    it_errors.errors(spark, work, False)
+    global checks
+    checks += it_errors.checks
     spark.stop()
 
 
@@ -337,13 +347,21 @@ def bare(url, work):
     ref = Reference(work)
     texts = read_queries(work)
     df = spark.createDataFrame(list(enumerate(texts)), "id INT, ip STRING")
-    rows = df.select("id", spindex.label("ip", os.path.join(work, "ranges.spx")),
-                     spindex.contains("ip", os.path.join(work, "set.spx")), spindex.ip("ip")).collect()
+    # A shared server (spark.spindex.sql.names-only): the indexes by the names they were shipped as.
+    rows = df.select("id", spindex.label("ip", "ranges.spx"),
+                     spindex.contains("ip", "set.spx"), spindex.ip("ip")).collect()
     got = sorted([r[0], r[1], r[2], r[3]] for r in rows)
     want = [[i, a["label"], a["contains"], a["ip"]] for i, a in enumerate(ref.answers(t) for t in texts)]
     bad = [(texts[g[0]], g, w) for g, w in zip(got, want) if g != w]
     check(not bad, "Java UDFs through spindex.label/contains/ip: %d rows equal the reference%s"
           % (len(got), "; first: %r" % (bad[:3],) if bad else ""))
+    # The UDF's errors there: a path refused, a name not shipped named as given.
+    import it_errors
+
+    it_errors.udf_names_only(spark, work, False, "ranges.spx")
+    print("      " + it_errors.received_line())
+    global checks
+    checks += it_errors.checks
     spark.stop()
 
 

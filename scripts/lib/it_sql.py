@@ -8,6 +8,12 @@ bisect over the range text (independent of Spindex). Usage:
       (the `label<TAB>count` lines a spark-sql query printed, compared with the reference)
   it_sql.py functions RANGES_TXT SET_TXT INPUT_DIR SPARK_SQL_OUTPUT
       (`token<TAB>label<TAB>lookup.label<TAB>contains<TAB>canonical` per log line: every function)
+  spark-submit --jars JOB_JAR --conf spark.sql.extensions=... it_sql.py errors WORK
+      (every Spindex error from PySpark classic: it_errors.py, the index files in WORK)
+  spark-submit ... --conf spark.spindex.sql.names-only=true --files WORK/ranges.spx
+      --conf spark.spindex.index.geo=ranges.spx it_sql.py errors-names-only WORK
+      (the errors of a shared server: paths and session names refused, UDF names not shipped)
+  it_sql.py sql-errors OUTPUT VERSION       (spark-sql's MINIMAL JSON errors of it_errors.py sql)
   it_sql.py ansi-error STDERR FUNCTION      (the error of an unparseable address under ANSI mode)
   it_sql.py explain OUTPUT                  (EXPLAIN and DESCRIBE FUNCTION EXTENDED output)
   it_sql.py wrong-line STDERR VERSION MODULE  (a jar of another Spark line: one line, no trace)
@@ -142,6 +148,23 @@ def functions(ranges_txt, set_txt, input_dir, output):
     check(sum(n for k, n in want.items() if k[4] == "NULL") > 0, "some rows unparseable")
 
 
+def errors(work, names_only=False):
+    """Every Spindex error from PySpark classic (it_errors.py), in a session of its own."""
+    from pyspark.sql import SparkSession
+    import it_errors
+
+    spark = SparkSession.builder.getOrCreate()
+    spark.sparkContext.setLogLevel("OFF")  # the failing tasks' expected stack traces
+    if names_only:
+        it_errors.errors_names_only(spark, work, True, "ranges.spx")
+    else:
+        it_errors.errors(spark, work, True)
+    spark.stop()
+    if names_only:
+        print("      " + it_errors.received_line())
+    print("errors: %d checks passed" % it_errors.checks)
+
+
 def ansi_error(stderr, function):
     text = open(stderr, encoding="utf-8", errors="replace").read()
     check("[SPINDEX_INVALID_ADDRESS] %s: the value '" % function in text,
@@ -191,6 +214,10 @@ if __name__ == "__main__":
         counts(*sys.argv[2:5])
     elif sys.argv[1] == "functions":
         functions(*sys.argv[2:6])
+    elif sys.argv[1] == "errors":
+        errors(sys.argv[2])
+    elif sys.argv[1] == "errors-names-only":
+        errors(sys.argv[2], names_only=True)
     elif sys.argv[1] == "ansi-error":
         ansi_error(*sys.argv[2:4])
     elif sys.argv[1] == "explain":

@@ -163,30 +163,38 @@ class SqlFunctionsTest {
   void mistakesAreAnalysisErrorsNamingTheFile() {
     String set = fx.set.toString();
     analysisError(
-        "spindex_label: " + set + " is an IP set index; spindex_label needs a range index",
+        "[SPINDEX_WRONG_INDEX_KIND] spindex_label needs a range index, but "
+            + set
+            + " is an IP set index.",
         "SELECT spindex_label(ip, '" + set + "') FROM clients");
     analysisError(
-        "spindex_label: " + dir.resolve("nope.spx") + ": no such file",
+        "[SPINDEX_INDEX_FILE_NOT_FOUND] spindex_label: no index file at "
+            + dir.resolve("nope.spx")
+            + ".",
         "SELECT spindex_label(ip, '" + dir.resolve("nope.spx") + "') FROM clients");
     analysisError(
-        "spindex_label: no index named 'nogeo': set spark.spindex.index.nogeo to its path (or give"
-            + " a path)",
+        "[SPINDEX_INDEX_NOT_FOUND] spindex_label: no index named 'nogeo': set"
+            + " spark.spindex.index.NAME to its path, or give a path.",
         "SELECT spindex_label(ip, 'nogeo') FROM clients");
     analysisError(
-        "spindex_label: the index name is empty: expected a name set as spark.spindex.index.NAME,"
-            + " or an index path",
+        "[SPINDEX_INDEX_NAME_EMPTY] spindex_label: the index name is empty; expected a name"
+            + " configured as spark.spindex.index.NAME, or an index path.",
         "SELECT spindex_label(ip, '') FROM clients");
     // A file that is not an index: named, but none of its bytes or its size shown.
     analysisError(
-        "spindex_label: " + fx.inputDir + "/a.log: header at offset 0: expected magic",
+        "[SPINDEX_NOT_AN_INDEX] spindex_label: "
+            + fx.inputDir
+            + "/a.log is not a Spindex index: header at offset 0: expected magic",
         "SELECT spindex_label(ip, '" + fx.inputDir + "/a.log') FROM clients");
     analysisError(
         "not a Spindex index",
         "SELECT spindex_label(ip, '" + fx.inputDir + "/a.log') FROM clients");
     analysisError(
-        "spindex_label: the index must be a constant string",
+        "[SPINDEX_INDEX_NOT_CONSTANT] spindex_label: the index must be a constant STRING",
         "SELECT spindex_label(ip, id) FROM clients");
-    analysisError("spindex_ip takes 1 argument, not 2", "SELECT spindex_ip(ip, 'x') FROM clients");
+    analysisError(
+        "[SPINDEX_WRONG_NUM_ARGS] spindex_ip takes 1 argument (ip), not 2.",
+        "SELECT spindex_ip(ip, 'x') FROM clients");
   }
 
   private static void analysisError(String wants, String sql) {
@@ -330,15 +338,17 @@ class SqlFunctionsTest {
   @Test
   void aBadLoaderIsOneLineNamingTheKeyAndTheChoices() {
     String want =
-        "spark.spindex.loader: unknown loader 'fast': expected one of io, nio, mapped,"
-            + " mapped-unchecked";
+        ": spark.spindex.loader: unknown loader 'fast': expected one of io, nio, mapped,"
+            + " mapped-unchecked.";
     spark.conf().set("spark.spindex.loader", "fast");
     try {
       Exception e =
           assertThrows(
               AnalysisException.class,
               () -> spark.sql("SELECT spindex_label(ip, 'geo') FROM clients").collectAsList());
-      assertTrue(e.getMessage().startsWith("spindex_label: " + want), e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith("[SPINDEX_INVALID_LOADER] spindex_label" + want),
+          e.getMessage());
       assertFalse(e.getMessage().contains("\n"), e.getMessage());
       // A UDF reads it when it is registered, and fails there.
       Throwable u =
@@ -354,7 +364,10 @@ class SqlFunctionsTest {
       while (u.getCause() != null && !(u instanceof IllegalArgumentException)) {
         u = u.getCause();
       }
-      assertEquals(want, u.getMessage());
+      assertTrue(u instanceof org.apache.spark.SparkIllegalArgumentException, u.toString());
+      assertTrue(
+          u.getMessage().startsWith("[SPINDEX_INVALID_LOADER] SpindexUdfs.Label" + want),
+          u.getMessage());
     } finally {
       spark.conf().unset("spark.spindex.loader");
     }

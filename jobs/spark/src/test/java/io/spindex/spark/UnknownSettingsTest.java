@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -174,18 +175,25 @@ class UnknownSettingsTest {
     withLaunchKey("spark.spindex.sql.namesOnly", "true", UnknownSettingsTest::assertSqlRefuses);
   }
 
+  @SuppressWarnings("deprecation") // getErrorClass: the condition's one name on every line
   private static void assertSqlRefuses() {
     AnalysisException sql =
         assertThrows(
             AnalysisException.class,
             () ->
                 spark.sql("SELECT spindex_label('1.0.0.1', '" + fx.ranges + "')").collectAsList());
-    assertTrue(sql.getMessage().startsWith("spindex_label: " + NAMES_ONLY), sql.getMessage());
+    assertEquals("SPINDEX_UNKNOWN_SETTING", sql.getErrorClass());
+    assertEquals("42704", sql.getSqlState());
+    assertTrue(
+        sql.getMessage().startsWith("[SPINDEX_UNKNOWN_SETTING] spindex_label: " + NAMES_ONLY),
+        sql.getMessage());
     assertFalse(sql.getMessage().contains("\n"), sql.getMessage());
     Dataset<Row> df = spark.sql("SELECT '1.2.3.4' AS ip");
     AnalysisException column =
         assertThrows(AnalysisException.class, () -> df.select(functions.ip(df.col("ip"))));
-    assertTrue(column.getMessage().startsWith("spindex_ip: " + NAMES_ONLY), column.getMessage());
+    assertTrue(
+        column.getMessage().startsWith("[SPINDEX_UNKNOWN_SETTING] spindex_ip: " + NAMES_ONLY),
+        column.getMessage());
     Throwable udf =
         assertThrows(
             Throwable.class,
@@ -199,6 +207,9 @@ class UnknownSettingsTest {
     while (udf.getCause() != null && !(udf instanceof IllegalArgumentException)) {
       udf = udf.getCause();
     }
-    assertEquals("spindex UDF: " + NAMES_ONLY, udf.getMessage());
+    assertEquals("SPINDEX_UNKNOWN_SETTING", ((SparkThrowable) udf).getErrorClass());
+    assertTrue(
+        udf.getMessage().startsWith("[SPINDEX_UNKNOWN_SETTING] SpindexUdfs.Label: " + NAMES_ONLY),
+        udf.getMessage());
   }
 }

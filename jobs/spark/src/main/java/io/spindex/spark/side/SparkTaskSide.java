@@ -74,7 +74,7 @@ public final class SparkTaskSide implements TaskSide {
     }
     switch (f.ship()) {
       case FILES:
-        return Paths.get(SparkFiles.get(f.location()));
+        return shipped(f.location());
       case LOCAL:
         return Paths.get(f.location());
       default:
@@ -84,6 +84,23 @@ public final class SparkTaskSide implements TaskSide {
                 : SparkHadoopUtil.get().newConfiguration(SparkEnv.get().conf());
         return Staging.stage(f, c);
     }
+  }
+
+  /**
+   * Where a file shipped with {@code --files} (or {@code addFile}) is in this JVM: {@link
+   * SparkFiles#get}; for a task of a Spark Connect session, which {@code SparkFiles.get} resolves in
+   * the session's own directory, the file the server's launch shipped to the root directory when
+   * the session's directory has none of that name.
+   */
+  public static Path shipped(String name) {
+    Path p = Paths.get(SparkFiles.get(name));
+    if (!java.nio.file.Files.exists(p)) {
+      Path launched = Paths.get(SparkFiles.getRootDirectory()).resolve(name);
+      if (java.nio.file.Files.isRegularFile(launched)) {
+        return launched;
+      }
+    }
+    return p;
   }
 
   @Override

@@ -14,12 +14,12 @@ import io.spindex.index.LabelSchema;
 import io.spindex.index.SpindexIndex;
 import io.spindex.job.Freshness;
 import io.spindex.job.SideFile;
+import io.spindex.job.StaleIndexException;
 import io.spindex.spark.side.SparkSides;
 import io.spindex.spark.side.SparkTaskSide;
 import io.spindex.spark.side.SpindexConf;
 import io.spindex.text.AddressText;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Map;
@@ -202,7 +202,8 @@ public final class IndexRef implements AddressTarget {
    * @param column the input column as SQL text, for that error
    * @param loader the loader (a job's {@code --loader}), or null for the one {@code
    *     spark.spindex.loader} names (default {@code mapped})
-   * @throws IllegalArgumentException one line naming the file, for the caller to report
+   * @throws org.apache.spark.sql.AnalysisException (thrown unchecked) one of Spindex's error
+   *     conditions ({@link SparkErrors}), naming the function and the file
    */
   static IndexRef resolve(
       SparkSession spark,
@@ -213,52 +214,51 @@ public final class IndexRef implements AddressTarget {
       String column,
       String loader) {
     if (name == null || name.trim().isEmpty()) {
-      throw new IllegalArgumentException(
-          function
-              + ": the index name is empty: expected a name set as "
-              + SpindexConf.INDEX_PREFIX
-              + "NAME, or an index path");
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NAME_EMPTY, SparkErrors.params("function", function), null);
     }
     org.apache.spark.SparkConf launch = spark.sparkContext().getConf();
     String path =
         SpindexConf.sqlIndexPath(k -> launch.get(k, null), k -> spark.conf().get(k, null), name);
     if (path == null) {
-      throw new IllegalArgumentException(
-          function
-              + ": no index named '"
-              + name
-              + "' in the server's configuration ("
-              + SpindexConf.NAMES_ONLY
-              + " is on: indexes are named as "
-              + SpindexConf.INDEX_PREFIX
-              + "NAME when the server starts, never by path)");
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NOT_CONFIGURED,
+          SparkErrors.params("function", function, "name", name),
+          null);
     }
     String configured = path.equals(name) ? null : path;
-    java.time.Duration maxAge;
-    java.time.Duration warnAge;
     try {
       loader =
           SpindexConf.sqlLoader(
               loader != null ? loader : spark.conf().get(SpindexConf.LOADER, null));
-      maxAge = age(spark, Freshness.MAX_AGE.name());
-      warnAge = age(spark, Freshness.WARN_AGE.name());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
+      String reason = String.valueOf(e.getMessage());
+      if (reason.startsWith(SpindexConf.LOADER + ": ")) {
+        reason = reason.substring(SpindexConf.LOADER.length() + 2);
+      }
+      throw SparkErrors.analysis(
+          SparkErrors.INVALID_LOADER,
+          SparkErrors.params("function", function, "reason", reason),
+          e);
     }
+    java.time.Duration maxAge = age(spark, function, Freshness.MAX_AGE.name());
+    java.time.Duration warnAge = age(spark, function, Freshness.WARN_AGE.name());
     try {
       SparkSides.Resolved r = SparkSides.resolve(spark, path);
       IndexHeader h = r.header;
       if (need != null && h.kind() != need) {
-        throw new IllegalArgumentException(
-            function
-                + ": "
-                + path
-                + " is "
-                + h.kind().description()
-                + "; "
-                + function
-                + " needs "
-                + (need == IndexKind.IPV4_SET ? "a set index" : "a range index"));
+        throw SparkErrors.analysis(
+            SparkErrors.WRONG_INDEX_KIND,
+            SparkErrors.params(
+                "function",
+                function,
+                "needed",
+                need == IndexKind.IPV4_SET ? "a set index" : "a range index",
+                "path",
+                path,
+                "kind",
+                h.kind().description()),
+            null);
       }
       String warning = Freshness.check(path, h, maxAge, warnAge, System.currentTimeMillis());
       if (warning != null) {
@@ -272,37 +272,48 @@ public final class IndexRef implements AddressTarget {
       }
       return new IndexRef(
           path, r.file, h, loader, new Unparseable(acc, strict, function, column), schema);
-    } catch (java.io.FileNotFoundException e) {
-      if (configured == null && !name.contains("/") && !name.contains(".")) {
-        // A bare word: most likely a name that was never configured, not a path.
-        throw new IllegalArgumentException(
-            function
-                + ": no index named '"
-                + name
-                + "': set "
-                + SpindexConf.INDEX_PREFIX
-                + name
-                + " to its path (or give a path)",
-            e);
+    } catch (StaleIndexException e) {
+      String reason = String.valueOf(e.getMessage());
+      if (reason.startsWith(path + ": ")) { // Freshness names the file first
+        reason = reason.substring(path.length() + 2);
       }
-      throw new IllegalArgumentException(function + ": " + path + ": no such file", e);
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_TOO_OLD,
+          SparkErrors.params("function", function, "path", path, "reason", reason),
+          e);
     } catch (IOException e) {
-      throw new IllegalArgumentException(function + ": " + e.getMessage(), e);
+      boolean missing = SparkErrors.indexCondition(e).equals(SparkErrors.INDEX_FILE_NOT_FOUND);
+      if (missing && configured == null && !name.contains("/") && !name.contains(".")) {
+        // A bare word: most likely a name that was never configured, not a path.
+        throw SparkErrors.analysis(
+            SparkErrors.INDEX_NOT_FOUND, SparkErrors.params("function", function, "name", name), e);
+      }
+      throw SparkErrors.indexAnalysis(function, path, e);
+    } catch (IllegalArgumentException e) {
+      // A path that is no URI or Hadoop path (SparkSides reads it as one).
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_READ_FAILED,
+          SparkErrors.params(
+              "function", function, "path", path, "reason", String.valueOf(e.getMessage())),
+          e);
     }
   }
 
   /**
    * The age limit a job option of that name sets for the SQL functions: its Spark key ({@link
    * SpindexConf#PREFIX} and its name) in the session's configuration; {@link
-   * java.time.Duration#ZERO} for none.
+   * java.time.Duration#ZERO} for none; a value that is no age is {@code SPINDEX_INVALID_SETTING}.
    */
-  private static java.time.Duration age(SparkSession spark, String option) {
+  private static java.time.Duration age(SparkSession spark, String function, String option) {
     String key = SpindexConf.PREFIX + option;
     String v = spark.conf().get(key, null);
     try {
       return v == null ? java.time.Duration.ZERO : Freshness.parse(v);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+      throw SparkErrors.analysis(
+          SparkErrors.INVALID_SETTING,
+          SparkErrors.params("function", function, "key", key, "reason", e.getMessage()),
+          e);
     }
   }
 
@@ -381,12 +392,24 @@ public final class IndexRef implements AddressTarget {
       try {
         i = SparkTaskSide.forSql().index(file, loader);
       } catch (IOException e) {
-        throw new UncheckedIOException(given + ": " + e.getMessage(), e);
+        // The file changed or went away since the query was analysed (or never reached this
+        // executor): the error names the index as the query did.
+        throw SparkErrors.indexRuntime(
+            unparseable.function(), given, e, file.location(), shippedAt(file));
       }
       index = i;
       v6 = new long[2];
     }
     return i;
+  }
+
+  /** Where a file shipped with {@code --files} is on this executor, or null. */
+  private static String shippedAt(SideFile f) {
+    try {
+      return f.ship() == SideFile.Ship.FILES ? SparkTaskSide.shipped(f.location()).toString() : null;
+    } catch (RuntimeException noSparkEnv) {
+      return null;
+    }
   }
 
   /** Parsed address of the current row: IPv4 in [0, 2^32), this with {@code v6} set, or -1. */

@@ -158,7 +158,10 @@ public final class SpindexBatchExec extends ExecBase {
         || ((IndexRef) s.target()).ranges() == (fn == SpindexExpression.Fn.CONTAINS)) {
       return false;
     }
-    return s.child() instanceof Attribute && Columns.ordinal(output, (Attribute) s.child()) >= 0;
+    // A column of untyped NULLs (a NULL literal under an alias) is left to the expression.
+    return s.child() instanceof Attribute
+        && !(s.child().dataType() instanceof org.apache.spark.sql.types.NullType)
+        && Columns.ordinal(output, (Attribute) s.child()) >= 0;
   }
 
   /**

@@ -22,6 +22,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -147,16 +148,18 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
   @Override
   public TypeCheckResult checkInputDataTypes() {
     DataType t = child.dataType();
-    // instanceof, not equals: under Spark 4 a collated STRING is another StringType instance.
+    // instanceof, not equals: under Spark 4 a collated STRING is another StringType instance. An
+    // untyped NULL (the literal NULL) is a NULL address like any other: the answer is NULL.
     if (t instanceof StringType
         || t instanceof IntegerType
         || t instanceof LongType
-        || t instanceof BinaryType) {
+        || t instanceof BinaryType
+        || t instanceof NullType) {
       return TypeCheckResult.TypeCheckSuccess$.MODULE$;
     }
     return new TypeCheckResult.TypeCheckFailure(
         prettyName()
-            + ": the address must be STRING, INT, BIGINT or BINARY, not "
+            + ": the address must be STRING, INT, BIGINT, BINARY or NULL, not "
             + t.simpleString());
   }
 
@@ -210,6 +213,24 @@ final class SpindexExpression extends ExpressionBase implements Serializable {
   public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
     ExprCode c = child.genCode(ctx);
     String ref = ctx.addReferenceObj("spindex", target, target.getClass().getName());
+    if (child.dataType() instanceof NullType) {
+      // An untyped NULL: always NULL, counted as NULL addresses are (no lookup to call).
+      String code =
+          c.code()
+              + "\n"
+              + ref
+              + ".nullInput();\nboolean "
+              + ev.isNull()
+              + " = true;\n"
+              + CodeGenerator.javaType(type)
+              + " "
+              + ev.value()
+              + " = "
+              + CodeGenerator.defaultValue(type, true)
+              + ";\n";
+      CodeBlock block = new CodeBlock(Scala.list(code), Scala.<JavaCode>list());
+      return ev.copy(block, JavaCode.isNullVariable(ev.isNull().toString()), ev.value());
+    }
     String call = ref + "." + fn.call + "(" + c.value() + ")";
     String assign;
     if (fn == Fn.CONTAINS) {

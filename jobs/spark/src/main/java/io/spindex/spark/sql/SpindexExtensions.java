@@ -26,6 +26,7 @@ public final class SpindexExtensions extends AbstractFunction1<SparkSessionExten
   @SuppressWarnings({"rawtypes", "unchecked"})
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     SparkLine.check();
+    SparkErrors.register(); // Spindex's error conditions, known to Spark and PySpark
     for (SpindexFunctions.Entry f : SpindexFunctions.all()) {
       // The builder's Scala type differs between Scala 2.12 and 2.13 (scala.Seq); erased, it is
       // a Function1 of the Seq that both pass.

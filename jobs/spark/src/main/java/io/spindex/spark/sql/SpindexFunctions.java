@@ -18,8 +18,8 @@ import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
-import scala.Option;
 import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 
@@ -35,7 +35,8 @@ import scala.runtime.AbstractFunction1;
  * and the file checked (header and every section checksum) when the query is analysed; a
  * non-constant index, a missing, damaged or wrong-kind file is an {@link AnalysisException} naming
  * it, and so is one older than {@code spark.spindex.max-age} ({@code spark.spindex.warn-age}: one
- * warning line in the driver's log).
+ * warning line in the driver's log). Each has one of Spindex's error conditions ({@code
+ * SPINDEX_INDEX_NOT_FOUND}, ...: {@link SparkErrors}).
  *
  * <p>A non-NULL address that does not parse gives NULL (counted in the accumulator {@code
  * spindex.unparseable(FUNCTION)}) when ANSI mode is off; with {@code spark.sql.ansi.enabled=true}
@@ -90,6 +91,7 @@ public final class SpindexFunctions {
    */
   public static void register(SparkSession spark) {
     SparkLine.check();
+    SparkErrors.register(); // Spindex's error conditions, known to Spark and PySpark
     for (Entry e : all()) {
       Shims.register(spark, e.name, e.info, e.builder);
     }
@@ -125,18 +127,32 @@ public final class SpindexFunctions {
    */
   static Expression build(
       Fn fn, boolean orNull, Seq<Expression> args, String column, String loader) {
+    SparkErrors.register();
     String name = fn.name(orNull);
     int n = fn == Fn.IP || fn == Fn.VERSION ? 1 : 2;
     if (args.length() != n) {
-      throw analysis(
-          name + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.length());
+      throw SparkErrors.analysis(
+          SparkErrors.WRONG_NUM_ARGS,
+          SparkErrors.params(
+              "function",
+              name,
+              "expected",
+              fn == Fn.VERSION
+                  ? "1 argument (index)"
+                  : n == 1 ? "1 argument (ip)" : "2 arguments (ip, index)",
+              "actual",
+              String.valueOf(args.length())),
+          null);
     }
     Expression ip = args.apply(0);
     boolean strict = !orNull && SQLConf.get().ansiEnabled();
     SparkSession spark = SparkSession.active();
     String unknown = SpindexConf.unknown(spark);
     if (unknown != null) {
-      throw analysis(name + ": " + unknown);
+      throw SparkErrors.analysis(
+          SparkErrors.UNKNOWN_SETTING,
+          SparkErrors.params("function", name, "reason", unknown),
+          null);
     }
     if (fn == Fn.IP) {
       return new SpindexExpression(
@@ -151,29 +167,26 @@ public final class SpindexFunctions {
                   column)));
     }
     Expression index = args.apply(fn == Fn.VERSION ? 0 : 1);
-    if (!index.foldable() || !(index.dataType() instanceof StringType)) {
-      throw analysis(
-          name
-              + ": the index must be a constant string (a name configured as"
-              + " spark.spindex.index.NAME, or a path), not "
-              + index.sql());
+    boolean isNull = index.foldable() && index.dataType() instanceof NullType;
+    if (!isNull && (!index.foldable() || !(index.dataType() instanceof StringType))) {
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NOT_CONSTANT,
+          SparkErrors.params("function", name, "index", index.sql()),
+          null);
     }
-    Object path = index.eval(null);
+    Object path = isNull ? null : index.eval(null);
     if (path == null) {
-      throw analysis(name + ": the index is NULL");
+      throw SparkErrors.analysis(
+          SparkErrors.INDEX_NULL, SparkErrors.params("function", name), null);
     }
     IndexKind kind =
         fn == Fn.VERSION ? null : fn == Fn.CONTAINS ? IndexKind.IPV4_SET : IndexKind.IPV4_RANGES;
-    try {
-      // spindex_version's child is its constant index argument: it reads no address.
-      return new SpindexExpression(
-          fn == Fn.VERSION ? index : ip,
-          fn,
-          orNull,
-          IndexRef.resolve(spark, path.toString(), name, kind, strict, column, loader));
-    } catch (IllegalArgumentException e) {
-      throw analysis(e.getMessage());
-    }
+    // spindex_version's child is its constant index argument: it reads no address.
+    return new SpindexExpression(
+        fn == Fn.VERSION ? index : ip,
+        fn,
+        orNull,
+        IndexRef.resolve(spark, path.toString(), name, kind, strict, column, loader));
   }
 
   private static String usage(Fn fn, boolean orNull) {
@@ -253,27 +266,5 @@ public final class SpindexFunctions {
     }
     String from = fn == Fn.IP ? "" : " FROM logs";
     return "\n    Examples:\n      > SELECT " + call + from + ";\n       " + out + "\n  ";
-  }
-
-  /**
-   * An {@link AnalysisException}, thrown as Scala code throws it: the function builders are Scala
-   * functions, which declare no checked exceptions, and Spark reports an AnalysisException from a
-   * builder as a query error.
-   */
-  static RuntimeException analysis(String message) {
-    return sneaky(
-        new AnalysisException(
-            message,
-            Option.empty(),
-            Option.empty(),
-            Option.empty(),
-            Option.empty(),
-            scala.collection.immutable.Map$.MODULE$.empty(),
-            new org.apache.spark.QueryContext[0]));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
-    throw (T) t;
   }
 }

@@ -15,7 +15,6 @@ import io.spindex.text.AddressText;
 import io.spindex.text.Ipv4Text;
 import io.spindex.text.Ipv6Text;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -53,7 +52,7 @@ public final class SpindexUdfs {
       if (ip == null || index == null) {
         return null;
       }
-      IpRanges r = open(index).asRanges();
+      IpRanges r = ranges(open(index), index);
       long[] v6 = new long[2];
       long a = parse(ip, v6);
       if (a < 0) {
@@ -75,7 +74,7 @@ public final class SpindexUdfs {
       if (ip == null || index == null) {
         return null;
       }
-      IpSet s = open(index).asSet();
+      IpSet s = set(open(index), index);
       long[] v6 = new long[2];
       long a = parse(ip, v6);
       if (a < 0) {
@@ -119,7 +118,7 @@ public final class SpindexUdfs {
     private static final long serialVersionUID = 1L;
 
     /** Read where the UDF is made (the driver, at registration), checked there. */
-    private final String loader = registeringLoader();
+    private final String loader = registeringLoader(getClass());
 
     /** {@link SpindexConf#NAMES_ONLY} of the launch configuration where the UDF is made. */
     private final boolean namesOnly = "true".equalsIgnoreCase(launchConf(SpindexConf.NAMES_ONLY));
@@ -127,28 +126,61 @@ public final class SpindexUdfs {
     private transient String openedName;
     private transient SpindexIndex opened;
 
+    /** The UDF as its errors name it: {@code SpindexUdfs.Label}, ... */
+    final String name() {
+      return udfName(getClass());
+    }
+
     final SpindexIndex open(String index) {
       if (!index.equals(openedName)) {
         if (namesOnly && !shippedName(index)) {
-          throw new IllegalArgumentException(
-              "spindex UDF: '"
-                  + index
-                  + "' is a path; "
-                  + SpindexConf.NAMES_ONLY
-                  + " is on: name an index shipped with --files");
+          throw SparkErrors.illegalArgument(
+              SparkErrors.INDEX_PATH_REFUSED,
+              SparkErrors.params("function", name(), "index", index));
         }
-        opened = acquire(index, loader, namesOnly);
+        opened = acquire(name(), index, loader, namesOnly);
         openedName = index;
       }
       return opened;
     }
+
+    /** The index as ranges, or the error that it is another kind. */
+    final IpRanges ranges(SpindexIndex i, String index) {
+      if (i instanceof IpRanges) {
+        return (IpRanges) i;
+      }
+      throw wrongKind(i, index, "a range index");
+    }
+
+    /** The index as a set, or the error that it is another kind. */
+    final IpSet set(SpindexIndex i, String index) {
+      if (i instanceof IpSet) {
+        return (IpSet) i;
+      }
+      throw wrongKind(i, index, "a set index");
+    }
+
+    private RuntimeException wrongKind(SpindexIndex i, String index, String needed) {
+      return SparkErrors.runtime(
+          SparkErrors.WRONG_INDEX_KIND,
+          SparkErrors.params(
+              "function", name(), "needed", needed, "path", index, "kind", i.kind().description()),
+          null);
+    }
+  }
+
+  private static String udfName(Class<?> udf) {
+    return "SpindexUdfs." + udf.getSimpleName();
   }
 
   /**
    * The loader of the session that registers a UDF, checked, after its settings: an unknown {@code
-   * spark.spindex.} key fails the registration in one line ({@link SpindexConf#unknown}).
+   * spark.spindex.} key ({@link SpindexConf#unknown}) fails the registration with {@code
+   * SPINDEX_UNKNOWN_SETTING}, a bad {@code spark.spindex.loader} with {@code
+   * SPINDEX_INVALID_LOADER}.
    */
-  private static String registeringLoader() {
+  private static String registeringLoader(Class<?> udf) {
+    SparkErrors.register();
     String unknown;
     try {
       unknown = SpindexConf.unknown(SparkSession.active());
@@ -163,9 +195,21 @@ public final class SpindexUdfs {
       unknown = SpindexConf.unknown(keys);
     }
     if (unknown != null) {
-      throw new IllegalArgumentException("spindex UDF: " + unknown);
+      throw SparkErrors.illegalArgument(
+          SparkErrors.UNKNOWN_SETTING,
+          SparkErrors.params("function", udfName(udf), "reason", unknown));
     }
-    return SpindexConf.sqlLoader(registeringConf(SpindexConf.LOADER));
+    try {
+      return SpindexConf.sqlLoader(registeringConf(SpindexConf.LOADER));
+    } catch (IllegalArgumentException e) {
+      String reason = String.valueOf(e.getMessage());
+      if (reason.startsWith(SpindexConf.LOADER + ": ")) {
+        reason = reason.substring(SpindexConf.LOADER.length() + 2);
+      }
+      throw SparkErrors.illegalArgument(
+          SparkErrors.INVALID_LOADER,
+          SparkErrors.params("function", udfName(udf), "reason", reason));
+    }
   }
 
   /** {@code key} of the active session (else of the JVM's Spark conf), or null. */
@@ -194,17 +238,31 @@ public final class SpindexUdfs {
 
   /**
    * The index at a path, or shipped under this name with {@code --files} (only that under {@code
-   * namesOnly}): a {@link SideFile} the executor opens as the jobs' tasks do, once per JVM.
+   * namesOnly}): a {@link SideFile} the executor opens as the jobs' tasks do, once per JVM. A name
+   * that was not shipped is {@code SPINDEX_INDEX_NOT_SHIPPED} naming it (not the place on the
+   * executor where a shipped file would have been); a path that is no file, {@code
+   * SPINDEX_INDEX_FILE_NOT_FOUND}.
    */
-  private static SpindexIndex acquire(String index, String loader, boolean namesOnly) {
+  private static SpindexIndex acquire(
+      String function, String index, String loader, boolean namesOnly) {
+    boolean local = !namesOnly && (Files.isRegularFile(Paths.get(index)) || !shippedName(index));
+    String shippedAt = null;
     try {
-      SideFile f =
-          !namesOnly && Files.isRegularFile(Paths.get(index))
-              ? new SideFile(index, SideFile.Ship.LOCAL, index, -1, -1)
-              : new SideFile(index, SideFile.Ship.FILES, index, -1, -1);
-      return SparkTaskSide.forSql().index(f, loader);
+      if (local) {
+        return SparkTaskSide.forSql()
+            .index(new SideFile(index, SideFile.Ship.LOCAL, index, -1, -1), loader);
+      }
+      shippedAt = SparkTaskSide.shipped(index).toString();
+      return SparkTaskSide.forSql()
+          .index(new SideFile(index, SideFile.Ship.FILES, index, -1, -1), loader);
     } catch (IOException e) {
-      throw new UncheckedIOException(index + ": " + e.getMessage(), e);
+      if (!local && SparkErrors.indexCondition(e).equals(SparkErrors.INDEX_FILE_NOT_FOUND)) {
+        throw SparkErrors.runtime(
+            SparkErrors.INDEX_NOT_SHIPPED,
+            SparkErrors.params("function", function, "name", index),
+            null);
+      }
+      throw SparkErrors.indexRuntime(function, index, e, shippedAt);
     }
   }
 }

@@ -5,7 +5,9 @@
  */
 package io.spindex.spark.sql;
 
+import io.spindex.text.Clip;
 import java.io.Serializable;
+import java.util.Locale;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.util.LongAccumulator;
 
@@ -48,6 +50,11 @@ final class Unparseable implements Serializable {
     return count.value();
   }
 
+  /** The function's SQL name. */
+  String function() {
+    return function;
+  }
+
   /** Whether an unparseable address is an error rather than NULL. */
   boolean strict() {
     return error;
@@ -56,20 +63,29 @@ final class Unparseable implements Serializable {
   /** An address that does not parse: counted, or an error under ANSI mode. */
   void miss(Object value) {
     if (error) {
-      throw new InvalidAddressException(function, text(value), column);
+      throw SparkErrors.invalidAddress(function, text(value), column);
     }
     count.add(1);
   }
 
-  /** The value as Spark SQL writes a literal of its type. */
-  private static String text(Object v) {
+  /**
+   * The value as Spark SQL writes a literal of its type, its text cut to {@link
+   * SparkErrors#VALUE_CHARS} characters (with the length of the whole after it).
+   */
+  static String text(Object v) {
     if (v instanceof UTF8String || v instanceof String) {
-      return "'" + v.toString().replace("'", "\\'") + "'";
+      String s = v.toString();
+      return "'" + Clip.of(s, SparkErrors.VALUE_CHARS).replace("'", "\\'") + "'";
     }
     if (v instanceof byte[]) {
+      byte[] b = (byte[]) v;
+      int n = Math.min(b.length, SparkErrors.VALUE_CHARS / 2);
       StringBuilder s = new StringBuilder("X'");
-      for (byte b : (byte[]) v) {
-        s.append(String.format("%02X", b & 0xFF));
+      for (int i = 0; i < n; i++) {
+        s.append(String.format(Locale.ROOT, "%02X", b[i] & 0xFF));
+      }
+      if (n < b.length) {
+        s.append("...(").append(b.length).append(" bytes)");
       }
       return s.append("'").toString();
     }

@@ -164,7 +164,10 @@ class FreshnessSqlTest {
         assertThrows(
             AnalysisException.class,
             () -> spark.sql("SELECT spindex_version('a', 'b')").collectAsList());
-    assertTrue(e.getMessage().contains("spindex_version takes 1 argument, not 2"), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .startsWith("[SPINDEX_WRONG_NUM_ARGS] spindex_version takes 1 argument (index), not 2."),
+        e.getMessage());
   }
 
   @Test
@@ -186,7 +189,11 @@ class FreshnessSqlTest {
       AnalysisException e =
           assertThrows(AnalysisException.class, () -> spark.sql(sql).collectAsList());
       String function = sql.substring("SELECT ".length(), sql.indexOf('('));
-      assertTrue(e.getMessage().contains(function + ": " + expected), e.getMessage());
+      assertTrue(
+          e.getMessage().startsWith("[SPINDEX_INDEX_TOO_OLD] " + function + ": " + expected + "."),
+          e.getMessage());
+      assertEquals("SPINDEX_INDEX_TOO_OLD", condition(e));
+      assertEquals("55000", e.getSqlState());
     }
     spark.conf().set("spark.spindex.max-age", "42d");
     spark.conf().set("spark.spindex.warn-age", "30d");
@@ -200,8 +207,17 @@ class FreshnessSqlTest {
             () -> spark.sql("SELECT spindex_label('1.0.0.1', 'fresh')").collectAsList());
     assertTrue(
         e.getMessage()
-            .contains("spindex_label: spark.spindex.max-age: expected an age such as 30d"),
+            .startsWith(
+                "[SPINDEX_INVALID_SETTING] spindex_label: spark.spindex.max-age: expected an age"
+                    + " such as 30d"),
         e.getMessage());
+    assertEquals("SPINDEX_INVALID_SETTING", condition(e));
+    assertEquals("22022", e.getSqlState());
     assertFalse(e.getMessage().contains("Exception"), e.getMessage());
+  }
+
+  @SuppressWarnings("deprecation") // getErrorClass: the condition's one name on every line
+  private static String condition(AnalysisException e) {
+    return e.getErrorClass();
   }
 }
