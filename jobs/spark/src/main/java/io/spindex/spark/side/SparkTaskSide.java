@@ -88,8 +88,8 @@ public final class SparkTaskSide implements TaskSide {
 
   /**
    * Where a file shipped with {@code --files} (or {@code addFile}) is in this JVM: {@link
-   * SparkFiles#get}; for a task of a Spark Connect session, which {@code SparkFiles.get} resolves in
-   * the session's own directory, the file the server's launch shipped to the root directory when
+   * SparkFiles#get}; for a task of a Spark Connect session, which {@code SparkFiles.get} resolves
+   * in the session's own directory, the file the server's launch shipped to the root directory when
    * the session's directory has none of that name.
    */
   public static Path shipped(String name) {

@@ -406,7 +406,9 @@ public final class IndexRef implements AddressTarget {
   /** Where a file shipped with {@code --files} is on this executor, or null. */
   private static String shippedAt(SideFile f) {
     try {
-      return f.ship() == SideFile.Ship.FILES ? SparkTaskSide.shipped(f.location()).toString() : null;
+      return f.ship() == SideFile.Ship.FILES
+          ? SparkTaskSide.shipped(f.location()).toString()
+          : null;
     } catch (RuntimeException noSparkEnv) {
       return null;
     }

@@ -166,7 +166,8 @@ class FreshnessSqlTest {
             () -> spark.sql("SELECT spindex_version('a', 'b')").collectAsList());
     assertTrue(
         e.getMessage()
-            .startsWith("[SPINDEX_WRONG_NUM_ARGS] spindex_version takes 1 argument (index), not 2."),
+            .startsWith(
+                "[SPINDEX_WRONG_NUM_ARGS] spindex_version takes 1 argument (index), not 2."),
         e.getMessage());
   }
 

@@ -426,10 +426,10 @@ class SqlBatchTest {
   }
 
   /**
-   * A cached table is read a batch at a time only when Spark's cache hands out batches: its
-   * default serializer does so for tables of BOOLEAN and numeric columns only, and a table with a
-   * STRING column (an address as text) is read as rows, so the lookups run row by row there. The
-   * answers are the reference's either way.
+   * A cached table is read a batch at a time only when Spark's cache hands out batches: its default
+   * serializer does so for tables of BOOLEAN and numeric columns only, and a table with a STRING
+   * column (an address as text) is read as rows, so the lookups run row by row there. The answers
+   * are the reference's either way.
    */
   @Test
   void aCachedTableRunsInBatchesOnlyWhenSparksCacheHandsOutBatches() {
