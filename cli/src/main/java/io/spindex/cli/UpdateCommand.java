@@ -244,23 +244,22 @@ final class UpdateCommand implements Callable<Integer> {
     }
   }
 
-  /** The build options given to a kind's command, by name (a repeated one joined by commas). */
+  /**
+   * The build options given to a kind's command, by name (a repeated one joined by commas): those
+   * of the build's option table that {@link #declareBuildOptions} declared and the user gave.
+   */
   static Map<String, String> buildValues(CommandLine.Model.CommandSpec spec) {
     Map<String, String> values = new HashMap<>();
-    for (CommandLine.Model.OptionSpec o : spec.options()) {
-      String name = o.longestName().substring(2);
-      Object v = o.getValue();
-      if (!o.description()[0].startsWith("Build option: ") || v == null) {
-        continue;
-      }
+    for (JobOption<?> o : UpdateConf.buildOptions(spec.name())) {
+      Object v = spec.findOption("--" + o.name()).getValue();
       if (v instanceof List) {
         List<?> l = (List<?>) v;
         if (!l.isEmpty()) {
           values.put(
-              name, String.join(",", l.stream().map(String::valueOf).toArray(String[]::new)));
+              o.name(), String.join(",", l.stream().map(String::valueOf).toArray(String[]::new)));
         }
-      } else {
-        values.put(name, String.valueOf(v));
+      } else if (v != null) {
+        values.put(o.name(), String.valueOf(v));
       }
     }
     return values;
