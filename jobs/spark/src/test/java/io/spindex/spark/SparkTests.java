@@ -38,6 +38,26 @@ public final class SparkTests {
   }
 
   /**
+   * Runs a job as spark-submit runs it, in {@code spark}: its exit code, standard output and
+   * standard error.
+   */
+  static Object[] runJob(SparkSession spark, String... args) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int code =
+        SpindexSpark.run(
+            spark,
+            args,
+            new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+            new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    return new Object[] {
+      code,
+      out.toString(java.nio.charset.StandardCharsets.UTF_8),
+      err.toString(java.nio.charset.StandardCharsets.UTF_8)
+    };
+  }
+
+  /**
    * The bytes of an address as a BINARY address column holds them: 4 for IPv4, 16 for IPv6, an
    * IPv4-mapped address ({@code ::ffff:a.b.c.d}) as its 16 bytes.
    */

@@ -12,9 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spindex.lookup.IpLookupFixture;
 import io.spindex.spark.sql.functions;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,17 +44,7 @@ class UnknownSettingsTest {
 
   /** Exit code, standard output, standard error of a job run as spark-submit runs it. */
   private static Object[] run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        SpindexSpark.run(
-            spark,
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Object[] {
-      code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
-    };
+    return SparkTests.runJob(spark, args);
   }
 
   private static String[] ipLookup(String... more) {

@@ -45,19 +45,9 @@ class UsageErrorsTest {
             .toString();
   }
 
-  /** Exit code, standard output, standard error. */
+  /** Exit code, standard output, standard error of a job run as spark-submit runs it. */
   private static Object[] run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        SpindexSpark.run(
-            spark,
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Object[] {
-      code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
-    };
+    return SparkTests.runJob(spark, args);
   }
 
   private static void oneLine(int code, String wants, String... args) {
