@@ -110,8 +110,6 @@ public abstract class IndexBuilder<B extends IndexBuilder<B>> {
     for (Path in : inputs) {
       newest = Math.max(newest, java.nio.file.Files.getLastModifiedTime(in).toMillis());
     }
-    if (newest >= 0) {
-      w.sourceMillis(newest);
-    }
+    w.sourceMillisUnlessKnown(newest);
   }
 }

@@ -256,9 +256,7 @@ public final class IpRangeBuilder extends IndexBuilder<IpRangeBuilder> {
 
   private void extras(IndexWriter w, SourceInfo info, long buildMillis, long[] aliases) {
     w.sourceInfo(info);
-    if (!w.hasSourceMillis() && buildMillis >= 0) {
-      w.sourceMillis(buildMillis); // when MaxMind built the databases, not when they were copied
-    }
+    w.sourceMillisUnlessKnown(buildMillis); // when MaxMind built them, not when they were copied
     if (aliases.length > 0) {
       w.longs(Section.IPV4_ALIASES, aliases, aliases.length);
     }

@@ -205,6 +205,18 @@ public final class IndexWriter {
   }
 
   /**
+   * {@link #sourceMillis(long)} when none was given yet and {@code millis} is a time (not -1): a
+   * better-informed source time (a database's own build time, a server's {@code Last-Modified}) set
+   * before stays.
+   */
+  public IndexWriter sourceMillisUnlessKnown(long millis) {
+    if (!hasSourceMillis() && millis >= 0) {
+      this.sourceMillis = millis;
+    }
+    return this;
+  }
+
+  /**
    * Adds the {@code source_info} section of {@link #sourceInfo} and {@link #sourceMillis}; returns
    * the source time as written (-1: none).
    */

@@ -139,17 +139,13 @@ public final class IndexBuild {
           Assembled.nothingAccepted(
               index.counts, rejectCounts, null, sources, out.toString(), exists));
     }
-    if (!index.writer.hasSourceMillis()) {
-      // A text build's source time, as the command records it: when its inputs last changed (a
-      // MaxMind database gave its own build time).
-      long newest = -1;
-      for (FileStatus f : files) {
-        newest = Math.max(newest, f.getModificationTime());
-      }
-      if (newest >= 0) {
-        index.writer.sourceMillis(newest);
-      }
+    // A text build's source time, as the command records it: when its inputs last changed (a
+    // MaxMind database gave its own build time).
+    long newest = -1;
+    for (FileStatus f : files) {
+      newest = Math.max(newest, f.getModificationTime());
     }
+    index.writer.sourceMillisUnlessKnown(newest);
     IndexHeader header = write(index, out, conf);
     phase("write ms");
     BuildIndexDefinition.summarize(
