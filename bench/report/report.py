@@ -208,6 +208,34 @@ def shape_results(run, shape, query):
             if r.params.get("shape") == shape and r.params.get("query") == query}
 
 
+def search_anchors(run):
+    """Ipv4SearchBenchmark: Spindex's search beside a B+-tree of PlanB's class, a binary search,
+    ip2region, and the floors (the answers read without a search, memory latency)."""
+    if not run.of_class("Ipv4SearchBenchmark"):
+        return "(no results in this run: scripts/bench --only shapes)"
+    rows = []
+    for shape, query, label in SHAPES:
+        g = {r.method: r for r in run.of_class("Ipv4SearchBenchmark")
+             if r.params.get("shape") == shape and r.params.get("query") == query}
+        if not g:
+            continue
+
+        def m(name):
+            r = g.get(name)
+            return pm(r.score, r.err, 1e-6) if r else "n/a"
+        rows.append([label, m("heapSingle"), m("heapBatch"), m("mappedSingle"), m("mappedBatch"),
+                     m("treeSingle"), m("treeBatch"), m("binarySearch"), m("ip2region"),
+                     m("readAnswer"), m("chase"), times(g.get("heapBatch"), g.get("ip2region")),
+                     times(g.get("mappedBatch"), g.get("ip2region")),
+                     times(g.get("heapSingle"), g.get("ip2region")),
+                     times(g.get("treeBatch"), g.get("heapBatch"))])
+    return table(["ranges, queries", "heap single", "heap batch", "mapped single", "mapped batch",
+                  "B+-tree single", "B+-tree batch", "binary search", "ip2region",
+                  "answers read, no search", "memory latency", "heap batch ÷ ip2region",
+                  "mapped batch ÷ ip2region", "heap single ÷ ip2region", "B+-tree ÷ heap batch"],
+                 rows)
+
+
 def shape_lookup(run):
     if not run.of_class("ShapeLookupBenchmark"):
         return "(no results in this run: scripts/bench --only shapes)"
@@ -881,7 +909,8 @@ def main():
               "build": build, "set-lookup": lambda r: lookups(r, "SetLookupBenchmark", SET_LOOKUP),
               "range-lookup": lambda r: lookups(r, "RangeLookupBenchmark", RANGE_LOOKUP),
               "buffers": buffers, "streams": streams, "ep": ep, "ep-transform": ep_transform,
-              "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup, "city": city, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
+              "ipv6-lookup": ipv6_lookup, "shape-lookup": shape_lookup,
+              "search-anchors": search_anchors, "city": city, "dual-stack": dual_stack, "ipv6-build": ipv6_build,
               "line-lookup": line_lookup, "range-rows": range_rows, "copy": copy_methods, "fetch": fetch, "spark-readiness": spark_readiness,
               "spark-throughput": spark_throughput, "spark-build": spark_build, "sql": sql, "commands": commands}
     for name, fn in blocks.items():
