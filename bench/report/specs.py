@@ -86,6 +86,9 @@ IPV6_LOOKUP = [
     ("mappedLabel", "Spindex `label(hi, lo)` (String), mapped", SPINDEX),
     ("maxmindMemory", "MaxMind `get` (Map), `MEMORY`, IPv6 database", COMPETITOR),
     ("ip2region", "ip2region 3.1.0 `search(byte[])` (String), content mode, IPv6 xdb", COMPETITOR),
+    ("treeSingle", "B+-tree of PlanB's class (`StaticTree6`, written for the benchmark), one at a time", BASELINE),
+    ("treeBatch", "the same B+-tree, batches of 1,024 walked level by level", BASELINE),
+    ("binarySearch", "binary search over the 128-bit starts (baseline)", BASELINE),
 ]
 IPV6_QUERIES = [("ranges", "weighted by ranges"), ("uniform", "uniform over 2000::/3")]
 # DualStackLookupBenchmark: (method prefix, label) of the pairs PREFIX + "V4Only" / PREFIX + "Dual".
