@@ -209,16 +209,13 @@ def shape_results(run, shape, query):
 
 
 def search_anchors(run):
-    """Ipv4SearchBenchmark: Spindex's search beside a B+-tree of PlanB's class, a binary search,
+    """ShapeLookupBenchmark's searches beside a B+-tree of PlanB's class, a binary search,
     ip2region, and the floors (the answers read without a search, memory latency)."""
-    if not run.of_class("Ipv4SearchBenchmark"):
+    if not run.get("ShapeLookupBenchmark", "treeBatch"):
         return "(no results in this run: scripts/bench --only shapes)"
     rows = []
     for shape, query, label in SHAPES:
-        g = {r.method: r for r in run.of_class("Ipv4SearchBenchmark")
-             if r.params.get("shape") == shape and r.params.get("query") == query}
-        if not g:
-            continue
+        g = shape_results(run, shape, query)
 
         def m(name):
             r = g.get(name)

@@ -87,14 +87,11 @@ public class Ipv6LookupBenchmark {
   private InetAddress[] inet;
   private byte[][] keys;
 
-  /** A B+-tree of PlanB's class over the heap index's IPv6 rows ({@link StaticTree6}). */
+  /**
+   * A B+-tree of PlanB's class over the heap index's IPv6 rows ({@link StaticTree6}), and the
+   * binary search over its leaves.
+   */
   private StaticTree6 tree;
-
-  /** The heap index's IPv6 starts (flipped) and label ids, for {@link #binarySearch}. */
-  private long[] startHi;
-
-  private long[] startLo;
-  private int[] labelIds6;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -145,26 +142,20 @@ public class Ipv6LookupBenchmark {
     int rows = heap.ipv6Size();
     long[] h = new long[rows];
     long[] l = new long[rows];
-    labelIds6 = new int[rows];
+    int[] labels = new int[rows];
     for (int r = 0; r < rows; r++) {
       h[r] = heap.ipv6StartHi(r);
       l[r] = heap.ipv6StartLo(r);
-      labelIds6[r] = heap.ipv6LabelIdOfRow(r);
+      labels[r] = heap.ipv6LabelIdOfRow(r);
     }
-    tree = new StaticTree6(h, l, labelIds6, rows);
-    startHi = h.clone();
-    startLo = l.clone();
-    for (int r = 0; r < rows; r++) {
-      startHi[r] ^= Long.MIN_VALUE;
-      startLo[r] ^= Long.MIN_VALUE;
-    }
+    tree = new StaticTree6(h, l, labels, rows);
     int[] treeBatch = new int[AddressPool.SIZE];
     tree.labelIds(pool.hi, pool.lo, AddressPool.SIZE, treeBatch);
     for (int i = 0; i < AddressPool.SIZE; i++) {
       int expected = heap.labelId(pool.hi[i], pool.lo[i]);
       if (tree.labelId(pool.hi[i], pool.lo[i]) != expected
           || treeBatch[i] != expected
-          || binarySearch(pool.hi[i], pool.lo[i]) != expected) {
+          || tree.binarySearch(pool.hi[i], pool.lo[i]) != expected) {
         throw new IllegalStateException(
             "the B+-tree or the binary search differs for "
                 + Ipv6Text.format(pool.hi[i], pool.lo[i]));
@@ -413,23 +404,6 @@ public class Ipv6LookupBenchmark {
     return labels(mapped);
   }
 
-  /** The last row whose start is at most the address, by halving over the 128-bit starts. */
-  private int binarySearch(long hi, long lo) {
-    long kh = hi ^ Long.MIN_VALUE;
-    long kl = lo ^ Long.MIN_VALUE;
-    int a = 0;
-    int b = startHi.length;
-    while (a < b) {
-      int mid = (a + b) >>> 1;
-      if (startHi[mid] < kh || (startHi[mid] == kh && startLo[mid] <= kl)) {
-        a = mid + 1;
-      } else {
-        b = mid;
-      }
-    }
-    return a == 0 ? IpRanges.NONE : labelIds6[a - 1];
-  }
-
   /** A plain binary search over the starts (baseline). */
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
@@ -439,7 +413,7 @@ public class Ipv6LookupBenchmark {
     int from = pool.next();
     int sum = 0;
     for (int i = from; i < from + AddressPool.BATCH; i++) {
-      sum += binarySearch(hi[i], lo[i]);
+      sum += tree.binarySearch(hi[i], lo[i]);
     }
     return sum;
   }

@@ -14,6 +14,7 @@ import io.spindex.index.load.Loader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * MEMORY}) on the same ranges; a {@code chase} of dependent random reads over an array as large as
  * the index gives the machine's memory latency, the floor of a lookup that misses the caches. The
  * {@code noSubTables} rows look up in the same ranges built without the /24 sub-tables ({@code
- * prefix24}), what a lookup costs with the /16 prefix table alone.
+ * prefix24}), what a lookup costs with the /16 prefix table alone. The anchors' class: a static
+ * B+-tree of PlanB's class written for the benchmark ({@link StaticTree4}, single and batch) and
+ * {@link Arrays#binarySearch} over the starts, which every search is checked against on every
+ * address of the pool; {@code readAnswer} reads each address's label id from its own row, found
+ * beforehand, what a lookup must read at least.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -69,6 +74,15 @@ public class ShapeLookupBenchmark {
   private AddressPool pool;
   private InetAddress[] inet;
   private MemoryChase chase;
+
+  /** The heap index's flipped starts and label ids, a row each; the tree over them. */
+  private int[] starts;
+
+  private int[] labelIds;
+  private StaticTree4 tree;
+
+  /** The row each address of the pool falls in (-1 for none). */
+  private int[] rows;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -103,6 +117,27 @@ public class ShapeLookupBenchmark {
     for (int i = 0; i < q.length; i++) {
       if (batch[i] != heap.labelId(q[i])) {
         throw new IllegalStateException(String.format("batch and single differ for %08x", q[i]));
+      }
+    }
+    int n = heap.size();
+    starts = new int[n];
+    labelIds = new int[n];
+    for (int i = 0; i < n; i++) {
+      starts[i] = heap.start(i) ^ Integer.MIN_VALUE;
+      labelIds[i] = heap.labelIdOfRow(i);
+    }
+    tree = new StaticTree4(starts, labelIds, n);
+    tree.labelIds(q, q.length, batch);
+    rows = new int[q.length];
+    for (int i = 0; i < q.length; i++) {
+      int expected = binarySearch(q[i]);
+      rows[i] = heap.row(q[i]);
+      if (heap.labelId(q[i]) != expected
+          || tree.labelId(q[i]) != expected
+          || batch[i] != expected
+          || (rows[i] < 0 ? IpRanges.NONE : labelIds[rows[i]]) != expected) {
+        throw new IllegalStateException(
+            String.format("the binary search, the B+-tree or the rows differ for %08x", q[i]));
       }
     }
     data.check(q);
@@ -218,6 +253,58 @@ public class ShapeLookupBenchmark {
       found += m != null ? 1 : 0;
     }
     return found;
+  }
+
+  /** The last row whose start is at most the address: {@link Arrays#binarySearch}, its label. */
+  private int binarySearch(int address) {
+    int i = Arrays.binarySearch(starts, address ^ Integer.MIN_VALUE);
+    int row = i >= 0 ? i : -i - 2;
+    return row < 0 ? IpRanges.NONE : labelIds[row];
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int binarySearch() {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += binarySearch(a[i]);
+    }
+    return sum;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int treeSingle() {
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += tree.labelId(a[i]);
+    }
+    return sum;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int treeBatch() {
+    System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
+    return tree.labelIds(batchIn, AddressPool.BATCH, batchOut);
+  }
+
+  /** Each address's label id read from its own row, found beforehand: no search. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int readAnswer() {
+    int[] r = rows;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      int row = r[i];
+      sum += row < 0 ? IpRanges.NONE : labelIds[row];
+    }
+    return sum;
   }
 
   /** Dependent random reads over an array of the index's size: one cache miss each, at most. */

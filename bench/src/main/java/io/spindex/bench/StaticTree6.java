@@ -102,6 +102,28 @@ final class StaticTree6 {
     return row < 0 ? -1 : labelIds[row];
   }
 
+  /**
+   * {@link #labelId} without the tree, the baseline: a binary search over the leaves (the rows'
+   * starts) alone.
+   */
+  int binarySearch(long hi, long lo) {
+    long kh = hi ^ Long.MIN_VALUE;
+    long kl = lo ^ Long.MIN_VALUE;
+    long[] h = his[0];
+    long[] l = los[0];
+    int a = 0;
+    int b = rows;
+    while (a < b) {
+      int mid = (a + b) >>> 1;
+      if (h[mid] < kh || (h[mid] == kh && l[mid] <= kl)) {
+        a = mid + 1;
+      } else {
+        b = mid;
+      }
+    }
+    return a == 0 ? -1 : labelIds[a - 1];
+  }
+
   /** {@code out[i] = labelId(hi[i], lo[i])}, {@value #GROUP} at a time, level by level. */
   int labelIds(long[] hi, long[] lo, int count, int[] out) {
     int[] at = new int[GROUP];

@@ -13,7 +13,10 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's IPv6 B+-tree against a {@link TreeMap} of the starts as 128-bit integers. */
+/**
+ * The benchmark's IPv6 B+-tree (and its binary search) against a {@link TreeMap} of the starts as
+ * 128-bit integers.
+ */
 class StaticTree6Test {
   private static BigInteger unsigned(long hi, long lo) {
     return new BigInteger(1, java.nio.ByteBuffer.allocate(16).putLong(hi).putLong(lo).array());
@@ -60,6 +63,7 @@ class StaticTree6Test {
         String where = n + " rows, key " + Long.toHexString(qh[k]) + ":" + Long.toHexString(ql[k]);
         assertEquals(want, tree.labelId(qh[k], ql[k]), where);
         assertEquals(want, batch[k], where);
+        assertEquals(want, tree.binarySearch(qh[k], ql[k]), where);
       }
     }
   }
