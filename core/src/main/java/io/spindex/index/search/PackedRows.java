@@ -160,7 +160,7 @@ public final class PackedRows {
     public IntColumn starts(IntColumn prefix) {
       return new IntColumn() {
         @Override
-        public int get(int i) {
+        protected int read(int i) {
           int block = IntColumn.upperBound(prefix, 0, Encoding.PREFIX16_ENTRIES, i) - 1;
           return ((block << 16) ^ Integer.MIN_VALUE) | low(i);
         }
@@ -176,7 +176,7 @@ public final class PackedRows {
     public IntColumn labelIds() {
       return new IntColumn() {
         @Override
-        public int get(int i) {
+        protected int read(int i) {
           return labelId(i);
         }
 

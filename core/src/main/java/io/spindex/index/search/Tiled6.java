@@ -342,7 +342,7 @@ public final class Tiled6 implements Search6 {
     }
 
     @Override
-    public int get(int i) {
+    protected int read(int i) {
       return (int) (packed.get(i) & Integer.MAX_VALUE) - 1;
     }
 
