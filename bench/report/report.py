@@ -221,15 +221,19 @@ def search_anchors(run):
             r = g.get(name)
             return pm(r.score, r.err, 1e-6) if r else "n/a"
         rows.append([label, m("heapSingle"), m("heapBatch"), m("mappedSingle"), m("mappedBatch"),
-                     m("treeSingle"), m("treeBatch"), m("binarySearch"), m("ip2region"),
+                     m("treeSingle"), m("treeBatch"), m("vectorSingle"), m("vectorBatch"),
+                     m("binarySearch"), m("ip2region"),
                      m("readAnswer"), m("chase"), times(g.get("heapBatch"), g.get("ip2region")),
                      times(g.get("mappedBatch"), g.get("ip2region")),
                      times(g.get("heapSingle"), g.get("ip2region")),
-                     times(g.get("treeBatch"), g.get("heapBatch"))])
+                     times(g.get("treeBatch"), g.get("heapBatch")),
+                     times(g.get("vectorBatch"), g.get("heapBatch"))])
     return table(["ranges, queries", "heap single", "heap batch", "mapped single", "mapped batch",
-                  "B+-tree single", "B+-tree batch", "binary search", "ip2region",
+                  "B+-tree single", "B+-tree batch", "SIMD B+-tree single", "SIMD B+-tree batch",
+                  "binary search", "ip2region",
                   "answers read, no search", "memory latency", "heap batch ÷ ip2region",
-                  "mapped batch ÷ ip2region", "heap single ÷ ip2region", "B+-tree ÷ heap batch"],
+                  "mapped batch ÷ ip2region", "heap single ÷ ip2region", "B+-tree ÷ heap batch",
+                  "SIMD B+-tree ÷ heap batch"],
                  rows)
 
 

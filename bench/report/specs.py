@@ -88,6 +88,8 @@ IPV6_LOOKUP = [
     ("ip2region", "ip2region 3.1.0 `search(byte[])` (String), content mode, IPv6 xdb", COMPETITOR),
     ("treeSingle", "B+-tree of PlanB's class (`StaticTree6`, written for the benchmark), one at a time", BASELINE),
     ("treeBatch", "the same B+-tree, batches of 1,024 walked level by level", BASELINE),
+    ("vectorSingle", "the same B+-tree, a node counted in one 512-bit compare (Vector API), one at a time", BASELINE),
+    ("vectorBatch", "the SIMD B+-tree, batches of 1,024 walked level by level", BASELINE),
     ("binarySearch", "binary search over the 128-bit starts (baseline)", BASELINE),
 ]
 IPV6_QUERIES = [("ranges", "weighted by ranges"), ("uniform", "uniform over 2000::/3")]

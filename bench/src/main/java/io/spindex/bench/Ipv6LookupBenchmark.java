@@ -41,13 +41,15 @@ import org.openjdk.jmh.annotations.TearDown;
  * each a pool made in advance: {@code ranges}, a random address in a random range (nearly all hit),
  * and {@code uniform}, uniformly random in {@code 2000::/3} (nearly all miss). The MaxMind keys are
  * {@code Inet6Address} objects and the ip2region keys 16-byte arrays, made in advance, so only the
- * libraries' own work is timed.
+ * libraries' own work is timed. Beside them, a B+-tree of PlanB's class ({@link StaticTree6}), its
+ * nodes counted in scalar code and ({@code vector*}) by the Vector API, and a binary search.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
+    jvmArgs = "--add-modules=jdk.incubator.vector",
     jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class Ipv6LookupBenchmark {
   /** IPv6 ranges (CIDR lines) in the index. */
@@ -92,6 +94,9 @@ public class Ipv6LookupBenchmark {
    * binary search over its leaves.
    */
   private StaticTree6 tree;
+
+  private StaticTree6 vectorTree;
+  private boolean vectorApi;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -148,13 +153,20 @@ public class Ipv6LookupBenchmark {
       l[r] = heap.ipv6StartLo(r);
       labels[r] = heap.ipv6LabelIdOfRow(r);
     }
-    tree = new StaticTree6(h, l, labels, rows);
+    tree = new StaticTree6(h, l, labels, rows, false);
+    // As in ShapeLookupBenchmark: the Vector API's tree only where the fork has its module.
+    vectorApi = StaticTree4.vectorApi();
+    vectorTree = vectorApi ? new StaticTree6(h, l, labels, rows, true) : tree;
     int[] treeBatch = new int[AddressPool.SIZE];
     tree.labelIds(pool.hi, pool.lo, AddressPool.SIZE, treeBatch);
+    int[] vectorBatch = new int[AddressPool.SIZE];
+    vectorTree.labelIds(pool.hi, pool.lo, AddressPool.SIZE, vectorBatch);
     for (int i = 0; i < AddressPool.SIZE; i++) {
       int expected = heap.labelId(pool.hi[i], pool.lo[i]);
       if (tree.labelId(pool.hi[i], pool.lo[i]) != expected
           || treeBatch[i] != expected
+          || vectorTree.labelId(pool.hi[i], pool.lo[i]) != expected
+          || vectorBatch[i] != expected
           || tree.binarySearch(pool.hi[i], pool.lo[i]) != expected) {
         throw new IllegalStateException(
             "the B+-tree or the binary search differs for "
@@ -440,6 +452,38 @@ public class Ipv6LookupBenchmark {
     System.arraycopy(pool.hi, from, batchHi, 0, AddressPool.BATCH);
     System.arraycopy(pool.lo, from, batchLo, 0, AddressPool.BATCH);
     return tree.labelIds(batchHi, batchLo, AddressPool.BATCH, batchOut);
+  }
+
+  /** The B+-tree, its nodes counted by the Vector API, one address at a time. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int vectorSingle() {
+    if (!vectorApi) {
+      throw new IllegalStateException(
+          "the Vector API's tree needs --add-modules jdk.incubator.vector");
+    }
+    long[] hi = pool.hi;
+    long[] lo = pool.lo;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += vectorTree.labelId(hi[i], lo[i]);
+    }
+    return sum;
+  }
+
+  /** The B+-tree, its nodes counted by the Vector API, in batches level by level. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int vectorBatch() {
+    if (!vectorApi) {
+      throw new IllegalStateException(
+          "the Vector API's tree needs --add-modules jdk.incubator.vector");
+    }
+    int from = pool.next();
+    System.arraycopy(pool.hi, from, batchHi, 0, AddressPool.BATCH);
+    System.arraycopy(pool.lo, from, batchLo, 0, AddressPool.BATCH);
+    return vectorTree.labelIds(batchHi, batchLo, AddressPool.BATCH, batchOut);
   }
 
   @Benchmark

@@ -44,16 +44,18 @@ import org.openjdk.jmh.annotations.TearDown;
  * the index gives the machine's memory latency, the floor of a lookup that misses the caches. The
  * {@code noSubTables} rows look up in the same ranges built without the /24 sub-tables ({@code
  * prefix24}), what a lookup costs with the /16 prefix table alone. The anchors' class: a static
- * B+-tree of PlanB's class written for the benchmark ({@link StaticTree4}, single and batch) and
- * {@link Arrays#binarySearch} over the starts, which every search is checked against on every
- * address of the pool; {@code readAnswer} reads each address's label id from its own row, found
- * beforehand, what a lookup must read at least.
+ * B+-tree of PlanB's class written for the benchmark ({@link StaticTree4}, single and batch, its
+ * nodes counted in scalar code and, {@code vector*}, in one SIMD compare of the Vector API, whose
+ * incubating module the forks add) and {@link Arrays#binarySearch} over the starts, which every
+ * search is checked against on every address of the pool; {@code readAnswer} reads each address's
+ * label id from its own row, found beforehand, what a lookup must read at least.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
     value = 1,
+    jvmArgs = "--add-modules=jdk.incubator.vector",
     jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 public class ShapeLookupBenchmark {
   @Param("700000")
@@ -80,6 +82,8 @@ public class ShapeLookupBenchmark {
 
   private int[] labelIds;
   private StaticTree4 tree;
+  private StaticTree4 vectorTree;
+  private boolean vectorApi;
 
   /** The row each address of the pool falls in (-1 for none). */
   private int[] rows;
@@ -126,15 +130,23 @@ public class ShapeLookupBenchmark {
       starts[i] = heap.start(i) ^ Integer.MIN_VALUE;
       labelIds[i] = heap.labelIdOfRow(i);
     }
-    tree = new StaticTree4(starts, labelIds, n);
+    tree = new StaticTree4(starts, labelIds, n, false);
+    // The Vector API's tree only where the fork has its module (@Fork's jvmArgs; a command line's
+    // -jvmArgs replaces them): vectorSingle and vectorBatch say so otherwise.
+    vectorApi = StaticTree4.vectorApi();
+    vectorTree = vectorApi ? new StaticTree4(starts, labelIds, n, true) : tree;
     tree.labelIds(q, q.length, batch);
+    int[] vectorBatch = new int[q.length];
+    vectorTree.labelIds(q, q.length, vectorBatch);
     rows = new int[q.length];
     for (int i = 0; i < q.length; i++) {
       int expected = binarySearch(q[i]);
       rows[i] = heap.row(q[i]);
       if (heap.labelId(q[i]) != expected
           || tree.labelId(q[i]) != expected
+          || vectorTree.labelId(q[i]) != expected
           || batch[i] != expected
+          || vectorBatch[i] != expected
           || (rows[i] < 0 ? IpRanges.NONE : labelIds[rows[i]]) != expected) {
         throw new IllegalStateException(
             String.format("the binary search, the B+-tree or the rows differ for %08x", q[i]));
@@ -291,6 +303,35 @@ public class ShapeLookupBenchmark {
   public int treeBatch() {
     System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
     return tree.labelIds(batchIn, AddressPool.BATCH, batchOut);
+  }
+
+  /** The B+-tree, its nodes counted by the Vector API, one address at a time. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int vectorSingle() {
+    if (!vectorApi) {
+      throw new IllegalStateException(
+          "the Vector API's tree needs --add-modules jdk.incubator.vector");
+    }
+    int[] a = pool.addresses;
+    int from = pool.next();
+    int sum = 0;
+    for (int i = from; i < from + AddressPool.BATCH; i++) {
+      sum += vectorTree.labelId(a[i]);
+    }
+    return sum;
+  }
+
+  /** The B+-tree, its nodes counted by the Vector API, in batches level by level. */
+  @Benchmark
+  @OperationsPerInvocation(AddressPool.BATCH)
+  public int vectorBatch() {
+    if (!vectorApi) {
+      throw new IllegalStateException(
+          "the Vector API's tree needs --add-modules jdk.incubator.vector");
+    }
+    System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
+    return vectorTree.labelIds(batchIn, AddressPool.BATCH, batchOut);
   }
 
   /** Each address's label id read from its own row, found beforehand: no search. */

@@ -13,8 +13,10 @@ import java.util.Arrays;
  * {@value #B} keys (one 64-byte cache line) a node, every level in one array, the rows' starts the
  * leaves. A node is searched by counting its keys at most the key without a branch (a subtraction
  * in 64 bits, its sign bit), as PlanB's SIMD compare does 16 keys at once; the batch walks {@value
- * #GROUP} keys a level at a time so that their reads of a level are in flight together. No /16
- * table on top: the tree alone, as the anchor's class has it. Thread-safe: immutable.
+ * #GROUP} keys a level at a time so that their reads of a level are in flight together; built with
+ * {@code vector}, it counts a node in one 512-bit compare of the Vector API instead ({@link
+ * VectorCount}), as PlanB does. No /16 table on top: the tree alone, as the anchor's class has it.
+ * Thread-safe: immutable.
  */
 final class StaticTree4 {
   /** Keys a node. */
@@ -31,12 +33,20 @@ final class StaticTree4 {
 
   private final int[] labelIds;
   private final int rows;
+  private final boolean vector;
 
-  /** Over {@code rows > 0} flipped starts in ascending order and the rows' label ids (-1 a gap). */
-  StaticTree4(int[] flippedStarts, int[] labelIds, int rows) {
+  /**
+   * Over {@code rows > 0} flipped starts in ascending order and the rows' label ids (-1 a gap), its
+   * nodes counted by the Vector API when {@code vector} (see {@link #vectorApi}).
+   */
+  StaticTree4(int[] flippedStarts, int[] labelIds, int rows, boolean vector) {
     if (rows <= 0) {
       throw new IllegalArgumentException("no rows");
     }
+    if (vector && !vectorApi()) {
+      throw new IllegalStateException("the Vector API needs --add-modules jdk.incubator.vector");
+    }
+    this.vector = vector;
     this.rows = rows;
     this.labelIds = labelIds;
     int depth = 1;
@@ -74,8 +84,16 @@ final class StaticTree4 {
     return b;
   }
 
+  /** Whether this JVM runs with the Vector API's (incubating) module. */
+  static boolean vectorApi() {
+    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+  }
+
   /** How many of the {@value #B} keys from {@code at} are at most {@code key}, branch-free. */
-  private static int count(int[] keys, int at, int key) {
+  private int count(int[] keys, int at, int key) {
+    if (vector) {
+      return VectorCount.count16(keys, at, key);
+    }
     long k = key;
     int c = 0;
     for (int i = 0; i < B; i++) {

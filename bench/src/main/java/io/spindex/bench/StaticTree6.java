@@ -26,12 +26,20 @@ final class StaticTree6 {
   private final int[] sizes;
   private final int[] labelIds;
   private final int rows;
+  private final boolean vector;
 
-  /** Over {@code rows > 0} starts (unflipped, ascending) and the rows' label ids (-1 a gap). */
-  StaticTree6(long[] startHi, long[] startLo, int[] labelIds, int rows) {
+  /**
+   * Over {@code rows > 0} starts (unflipped, ascending) and the rows' label ids (-1 a gap), its
+   * nodes counted by the Vector API when {@code vector} ({@link StaticTree4#vectorApi}).
+   */
+  StaticTree6(long[] startHi, long[] startLo, int[] labelIds, int rows, boolean vector) {
     if (rows <= 0) {
       throw new IllegalArgumentException("no rows");
     }
+    if (vector && !StaticTree4.vectorApi()) {
+      throw new IllegalStateException("the Vector API needs --add-modules jdk.incubator.vector");
+    }
+    this.vector = vector;
     this.rows = rows;
     this.labelIds = labelIds;
     int depth = 1;
@@ -71,7 +79,10 @@ final class StaticTree6 {
   }
 
   /** How many of the {@value #B} keys from {@code at} are at most the (flipped) key. */
-  private static int count(long[] hi, long[] lo, int at, long kh, long kl) {
+  private int count(long[] hi, long[] lo, int at, long kh, long kl) {
+    if (vector) {
+      return VectorCount.count8(hi, lo, at, kh, kl);
+    }
     int c = 0;
     for (int i = 0; i < B; i++) {
       long h = hi[at + i];

@@ -11,7 +11,10 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's B+-tree against {@link Arrays#binarySearch} over the same starts. */
+/**
+ * The benchmark's B+-tree, its nodes counted in scalar code and by the Vector API (the tests run
+ * with its module), against {@link Arrays#binarySearch} over the same starts.
+ */
 class StaticTree4Test {
   @Test
   void answersAsABinarySearchAtEverySizeAndEdge() {
@@ -25,7 +28,8 @@ class StaticTree4Test {
       for (int i = 0; i < rows; i++) {
         labels[i] = i % 7 == 3 ? -1 : i;
       }
-      StaticTree4 tree = new StaticTree4(starts, labels, rows);
+      StaticTree4 scalar = new StaticTree4(starts, labels, rows, false);
+      StaticTree4 vector = new StaticTree4(starts, labels, rows, true);
       int[] queries = new int[20_000];
       for (int i = 0; i < queries.length; i++) {
         int s = starts[rnd.nextInt(rows)] ^ Integer.MIN_VALUE;
@@ -35,15 +39,21 @@ class StaticTree4Test {
                 ? s
                 : kind == 1 ? s - 1 : kind == 2 ? s + 1 : kind == 3 ? -(i % 2) : rnd.nextInt();
       }
-      int[] batch = new int[queries.length];
-      tree.labelIds(queries, queries.length, batch);
-      for (int i = 0; i < queries.length; i++) {
-        int k = Arrays.binarySearch(starts, queries[i] ^ Integer.MIN_VALUE);
-        int row = k >= 0 ? k : -k - 2;
-        int want = row < 0 ? -1 : labels[row];
-        String where = n + " rows, address " + Integer.toHexString(queries[i]);
-        assertEquals(want, tree.labelId(queries[i]), where);
-        assertEquals(want, batch[i], where);
+      for (StaticTree4 tree : new StaticTree4[] {scalar, vector}) {
+        int[] batch = new int[queries.length];
+        tree.labelIds(queries, queries.length, batch);
+        for (int i = 0; i < queries.length; i++) {
+          int k = Arrays.binarySearch(starts, queries[i] ^ Integer.MIN_VALUE);
+          int row = k >= 0 ? k : -k - 2;
+          int want = row < 0 ? -1 : labels[row];
+          String where =
+              (tree == vector ? "vector, " : "")
+                  + n
+                  + " rows, address "
+                  + Integer.toHexString(queries[i]);
+          assertEquals(want, tree.labelId(queries[i]), where);
+          assertEquals(want, batch[i], where);
+        }
       }
     }
   }

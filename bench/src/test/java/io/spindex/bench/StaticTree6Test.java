@@ -14,8 +14,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The benchmark's IPv6 B+-tree (and its binary search) against a {@link TreeMap} of the starts as
- * 128-bit integers.
+ * The benchmark's IPv6 B+-tree, scalar and on the Vector API, and its binary search against a
+ * {@link TreeMap} of the starts as 128-bit integers.
  */
 class StaticTree6Test {
   private static BigInteger unsigned(long hi, long lo) {
@@ -45,7 +45,8 @@ class StaticTree6Test {
         reference.put(e.getKey(), labels[i]);
         i++;
       }
-      StaticTree6 tree = new StaticTree6(his, los, labels, n);
+      StaticTree6 scalar = new StaticTree6(his, los, labels, n, false);
+      StaticTree6 vector = new StaticTree6(his, los, labels, n, true);
       int q = 5_000;
       long[] qh = new long[q];
       long[] ql = new long[q];
@@ -55,15 +56,23 @@ class StaticTree6Test {
         qh[k] = kind == 3 ? rnd.nextLong() : his[row];
         ql[k] = kind == 0 ? los[row] : kind == 1 ? los[row] - 1 : kind == 2 ? los[row] + 1 : 0;
       }
-      int[] batch = new int[q];
-      tree.labelIds(qh, ql, q, batch);
-      for (int k = 0; k < q; k++) {
-        Map.Entry<BigInteger, Integer> f = reference.floorEntry(unsigned(qh[k], ql[k]));
-        int want = f == null ? -1 : f.getValue();
-        String where = n + " rows, key " + Long.toHexString(qh[k]) + ":" + Long.toHexString(ql[k]);
-        assertEquals(want, tree.labelId(qh[k], ql[k]), where);
-        assertEquals(want, batch[k], where);
-        assertEquals(want, tree.binarySearch(qh[k], ql[k]), where);
+      for (StaticTree6 tree : new StaticTree6[] {scalar, vector}) {
+        int[] batch = new int[q];
+        tree.labelIds(qh, ql, q, batch);
+        for (int k = 0; k < q; k++) {
+          Map.Entry<BigInteger, Integer> f = reference.floorEntry(unsigned(qh[k], ql[k]));
+          int want = f == null ? -1 : f.getValue();
+          String where =
+              (tree == vector ? "vector, " : "")
+                  + n
+                  + " rows, key "
+                  + Long.toHexString(qh[k])
+                  + ":"
+                  + Long.toHexString(ql[k]);
+          assertEquals(want, tree.labelId(qh[k], ql[k]), where);
+          assertEquals(want, batch[k], where);
+          assertEquals(want, tree.binarySearch(qh[k], ql[k]), where);
+        }
       }
     }
   }
