@@ -96,7 +96,6 @@ public class Ipv6LookupBenchmark {
   private StaticTree6 tree;
 
   private StaticTree6 vectorTree;
-  private boolean vectorApi;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -155,8 +154,7 @@ public class Ipv6LookupBenchmark {
     }
     tree = new StaticTree6(h, l, labels, rows, false);
     // As in ShapeLookupBenchmark: the Vector API's tree only where the fork has its module.
-    vectorApi = StaticTree4.vectorApi();
-    vectorTree = vectorApi ? new StaticTree6(h, l, labels, rows, true) : tree;
+    vectorTree = StaticTree4.VECTOR_API ? new StaticTree6(h, l, labels, rows, true) : tree;
     int[] treeBatch = new int[AddressPool.SIZE];
     tree.labelIds(pool.hi, pool.lo, AddressPool.SIZE, treeBatch);
     int[] vectorBatch = new int[AddressPool.SIZE];
@@ -458,10 +456,7 @@ public class Ipv6LookupBenchmark {
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int vectorSingle() {
-    if (!vectorApi) {
-      throw new IllegalStateException(
-          "the Vector API's tree needs --add-modules jdk.incubator.vector");
-    }
+    StaticTree4.requireVectorApi();
     long[] hi = pool.hi;
     long[] lo = pool.lo;
     int from = pool.next();
@@ -476,10 +471,7 @@ public class Ipv6LookupBenchmark {
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int vectorBatch() {
-    if (!vectorApi) {
-      throw new IllegalStateException(
-          "the Vector API's tree needs --add-modules jdk.incubator.vector");
-    }
+    StaticTree4.requireVectorApi();
     int from = pool.next();
     System.arraycopy(pool.hi, from, batchHi, 0, AddressPool.BATCH);
     System.arraycopy(pool.lo, from, batchLo, 0, AddressPool.BATCH);

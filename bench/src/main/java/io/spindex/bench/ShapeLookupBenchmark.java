@@ -83,7 +83,6 @@ public class ShapeLookupBenchmark {
   private int[] labelIds;
   private StaticTree4 tree;
   private StaticTree4 vectorTree;
-  private boolean vectorApi;
 
   /** The row each address of the pool falls in (-1 for none). */
   private int[] rows;
@@ -133,8 +132,7 @@ public class ShapeLookupBenchmark {
     tree = new StaticTree4(starts, labelIds, n, false);
     // The Vector API's tree only where the fork has its module (@Fork's jvmArgs; a command line's
     // -jvmArgs replaces them): vectorSingle and vectorBatch say so otherwise.
-    vectorApi = StaticTree4.vectorApi();
-    vectorTree = vectorApi ? new StaticTree4(starts, labelIds, n, true) : tree;
+    vectorTree = StaticTree4.VECTOR_API ? new StaticTree4(starts, labelIds, n, true) : tree;
     tree.labelIds(q, q.length, batch);
     int[] vectorBatch = new int[q.length];
     vectorTree.labelIds(q, q.length, vectorBatch);
@@ -309,10 +307,7 @@ public class ShapeLookupBenchmark {
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int vectorSingle() {
-    if (!vectorApi) {
-      throw new IllegalStateException(
-          "the Vector API's tree needs --add-modules jdk.incubator.vector");
-    }
+    StaticTree4.requireVectorApi();
     int[] a = pool.addresses;
     int from = pool.next();
     int sum = 0;
@@ -326,10 +321,7 @@ public class ShapeLookupBenchmark {
   @Benchmark
   @OperationsPerInvocation(AddressPool.BATCH)
   public int vectorBatch() {
-    if (!vectorApi) {
-      throw new IllegalStateException(
-          "the Vector API's tree needs --add-modules jdk.incubator.vector");
-    }
+    StaticTree4.requireVectorApi();
     System.arraycopy(pool.addresses, pool.next(), batchIn, 0, AddressPool.BATCH);
     return vectorTree.labelIds(batchIn, AddressPool.BATCH, batchOut);
   }

@@ -37,14 +37,14 @@ final class StaticTree4 {
 
   /**
    * Over {@code rows > 0} flipped starts in ascending order and the rows' label ids (-1 a gap), its
-   * nodes counted by the Vector API when {@code vector} (see {@link #vectorApi}).
+   * nodes counted by the Vector API when {@code vector} (see {@link #VECTOR_API}).
    */
   StaticTree4(int[] flippedStarts, int[] labelIds, int rows, boolean vector) {
     if (rows <= 0) {
       throw new IllegalArgumentException("no rows");
     }
-    if (vector && !vectorApi()) {
-      throw new IllegalStateException("the Vector API needs --add-modules jdk.incubator.vector");
+    if (vector) {
+      requireVectorApi();
     }
     this.vector = vector;
     this.rows = rows;
@@ -85,8 +85,14 @@ final class StaticTree4 {
   }
 
   /** Whether this JVM runs with the Vector API's (incubating) module. */
-  static boolean vectorApi() {
-    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+  static final boolean VECTOR_API =
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
+  /** Fails unless {@link #VECTOR_API}: what a tree counted by the Vector API needs. */
+  static void requireVectorApi() {
+    if (!VECTOR_API) {
+      throw new IllegalStateException("the Vector API needs --add-modules jdk.incubator.vector");
+    }
   }
 
   /** How many of the {@value #B} keys from {@code at} are at most {@code key}, branch-free. */

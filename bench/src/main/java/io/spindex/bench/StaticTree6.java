@@ -30,14 +30,14 @@ final class StaticTree6 {
 
   /**
    * Over {@code rows > 0} starts (unflipped, ascending) and the rows' label ids (-1 a gap), its
-   * nodes counted by the Vector API when {@code vector} ({@link StaticTree4#vectorApi}).
+   * nodes counted by the Vector API when {@code vector} ({@link StaticTree4#VECTOR_API}).
    */
   StaticTree6(long[] startHi, long[] startLo, int[] labelIds, int rows, boolean vector) {
     if (rows <= 0) {
       throw new IllegalArgumentException("no rows");
     }
-    if (vector && !StaticTree4.vectorApi()) {
-      throw new IllegalStateException("the Vector API needs --add-modules jdk.incubator.vector");
+    if (vector) {
+      StaticTree4.requireVectorApi();
     }
     this.vector = vector;
     this.rows = rows;

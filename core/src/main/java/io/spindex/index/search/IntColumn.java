@@ -19,8 +19,7 @@ import java.nio.IntBuffer;
  * the search would be inlined only while the JVM has seen at most two column classes there, and a
  * JVM that loads indexes with more than one loader, or reads their computed columns (the rows'
  * starts read in place, the IPv6 label ids), sees up to six. Past two the call is a virtual call at
- * every step of every search (the benchmarks' forks, which load every loader, measured single IPv4
- * lookups 1.04–1.09× faster with this {@code get}).
+ * every step of every search ({@code -XX:+PrintInlining} in a {@code ShapeLookupBenchmark} fork).
  */
 @Internal
 public abstract class IntColumn {

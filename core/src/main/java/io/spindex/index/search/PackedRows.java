@@ -104,11 +104,10 @@ public final class PackedRows {
   }
 
   /**
-   * Packed rows in place ({@code mapped}): the starts' low 16 bits and the label ids, read by the
-   * lookups of {@link io.spindex.index.IpRanges} directly, not through an {@link IntColumn}, so
-   * that the columns' calls in the search code keep seeing the heap and view columns alone (and
-   * stay inlined). {@link #starts} and {@link #labelIds} are columns over them for everything else
-   * (a row's start, {@code verify}, the checks at open).
+   * Packed rows in place ({@code mapped}): the starts' low 16 bits and the label ids in 1 to 4
+   * bytes, read by the lookups of {@link io.spindex.index.IpRanges} as they are stored (no {@link
+   * IntColumn} holds 16-bit or packed values). {@link #starts} and {@link #labelIds} are columns
+   * over them for everything else (a row's start, {@code verify}, the checks at open).
    */
   public static final class InPlace {
     private final ShortBuffer lows;
